@@ -1,0 +1,68 @@
+// Bundles the extension, the demo agent and the tests with esbuild.
+// Usage: node scripts/build.mjs [--production] [--watch]
+import * as esbuild from 'esbuild';
+import { readdirSync, statSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+function listTs(dir) {
+  const abs = join(root, dir);
+  let out = [];
+  for (const name of readdirSync(abs)) {
+    const full = join(abs, name);
+    if (statSync(full).isDirectory()) {
+      out = out.concat(listTs(relative(root, full)));
+    } else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) {
+      out.push(relative(root, full));
+    }
+  }
+  return out;
+}
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'warning',
+  absWorkingDir: root,
+};
+
+const configs = [
+  // vscode is provided by the host; everything else (execa, simple-git) is bundled.
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...common, entryPoints: ['src/demoAgent/demoAgent.ts'], outfile: 'dist/demoAgent.js' },
+];
+if (!production) {
+  const testEntries = ['test', 'bench'].flatMap((d) => {
+    try {
+      return listTs(d);
+    } catch {
+      return [];
+    }
+  });
+  configs.push({
+    ...common,
+    entryPoints: testEntries,
+    outdir: 'out',
+    outbase: '.',
+    external: ['vscode', 'mocha', 'playwright-core'],
+  });
+}
+
+rmSync(join(root, 'out'), { recursive: true, force: true });
+if (watch) {
+  for (const config of configs) {
+    const ctx = await esbuild.context(config);
+    await ctx.watch();
+  }
+  console.log('[build] watching');
+} else {
+  await Promise.all(configs.map((c) => esbuild.build(c)));
+}

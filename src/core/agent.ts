@@ -1,0 +1,58 @@
+/** Plain data describing agents; shared by every layer and returned by the public API. */
+
+export type AgentStatus =
+  | 'queued'
+  | 'preparing'
+  | 'running'
+  | 'waiting-for-input'
+  | 'succeeded'
+  | 'failed'
+  | 'stopped'
+  | 'interrupted'
+  | 'reviewed'
+  | 'merged'
+  | 'discarded';
+
+export type Isolation = 'worktree' | 'terminal';
+
+export type FileChangeKind = 'added' | 'modified' | 'deleted' | 'renamed' | 'untracked';
+
+export interface ChangedFile {
+  /** Path relative to the agent's working folder, with forward slashes. */
+  readonly path: string;
+  readonly kind: FileChangeKind;
+  /** Set for renames: the path at the base commit. */
+  readonly oldPath?: string;
+  readonly binary: boolean;
+}
+
+export interface AgentRecord {
+  readonly id: string;
+  readonly title: string;
+  readonly prompt: string;
+  readonly profile: string;
+  readonly mode: 'headless' | 'terminal';
+  readonly isolation: Isolation;
+  readonly status: AgentStatus;
+  readonly repoRoot: string;
+  /** Where the agent runs: its worktree, or the workspace folder for terminal isolation. */
+  readonly cwd: string;
+  readonly branch?: string;
+  readonly worktreePath?: string;
+  readonly baseSha: string;
+  readonly createdAt: number;
+  readonly startedAt?: number;
+  readonly endedAt?: number;
+  readonly exitCode?: number;
+  readonly signal?: string;
+  readonly error?: string;
+  readonly logPath?: string;
+  readonly changedFiles: readonly ChangedFile[];
+}
+
+export const activeStatuses: ReadonlySet<AgentStatus> = new Set(['queued', 'preparing', 'running', 'waiting-for-input']);
+export const finishedStatuses: ReadonlySet<AgentStatus> = new Set(['succeeded', 'failed', 'stopped', 'interrupted']);
+
+export function isActive(status: AgentStatus): boolean {
+  return activeStatuses.has(status);
+}

@@ -1,0 +1,33 @@
+/** Every failure the user may see carries a reason code; messages are made in one place (the UI). */
+export type AgentErrorReason =
+  | 'notGitRepository'
+  | 'noCommits'
+  | 'gitNotFound'
+  | 'executableNotFound'
+  | 'targetExists'
+  | 'unknownProfile'
+  | 'emptyPrompt'
+  | 'unknownAgent'
+  | 'invalidTransition'
+  | 'noWorkspace'
+  | 'untrustedWorkspace'
+  | 'worktreeFailed'
+  | 'gitFailed'
+  | 'launchFailed'
+  | 'invalidProfile'
+  | 'cancelled';
+
+export class AgentError extends Error {
+  constructor(
+    readonly reason: AgentErrorReason,
+    message: string,
+    readonly detail?: string,
+  ) {
+    super(message);
+    this.name = 'AgentError';
+  }
+
+  static is(e: unknown, reason?: AgentErrorReason): e is AgentError {
+    return e instanceof AgentError && (reason === undefined || e.reason === reason);
+  }
+}

@@ -1,0 +1,89 @@
+import { AgentError } from './errors';
+
+export type ProfileMode = 'headless' | 'terminal';
+
+export interface Profile {
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly mode: ProfileMode;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly description?: string;
+}
+
+/** The executable name that stands for the demo agent shipped with the extension. */
+export const demoCommand = '${demoAgent}';
+export const promptPlaceholder = '${prompt}';
+
+export const builtinProfiles: readonly Profile[] = [
+  { name: 'demo', command: demoCommand, args: [promptPlaceholder], mode: 'headless', description: 'Deterministic demo agent shipped with the extension (no API key)' },
+  { name: 'claude', command: 'claude', args: ['-p', promptPlaceholder, '--permission-mode', 'acceptEdits'], mode: 'headless', description: 'Claude Code, headless' },
+  { name: 'claude-terminal', command: 'claude', args: [promptPlaceholder], mode: 'terminal', description: 'Claude Code, interactive in a terminal' },
+  { name: 'codex', command: 'codex', args: ['exec', '-s', 'workspace-write', promptPlaceholder], mode: 'headless', description: 'OpenAI Codex CLI' },
+  { name: 'gemini', command: 'gemini', args: ['-p', promptPlaceholder, '--approval-mode', 'auto_edit'], mode: 'headless', description: 'Gemini CLI' },
+  { name: 'aider', command: 'aider', args: ['--yes-always', '--message', promptPlaceholder], mode: 'headless', description: 'Aider' },
+];
+
+/**
+ * Replaces `${prompt}` in each argument. An argument that is exactly the placeholder becomes the
+ * prompt byte-for-byte, so the prompt is always ONE argv element; nothing is ever split or quoted.
+ */
+export function expandArgs(args: readonly string[], prompt: string): string[] {
+  return args.map((arg) => (arg === promptPlaceholder ? prompt : arg.split(promptPlaceholder).join(prompt)));
+}
+
+/** User profiles override built-ins of the same name; invalid entries are reported, not dropped silently. */
+export function mergeProfiles(user: readonly unknown[]): { profiles: Profile[]; problems: string[] } {
+  const byName = new Map<string, Profile>(builtinProfiles.map((p) => [p.name, p]));
+  const problems: string[] = [];
+  user.forEach((raw, index) => {
+    const checked = validateProfile(raw);
+    if (typeof checked === 'string') {
+      problems.push(`parallelAgents.profiles[${index}]: ${checked}`);
+    } else {
+      byName.set(checked.name, checked);
+    }
+  });
+  return { profiles: [...byName.values()], problems };
+}
+
+export function validateProfile(raw: unknown): Profile | string {
+  if (typeof raw !== 'object' || raw === null) {
+    return 'a profile must be an object';
+  }
+  const p = raw as Record<string, unknown>;
+  if (typeof p.name !== 'string' || p.name.trim() === '') {
+    return '"name" must be a non-empty string';
+  }
+  if (typeof p.command !== 'string' || p.command.trim() === '') {
+    return `profile "${p.name}": "command" must be a non-empty string`;
+  }
+  const args = p.args ?? [];
+  if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) {
+    return `profile "${p.name}": "args" must be an array of strings`;
+  }
+  const mode = p.mode ?? 'headless';
+  if (mode !== 'headless' && mode !== 'terminal') {
+    return `profile "${p.name}": "mode" must be "headless" or "terminal"`;
+  }
+  const env = p.env ?? {};
+  if (typeof env !== 'object' || env === null || !Object.values(env).every((v) => typeof v === 'string')) {
+    return `profile "${p.name}": "env" must map names to strings`;
+  }
+  return {
+    name: p.name,
+    command: p.command,
+    args: args as string[],
+    mode,
+    env: env as Record<string, string>,
+    description: typeof p.description === 'string' ? p.description : undefined,
+  };
+}
+
+export function findProfile(profiles: readonly Profile[], name: string): Profile {
+  const profile = profiles.find((p) => p.name === name);
+  if (!profile) {
+    throw new AgentError('unknownProfile', `There is no agent profile named "${name}".`);
+  }
+  return profile;
+}
