@@ -6,8 +6,8 @@ import { AgentError } from './errors';
  * "discarded" is reachable from every non-active state.
  */
 const transitions: Record<AgentStatus, readonly AgentStatus[]> = {
-  queued: ['preparing', 'stopped', 'failed'],
-  preparing: ['running', 'failed', 'stopped'],
+  queued: ['preparing', 'stopped', 'failed', 'interrupted'],
+  preparing: ['running', 'failed', 'stopped', 'interrupted'],
   running: ['waiting-for-input', 'succeeded', 'failed', 'stopped', 'interrupted'],
   'waiting-for-input': ['running', 'succeeded', 'failed', 'stopped', 'interrupted'],
   succeeded: ['reviewed', 'merged', 'discarded'],

@@ -1,0 +1,43 @@
+/** Typed ids shared by package.json contributions and code. Keep both in step (a test checks). */
+export const extensionId = 'parallel-agents.parallel-agents';
+
+export const commands = {
+  dispatch: 'parallelAgents.dispatch',
+  stop: 'parallelAgents.stop',
+  showOutput: 'parallelAgents.showOutput',
+  openWorktree: 'parallelAgents.openWorktree',
+  revealTerminal: 'parallelAgents.revealTerminal',
+  discard: 'parallelAgents.discard',
+  openChange: 'parallelAgents.openChange',
+  refresh: 'parallelAgents.refresh',
+  showLog: 'parallelAgents.showLog',
+  focusView: 'parallelAgents.focus',
+} as const;
+
+export const views = {
+  container: 'parallelAgents',
+  agents: 'parallelAgents.agents',
+} as const;
+
+export const contextKeys = {
+  hasAgents: 'parallelAgents:hasAgents',
+  hasRunning: 'parallelAgents:hasRunning',
+} as const;
+
+export const settings = {
+  section: 'parallelAgents',
+  profiles: 'profiles',
+  defaultProfile: 'defaultProfile',
+  branchPrefix: 'branchPrefix',
+  worktreeRoot: 'worktreeRoot',
+} as const;
+
+export const schemes = {
+  base: 'parallel-agents-base',
+  change: 'parallel-agents-change',
+} as const;
+
+export const stateKeys = {
+  agents: 'parallelAgents.agents.v1',
+  lastProfiles: 'parallelAgents.lastProfiles',
+} as const;

@@ -1,0 +1,288 @@
+import { type AgentRecord, type ChangedFile, type Isolation, isActive } from './agent';
+import { assertTransition } from './agentStateMachine';
+import { ChangeTracker } from './changeTracker';
+import { sameChangeSet } from './changeSet';
+import { AgentError } from './errors';
+import { isValidBranchPrefix, slugify, titleFromPrompt, uniqueSlug } from './naming';
+import type {
+  AgentProcess, AgentRunner, Clock, ExecutableResolver, FileSystemPort, FolderWatcher, GitPort, Logger,
+  ManagerSettings, ResolvedExecutable, StateStore, WorkState,
+} from './ports';
+import { type Profile, expandArgs, findProfile } from './profiles';
+import { SerialQueue } from '../util/async';
+import { type Disposable, Emitter } from '../util/event';
+import { baseName, joinPath, parentDir } from '../util/paths';
+
+export interface DispatchOptions {
+  readonly prompt: string;
+  readonly profile: string;
+  readonly isolation?: Isolation;
+  readonly title?: string;
+  /** The workspace folder the agent works on (any folder inside the repository). */
+  readonly folder: string;
+}
+
+export interface AgentChange {
+  readonly id: string;
+  readonly kind: 'added' | 'updated' | 'removed';
+}
+
+export interface AgentManagerDeps {
+  readonly git: GitPort;
+  readonly fs: FileSystemPort;
+  readonly resolver: ExecutableResolver;
+  readonly headlessRunner: AgentRunner;
+  readonly terminalRunner: AgentRunner;
+  readonly watcher: FolderWatcher;
+  readonly store: StateStore;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly settings: () => ManagerSettings;
+  readonly profiles: () => readonly Profile[];
+  readonly newId: () => string;
+}
+
+interface Running {
+  readonly process: AgentProcess;
+  stopRequested: boolean;
+}
+
+/** Owns every agent: dispatch, lifecycle, change sets, persistence. Knows nothing of VS Code. */
+export class AgentManager implements Disposable {
+  private readonly records = new Map<string, AgentRecord>();
+  private readonly running = new Map<string, Running>();
+  private readonly saves = new SerialQueue();
+  private readonly reservations = new SerialQueue();
+  private readonly reservedDirs = new Set<string>();
+  private readonly tracker: ChangeTracker;
+  private readonly changeEmitter = new Emitter<AgentChange>();
+  private readonly outputEmitter = new Emitter<{ id: string; text: string }>();
+
+  readonly onDidChangeAgent = this.changeEmitter.event;
+  readonly onDidOutput = this.outputEmitter.event;
+
+  constructor(private readonly deps: AgentManagerDeps) {
+    this.tracker = new ChangeTracker(
+      deps.watcher,
+      (folder) => deps.git.changeSet(folder.cwd, folder.baseSha),
+      (id, files) => this.publishChanges(id, files),
+      deps.logger,
+    );
+    let interrupted = false;
+    for (const record of deps.store.load()) {
+      // A run cut by a reload has no process any more: say so instead of pretending it runs.
+      if (isActive(record.status)) {
+        interrupted = true;
+        this.records.set(record.id, { ...record, status: 'interrupted', endedAt: record.endedAt ?? deps.clock.now() });
+      } else {
+        this.records.set(record.id, record);
+      }
+    }
+    if (interrupted) {
+      this.persist();
+    }
+  }
+
+  /** Starts watching every restored agent and recomputes their change sets in the background. */
+  resume(): void {
+    for (const record of this.records.values()) {
+      this.tracker.track(record.id, record);
+      void this.tracker.refresh(record.id);
+    }
+  }
+
+  list(): AgentRecord[] {
+    return [...this.records.values()].sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  get(id: string): AgentRecord {
+    const record = this.records.get(id);
+    if (!record) {
+      throw new AgentError('unknownAgent', `There is no agent with id "${id}".`);
+    }
+    return record;
+  }
+
+  async dispatch(options: DispatchOptions): Promise<AgentRecord> {
+    const prompt = options.prompt;
+    if (prompt.trim() === '') {
+      throw new AgentError('emptyPrompt', 'The task is empty — describe what the agent should do.');
+    }
+    const profile = findProfile(this.deps.profiles(), options.profile);
+    const settings = this.deps.settings();
+    if (!isValidBranchPrefix(settings.branchPrefix)) {
+      throw new AgentError('invalidProfile', `parallelAgents.branchPrefix "${settings.branchPrefix}" is not a valid git branch prefix.`);
+    }
+    // Everything that can fail cheaply is checked before anything is created.
+    const executable = await this.deps.resolver.resolve(profile.command);
+    if (!executable) {
+      throw new AgentError('executableNotFound', `${profile.command} was not found on PATH — install it or edit parallelAgents.profiles (profile "${profile.name}").`);
+    }
+    const repoRoot = await this.deps.git.repoRoot(options.folder);
+    const baseSha = await this.deps.git.headSha(repoRoot);
+    const isolation = options.isolation ?? 'worktree';
+    const title = options.title?.trim() || titleFromPrompt(prompt);
+    const id = this.deps.newId();
+    const place = isolation === 'worktree'
+      ? await this.reserveWorktree(repoRoot, title, settings)
+      : { cwd: options.folder, branch: undefined, worktreePath: undefined };
+    const record: AgentRecord = {
+      id, title, prompt, profile: profile.name, mode: isolation === 'terminal' ? 'terminal' : profile.mode, isolation,
+      status: 'preparing', repoRoot, cwd: place.cwd, branch: place.branch, worktreePath: place.worktreePath, baseSha,
+      createdAt: this.deps.clock.now(), logPath: joinPath(settings.logDir, `${id}.log`), changedFiles: [],
+    };
+    this.records.set(id, record);
+    this.changed(id, 'added');
+    try {
+      if (place.worktreePath && place.branch) {
+        await this.deps.fs.mkdirp(parentDir(place.worktreePath));
+        await this.deps.git.addWorktree(repoRoot, place.worktreePath, place.branch, baseSha);
+      }
+    } catch (e) {
+      this.records.delete(id);
+      this.changed(id, 'removed');
+      throw e;
+    } finally {
+      if (place.worktreePath) {
+        this.reservedDirs.delete(place.worktreePath);
+      }
+    }
+    this.launch(record, profile, executable);
+    this.tracker.track(id, record);
+    void this.tracker.refresh(id);
+    return this.get(id);
+  }
+
+  async stop(id: string): Promise<void> {
+    const record = this.get(id);
+    const entry = this.running.get(id);
+    if (!entry) {
+      throw new AgentError('invalidTransition', `Agent "${record.title}" is not running (${record.status}).`);
+    }
+    entry.stopRequested = true;
+    await entry.process.stop();
+    await entry.process.exit;
+  }
+
+  /** Uncommitted files and commits the agent has made; used to protect work before discarding. */
+  workState(id: string): Promise<WorkState> {
+    const record = this.get(id);
+    return this.deps.git.workState(record.cwd, record.baseSha);
+  }
+
+  /**
+   * Stops the agent if needed and removes its worktree and branch. Without `force`, a dirty
+   * worktree makes git refuse, so work is never lost silently. Terminal agents in the workspace
+   * only leave the list: the workspace's files are the user's.
+   */
+  async discard(id: string, options: { force: boolean }): Promise<void> {
+    const record = this.get(id);
+    if (this.running.has(id)) {
+      await this.stop(id);
+    }
+    if (record.worktreePath) {
+      await this.deps.git.removeWorktree(record.repoRoot, record.worktreePath, options.force);
+    }
+    if (record.branch) {
+      await this.deps.git.deleteBranch(record.repoRoot, record.branch, true);
+    }
+    this.tracker.untrack(id);
+    this.records.delete(id);
+    this.changed(id, 'removed');
+  }
+
+  refreshChanges(id: string): Promise<void> {
+    return this.tracker.refresh(id);
+  }
+
+  /** Resolves when every state change so far has been written. */
+  flush(): Promise<void> {
+    return this.saves.run(async () => undefined);
+  }
+
+  dispose(): void {
+    this.tracker.dispose();
+    this.changeEmitter.dispose();
+    this.outputEmitter.dispose();
+  }
+
+  private async reserveWorktree(repoRoot: string, title: string, settings: ManagerSettings) {
+    // One reservation at a time, so simultaneous dispatches never pick the same name.
+    return this.reservations.run(async () => {
+      const root = settings.worktreeRoot ?? joinPath(parentDir(repoRoot), `${baseName(repoRoot)}.worktrees`);
+      const branches = await this.deps.git.localBranches(repoRoot);
+      const taken = new Set<string>();
+      const base = slugify(title);
+      for (;;) {
+        const slug = uniqueSlug(base, (s) => taken.has(s) || branches.has(`${settings.branchPrefix}/${s}`) || this.reservedDirs.has(joinPath(root, s)));
+        const worktreePath = joinPath(root, slug);
+        if (await this.deps.fs.exists(worktreePath)) {
+          taken.add(slug);
+          continue;
+        }
+        this.reservedDirs.add(worktreePath);
+        return { cwd: worktreePath, worktreePath, branch: `${settings.branchPrefix}/${slug}` };
+      }
+    });
+  }
+
+  private launch(record: AgentRecord, profile: Profile, executable: ResolvedExecutable): void {
+    const runner = record.mode === 'terminal' ? this.deps.terminalRunner : this.deps.headlessRunner;
+    let process: AgentProcess;
+    try {
+      process = runner.start({
+        agentId: record.id, title: record.title, file: executable.file,
+        args: [...executable.prefixArgs, ...expandArgs(profile.args, record.prompt)],
+        cwd: record.cwd, env: { ...executable.env, ...profile.env }, logPath: record.logPath ?? '',
+      });
+    } catch (e) {
+      this.update(record.id, { status: 'failed', error: (e as Error).message, endedAt: this.deps.clock.now() });
+      return;
+    }
+    this.running.set(record.id, { process, stopRequested: false });
+    this.update(record.id, { status: 'running', startedAt: this.deps.clock.now() });
+    this.deps.logger.info(`[AgentManager] started ${record.id} (${profile.name}, pid ${process.pid ?? '?'}) in ${record.cwd}`);
+    process.onDidOutput((text) => this.outputEmitter.fire({ id: record.id, text }));
+    void process.exit.then((exit) => {
+      const entry = this.running.get(record.id);
+      this.running.delete(record.id);
+      if (!this.records.has(record.id)) {
+        return;
+      }
+      const status = entry?.stopRequested ? 'stopped' : exit.exitCode === 0 && !exit.error ? 'succeeded' : 'failed';
+      this.deps.logger.info(`[AgentManager] ${record.id} ended: ${status} (code ${exit.exitCode ?? '-'}, signal ${exit.signal ?? '-'})`);
+      this.update(record.id, { status, exitCode: exit.exitCode, signal: exit.signal, error: exit.error, endedAt: this.deps.clock.now() });
+      void this.tracker.refresh(record.id);
+    });
+  }
+
+  private publishChanges(id: string, files: ChangedFile[]): void {
+    const record = this.records.get(id);
+    if (record && !sameChangeSet(record.changedFiles, files)) {
+      this.records.set(id, { ...record, changedFiles: files });
+      this.changed(id, 'updated');
+    }
+  }
+
+  private update(id: string, patch: Partial<AgentRecord>): void {
+    const record = this.records.get(id);
+    if (!record) {
+      return;
+    }
+    if (patch.status && patch.status !== record.status) {
+      assertTransition(record.status, patch.status);
+    }
+    this.records.set(id, { ...record, ...patch });
+    this.changed(id, 'updated');
+  }
+
+  private changed(id: string, kind: AgentChange['kind']): void {
+    this.persist();
+    this.changeEmitter.fire({ id, kind });
+  }
+
+  private persist(): void {
+    const snapshot = this.list();
+    void this.saves.run(() => this.deps.store.save(snapshot)).catch((e: Error) => this.deps.logger.error(`[AgentManager] saving state failed: ${e.message}`));
+  }
+}

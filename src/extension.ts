@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { commands, schemes, views } from './constants';
+import type { AgentRecord } from './core/agent';
+import { AgentManager } from './core/agentManager';
+import { Config } from './host/config';
+import { VscodeFolderWatcher } from './host/folderWatcher';
+import { ChannelLogger } from './host/logger';
+import { MementoStateStore } from './host/mementoStateStore';
+import { TerminalRunner } from './host/terminalRunner';
+import { PathExecutableResolver } from './node/executableResolver';
+import { NodeFileSystem } from './node/fileSystem';
+import { GitService } from './node/gitService';
+import { HeadlessRunner } from './node/processRunner';
+import { AgentsTreeProvider } from './ui/agentsView/agentsTreeProvider';
+import { agentCommands } from './ui/commands/agentCommands';
+import { registerCommands } from './ui/commands/commandRunner';
+import { type DispatchArgs, dispatchCommand } from './ui/commands/dispatchCommand';
+import { BaseContentProvider } from './ui/diff/baseContentProvider';
+import { ChangeDecorationProvider } from './ui/diff/changeDecorations';
+import { AgentOutputViews } from './ui/outputViews';
+import { AgentsStatusBar } from './ui/statusBar';
+
+/** The public API returned by activate(); plain data only. */
+export interface ParallelAgentsApi {
+  dispatch(options: DispatchArgs & { prompt: string }): Promise<string>;
+  agents(): AgentRecord[];
+  readonly onDidChangeAgents: vscode.Event<AgentRecord[]>;
+  /** Milliseconds activate() took; reported by `npm run bench`. */
+  readonly activationMs: number;
+}
+
+export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
+  const started = performance.now();
+  const logger = new ChannelLogger();
+  const config = new Config(logger);
+  const git = new GitService();
+  const terminals = new TerminalRunner();
+  const storage = context.storageUri ?? context.globalStorageUri;
+  const manager = new AgentManager({
+    git,
+    fs: new NodeFileSystem(),
+    resolver: new PathExecutableResolver({ demoAgentScript: context.asAbsolutePath(path.join('dist', 'demoAgent.js')), runtime: process.execPath }),
+    headlessRunner: new HeadlessRunner(),
+    terminalRunner: terminals,
+    watcher: new VscodeFolderWatcher(),
+    store: new MementoStateStore(context.workspaceState),
+    clock: { now: () => Date.now() },
+    logger,
+    settings: () => ({ branchPrefix: config.branchPrefix(), worktreeRoot: config.worktreeRoot(), logDir: path.join(storage.fsPath, 'logs') }),
+    profiles: () => config.profiles(),
+    newId: () => randomUUID().slice(0, 8),
+  });
+  const tree = new AgentsTreeProvider(manager);
+  const outputs = new AgentOutputViews(manager);
+  const agentsChanged = new vscode.EventEmitter<AgentRecord[]>();
+  const dispatchDeps = { manager, profiles: () => config.profiles(), defaultProfile: () => config.defaultProfile(), memento: context.globalState };
+
+  context.subscriptions.push(
+    logger, terminals, manager, tree, outputs, agentsChanged,
+    vscode.window.createTreeView(views.agents, { treeDataProvider: tree, showCollapseAll: true }),
+    vscode.workspace.registerTextDocumentContentProvider(schemes.base, new BaseContentProvider(git)),
+    vscode.window.registerFileDecorationProvider(new ChangeDecorationProvider()),
+    new AgentsStatusBar(manager),
+    manager.onDidChangeAgent(() => agentsChanged.fire(manager.list())),
+    ...registerCommands({
+      [commands.dispatch]: (args) => dispatchCommand(dispatchDeps, (args ?? {}) as DispatchArgs),
+      ...prefixed(agentCommands({ manager, outputs, terminals })),
+      [commands.showLog]: () => logger.show(),
+      [commands.focusView]: () => vscode.commands.executeCommand(`${views.agents}.focus`),
+    }, logger),
+  );
+  // Restored agents are re-scanned after activation so that startup stays fast.
+  setTimeout(() => manager.resume(), 0);
+
+  return {
+    dispatch: async (options) => (await dispatchCommand(dispatchDeps, options)) as string,
+    agents: () => manager.list(),
+    onDidChangeAgents: agentsChanged.event,
+    activationMs: performance.now() - started,
+  };
+}
+
+function prefixed(table: ReturnType<typeof agentCommands>): Record<string, (...args: unknown[]) => unknown> {
+  return {
+    [commands.stop]: table.stop,
+    [commands.showOutput]: table.showOutput,
+    [commands.openWorktree]: table.openWorktree,
+    [commands.revealTerminal]: table.revealTerminal,
+    [commands.discard]: table.discard,
+    [commands.refresh]: table.refresh,
+    [commands.openChange]: table.openChange,
+  };
+}
+
+export function deactivate(): void {
+  // Disposables registered on the context end watchers; headless agents keep running detached.
+}

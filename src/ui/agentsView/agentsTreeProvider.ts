@@ -1,0 +1,93 @@
+import * as vscode from 'vscode';
+import type { AgentManager } from '../../core/agentManager';
+import { isActive } from '../../core/agent';
+import { AgentNode, FileNode, type TreeNode } from './nodes';
+
+/** Reads only the manager's memory; per-agent change events refresh just that row. */
+export class AgentsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly nodes = new Map<string, AgentNode>();
+  private readonly emitter = new vscode.EventEmitter<TreeNode | undefined>();
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private ticker: ReturnType<typeof setInterval> | undefined;
+
+  readonly onDidChangeTreeData = this.emitter.event;
+
+  constructor(private readonly manager: AgentManager) {
+    this.subscriptions.push(
+      manager.onDidChangeAgent((change) => {
+        const node = this.nodes.get(change.id);
+        if (change.kind === 'updated' && node) {
+          node.record = manager.get(change.id);
+          this.emitter.fire(node);
+        } else {
+          this.emitter.fire(undefined);
+        }
+        this.updateTicker();
+      }),
+    );
+    this.updateTicker();
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    return node instanceof AgentNode ? node.toTreeItem(Date.now()) : node.toTreeItem();
+  }
+
+  getChildren(node?: TreeNode): TreeNode[] {
+    if (!node) {
+      const records = this.manager.list();
+      const live = new Set(records.map((r) => r.id));
+      for (const id of this.nodes.keys()) {
+        if (!live.has(id)) {
+          this.nodes.delete(id);
+        }
+      }
+      return records.map((r) => {
+        const existing = this.nodes.get(r.id);
+        if (existing) {
+          existing.record = r;
+          return existing;
+        }
+        const created = new AgentNode(r);
+        this.nodes.set(r.id, created);
+        return created;
+      });
+    }
+    if (node instanceof AgentNode) {
+      return node.record.changedFiles.map((f) => new FileNode(node.id, node.record.cwd, f));
+    }
+    return [];
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    return node instanceof FileNode ? this.nodes.get(node.agentId) : undefined;
+  }
+
+  nodeFor(id: string): AgentNode | undefined {
+    return this.nodes.get(id);
+  }
+
+  /** Running rows show elapsed time, so they are refreshed once a second while any agent runs. */
+  private updateTicker(): void {
+    const anyRunning = this.manager.list().some((r) => isActive(r.status));
+    if (anyRunning && !this.ticker) {
+      this.ticker = setInterval(() => {
+        for (const node of this.nodes.values()) {
+          if (isActive(node.record.status)) {
+            this.emitter.fire(node);
+          }
+        }
+      }, 1000);
+    } else if (!anyRunning && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+    }
+  }
+
+  dispose(): void {
+    if (this.ticker) {
+      clearInterval(this.ticker);
+    }
+    this.subscriptions.forEach((s) => s.dispose());
+    this.emitter.dispose();
+  }
+}

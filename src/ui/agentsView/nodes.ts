@@ -1,0 +1,66 @@
+import * as vscode from 'vscode';
+import type { AgentRecord, ChangedFile } from '../../core/agent';
+import { commands, schemes } from '../../constants';
+import { joinPath, parentDir } from '../../util/paths';
+import { agentDescription, agentTooltip, changeLetters, statusIcon } from './presentation';
+
+export class AgentNode {
+  readonly type = 'agent';
+  constructor(public record: AgentRecord) {}
+
+  get id(): string {
+    return this.record.id;
+  }
+
+  toTreeItem(now: number): vscode.TreeItem {
+    const r = this.record;
+    const item = new vscode.TreeItem(r.title, r.changedFiles.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = r.id;
+    item.description = agentDescription(r, now);
+    item.iconPath = statusIcon(r.status);
+    item.tooltip = agentTooltip(r);
+    // e.g. "agent.running.worktree.headless": menus match on the parts they need.
+    item.contextValue = `agent.${r.status}.${r.isolation}.${r.mode}`;
+    return item;
+  }
+}
+
+export class FileNode {
+  readonly type = 'file';
+  constructor(
+    readonly agentId: string,
+    readonly cwd: string,
+    readonly file: ChangedFile,
+  ) {}
+
+  get id(): string {
+    return `${this.agentId}/${this.file.path}`;
+  }
+
+  /** The decoration provider reads the change kind back from this URI. */
+  get resourceUri(): vscode.Uri {
+    return changeUri(this.agentId, this.cwd, this.file);
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.resourceUri, vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    const dir = parentDir(this.file.path);
+    const location = this.file.path.includes('/') ? dir : '';
+    item.description = this.file.oldPath ? `${location} ← ${this.file.oldPath}`.trim() : location;
+    item.tooltip = `${changeLetters[this.file.kind]} ${this.file.oldPath ? `${this.file.oldPath} → ` : ''}${this.file.path}${this.file.binary ? ' (binary)' : ''}`;
+    item.contextValue = `agentFile.${this.file.kind}`;
+    item.command = { command: commands.openChange, title: vscode.l10n.t('Open Changes'), arguments: [{ agentId: this.agentId, path: this.file.path }] };
+    return item;
+  }
+}
+
+export type TreeNode = AgentNode | FileNode;
+
+export function changeUri(agentId: string, cwd: string, file: ChangedFile): vscode.Uri {
+  return vscode.Uri.from({
+    scheme: schemes.change,
+    path: joinPath(cwd.startsWith('/') ? cwd : `/${cwd}`, file.path),
+    query: new URLSearchParams({ agent: agentId, kind: file.kind }).toString(),
+  });
+}

@@ -1,0 +1,54 @@
+import * as vscode from 'vscode';
+import { commands } from '../../constants';
+import { AgentError } from '../../core/errors';
+import type { Logger } from '../../core/ports';
+
+export type CommandHandler = (...args: unknown[]) => unknown;
+
+/**
+ * The one place where failures become messages: AgentErrors carry a user-facing message, anything
+ * else is unexpected. Either way the user gets a "Show Log" button and the log gets the detail.
+ */
+export function registerCommands(table: Record<string, CommandHandler>, logger: Logger): vscode.Disposable[] {
+  return Object.entries(table).map(([id, handler]) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        return await handler(...args);
+      } catch (e) {
+        await reportError(e, logger);
+        return undefined;
+      }
+    }),
+  );
+}
+
+export async function reportError(e: unknown, logger: Logger): Promise<void> {
+  if (AgentError.is(e, 'cancelled')) {
+    return;
+  }
+  const message = AgentError.is(e) ? e.message : vscode.l10n.t('Unexpected error: {0}', (e as Error)?.message ?? String(e));
+  const detail = AgentError.is(e) ? e.detail : (e as Error)?.stack;
+  logger.error(`[Command] ${message}${detail ? `\n${detail}` : ''}`);
+  const showLog = vscode.l10n.t('Show Log');
+  const choice = await vscode.window.showErrorMessage(message, showLog);
+  if (choice === showLog) {
+    await vscode.commands.executeCommand(commands.showLog);
+  }
+}
+
+/** Agent commands accept a tree node, `{ id }`, `{ agentId }` or a plain id string. */
+export function agentIdOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string') {
+    return arg;
+  }
+  if (arg && typeof arg === 'object') {
+    const o = arg as { id?: unknown; agentId?: unknown; type?: unknown };
+    if (typeof o.agentId === 'string') {
+      return o.agentId;
+    }
+    if (typeof o.id === 'string') {
+      return o.id;
+    }
+  }
+  return undefined;
+}

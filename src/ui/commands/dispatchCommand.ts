@@ -1,0 +1,110 @@
+import * as vscode from 'vscode';
+import type { Isolation } from '../../core/agent';
+import type { AgentManager, DispatchOptions } from '../../core/agentManager';
+import { AgentError } from '../../core/errors';
+import { titleFromPrompt } from '../../core/naming';
+import type { Profile } from '../../core/profiles';
+import { stateKeys } from '../../constants';
+
+export interface DispatchArgs {
+  readonly prompt?: string;
+  readonly profile?: string;
+  readonly isolation?: Isolation;
+  readonly title?: string;
+  readonly folder?: string;
+}
+
+export interface DispatchDeps {
+  readonly manager: AgentManager;
+  readonly profiles: () => readonly Profile[];
+  readonly defaultProfile: () => string;
+  readonly memento: vscode.Memento;
+}
+
+function cancelled(): never {
+  throw new AgentError('cancelled', 'cancelled');
+}
+
+/** Asks for whatever the arguments leave open, then dispatches with a progress notification. */
+export async function dispatchCommand(deps: DispatchDeps, args: DispatchArgs = {}): Promise<string | undefined> {
+  if (!vscode.workspace.isTrusted) {
+    throw new AgentError('untrustedWorkspace', vscode.l10n.t('Agents run code and git hooks: trust this workspace before dispatching an agent.'));
+  }
+  const interactive = args.prompt === undefined;
+  const folder = args.folder ?? (await pickFolder());
+  const prompt = args.prompt ?? (await askPrompt());
+  const profile = args.profile ?? (interactive ? await pickProfile(deps) : deps.defaultProfile());
+  const isolation = args.isolation ?? (interactive ? await pickIsolation() : 'worktree');
+  const title = args.title ?? (interactive ? await askTitle(prompt) : undefined);
+  await rememberProfile(deps.memento, profile);
+  const options: DispatchOptions = { prompt, profile, isolation, title, folder };
+  const record = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Dispatching agent "{0}"…', title || titleFromPrompt(prompt)) },
+    () => deps.manager.dispatch(options),
+  );
+  return record.id;
+}
+
+async function pickFolder(): Promise<string> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length === 0) {
+    throw new AgentError('noWorkspace', vscode.l10n.t('Open a folder that is a git repository to dispatch an agent.'));
+  }
+  if (folders.length === 1) {
+    return folders[0].uri.fsPath;
+  }
+  const picked = await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Which folder should the agent work on?') });
+  return picked?.uri.fsPath ?? cancelled();
+}
+
+async function askPrompt(): Promise<string> {
+  const editor = vscode.window.activeTextEditor;
+  const selection = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : undefined;
+  const value = await vscode.window.showInputBox({
+    title: vscode.l10n.t('Dispatch Agent (1/4): task'),
+    prompt: selection ? vscode.l10n.t('The selected text is offered as the task; edit it or press Enter.') : vscode.l10n.t('What should the agent do?'),
+    placeHolder: vscode.l10n.t('e.g. Add input validation to the signup form'),
+    value: selection,
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('Describe the task.') : undefined),
+  });
+  return value ?? cancelled();
+}
+
+async function pickProfile(deps: DispatchDeps): Promise<string> {
+  const recent = deps.memento.get<string[]>(stateKeys.lastProfiles, []);
+  const rank = (p: Profile) => {
+    const i = recent.indexOf(p.name);
+    return i === -1 ? Number.MAX_SAFE_INTEGER : i;
+  };
+  const items = [...deps.profiles()]
+    .sort((a, b) => rank(a) - rank(b))
+    .map((p) => ({ label: p.name, description: `${p.mode}${p.description ? ` · ${p.description}` : ''}`, detail: [p.command, ...p.args].join(' ') }));
+  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Dispatch Agent (2/4): agent'), placeHolder: vscode.l10n.t('Which agent should do it?'), ignoreFocusOut: true });
+  return picked?.label ?? cancelled();
+}
+
+async function pickIsolation(): Promise<Isolation> {
+  const items: (vscode.QuickPickItem & { value: Isolation })[] = [
+    { label: `$(git-branch) ${vscode.l10n.t('Worktree')}`, description: vscode.l10n.t('own branch and folder (default)'), value: 'worktree' },
+    { label: `$(terminal) ${vscode.l10n.t('Workspace terminal')}`, description: vscode.l10n.t('in a terminal, editing this workspace'), value: 'terminal' },
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Dispatch Agent (3/4): isolation'), ignoreFocusOut: true });
+  return picked?.value ?? cancelled();
+}
+
+async function askTitle(prompt: string): Promise<string> {
+  const value = await vscode.window.showInputBox({
+    title: vscode.l10n.t('Dispatch Agent (4/4): title'),
+    prompt: vscode.l10n.t('A short title for the Agents view (optional)'),
+    value: titleFromPrompt(prompt),
+    ignoreFocusOut: true,
+  });
+  return value ?? cancelled();
+}
+
+async function rememberProfile(memento: vscode.Memento, profile: string): Promise<void> {
+  const recent = memento.get<string[]>(stateKeys.lastProfiles, []).filter((p) => p !== profile);
+  await memento.update(stateKeys.lastProfiles, [profile, ...recent].slice(0, 10));
+}
+

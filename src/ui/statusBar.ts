@@ -1,0 +1,40 @@
+import * as vscode from 'vscode';
+import { finishedStatuses, isActive } from '../core/agent';
+import type { AgentManager } from '../core/agentManager';
+import { commands, contextKeys } from '../constants';
+
+/** "2 agents running" / "3 agents ready for review"; also keeps the view's context keys current. */
+export class AgentsStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('parallelAgents.status', vscode.StatusBarAlignment.Left, 50);
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly manager: AgentManager) {
+    this.item.name = vscode.l10n.t('Parallel Agents');
+    this.item.command = commands.focusView;
+    this.subscription = manager.onDidChangeAgent(() => this.update());
+    this.update();
+  }
+
+  update(): void {
+    const agents = this.manager.list();
+    const running = agents.filter((a) => isActive(a.status)).length;
+    const ready = agents.filter((a) => finishedStatuses.has(a.status)).length;
+    void vscode.commands.executeCommand('setContext', contextKeys.hasAgents, agents.length > 0);
+    void vscode.commands.executeCommand('setContext', contextKeys.hasRunning, running > 0);
+    if (running > 0) {
+      this.item.text = running === 1 ? vscode.l10n.t('$(sync~spin) 1 agent running') : vscode.l10n.t('$(sync~spin) {0} agents running', running);
+    } else if (ready > 0) {
+      this.item.text = ready === 1 ? vscode.l10n.t('$(check) 1 agent ready for review') : vscode.l10n.t('$(check) {0} agents ready for review', ready);
+    } else {
+      this.item.hide();
+      return;
+    }
+    this.item.tooltip = vscode.l10n.t('Show the Agents view');
+    this.item.show();
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,203 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { AgentRecord } from '../../src/core/agent';
+import { AgentManager, type AgentManagerDeps } from '../../src/core/agentManager';
+import { AgentError } from '../../src/core/errors';
+import type { FolderWatcher, StateStore } from '../../src/core/ports';
+import { builtinProfiles } from '../../src/core/profiles';
+import { PathExecutableResolver } from '../../src/node/executableResolver';
+import { NodeFileSystem } from '../../src/node/fileSystem';
+import { GitService } from '../../src/node/gitService';
+import { HeadlessRunner } from '../../src/node/processRunner';
+
+const demoScript = path.resolve(__dirname, '../../../dist/demoAgent.js');
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } }).trim();
+}
+
+class MemoryStore implements StateStore {
+  records: readonly AgentRecord[] = [];
+  load() {
+    return this.records;
+  }
+  async save(records: readonly AgentRecord[]) {
+    this.records = JSON.parse(JSON.stringify(records));
+  }
+}
+
+/** File events are not what these tests are about: they refresh change sets explicitly. */
+const quietWatcher: FolderWatcher = { watch: () => ({ dispose() {} }) };
+
+describe('AgentManager with real git and real agent processes', function () {
+  this.timeout(60000);
+  let tmp: string;
+  let repo: string;
+  let store: MemoryStore;
+  let managers: AgentManager[];
+
+  function makeManager(overrides: Partial<AgentManagerDeps> = {}): AgentManager {
+    let n = 0;
+    const manager = new AgentManager({
+      git: new GitService(),
+      fs: new NodeFileSystem(),
+      resolver: new PathExecutableResolver({ demoAgentScript: demoScript, runtime: process.execPath }),
+      headlessRunner: new HeadlessRunner({ graceMs: 1000 }),
+      terminalRunner: { start: () => assert.fail('no terminal agents in this suite') },
+      watcher: quietWatcher,
+      store,
+      clock: { now: () => Date.now() },
+      logger: { info() {}, warn() {}, error() {} },
+      settings: () => ({ branchPrefix: 'agents', logDir: path.join(tmp, 'logs') }),
+      profiles: () => [...builtinProfiles, { name: 'missing', command: 'definitely-not-installed-cli', args: ['${prompt}'], mode: 'headless' }],
+      newId: () => `t${Date.now().toString(36)}${n++}`,
+      ...overrides,
+    });
+    managers.push(manager);
+    return manager;
+  }
+
+  async function finished(manager: AgentManager, id: string): Promise<AgentRecord> {
+    for (let i = 0; i < 600; i++) {
+      const r = manager.get(id);
+      if (!['preparing', 'running', 'queued'].includes(r.status)) {
+        await manager.refreshChanges(id);
+        return manager.get(id);
+      }
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    throw new Error(`agent ${id} did not finish`);
+  }
+
+  beforeEach(() => {
+    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pa-manager-')));
+    repo = path.join(tmp, 'repo');
+    fs.mkdirSync(repo);
+    git(repo, 'init', '-q', '-b', 'main');
+    fs.writeFileSync(path.join(repo, 'README.md'), '# sample\n');
+    fs.writeFileSync(path.join(repo, 'app.js'), 'console.log("hi");\n');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'init');
+    store = new MemoryStore();
+    managers = [];
+  });
+
+  afterEach(async () => {
+    for (const m of managers) {
+      for (const r of m.list()) {
+        if (r.status === 'running') {
+          await m.stop(r.id).catch(() => undefined);
+        }
+      }
+      m.dispose();
+    }
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('dispatches the demo agent into a new worktree at the recorded base and tracks its changes', async () => {
+    const manager = makeManager();
+    const base = git(repo, 'rev-parse', 'HEAD');
+    const record = await manager.dispatch({ prompt: 'create notes/todo.md: first\nreplace app.js: hi => hello\ndelete README.md', profile: 'demo', folder: repo, title: 'Tidy up' });
+    assert.equal(record.branch, 'agents/tidy-up');
+    assert.equal(record.worktreePath, path.join(tmp, 'repo.worktrees', 'tidy-up'));
+    assert.equal(record.baseSha, base);
+    assert.match(git(repo, 'worktree', 'list', '--porcelain'), /repo\.worktrees\/tidy-up/);
+    const done = await finished(manager, record.id);
+    assert.equal(done.status, 'succeeded', done.error);
+    assert.equal(done.exitCode, 0);
+    assert.deepEqual(done.changedFiles.map((f) => `${f.kind} ${f.path}`).sort(), ['deleted README.md', 'modified app.js', 'untracked notes/todo.md']);
+    assert.equal(fs.readFileSync(path.join(done.cwd, 'notes/todo.md'), 'utf8').trim(), 'first');
+    // The main workspace is untouched.
+    assert.equal(git(repo, 'status', '--porcelain'), '');
+    assert.ok(fs.readFileSync(done.logPath!, 'utf8').includes('create'));
+  });
+
+  it('runs 8 dispatches at once: all succeed with unique branches and folders', async () => {
+    const manager = makeManager();
+    const records = await Promise.all(Array.from({ length: 8 }, (_, i) => manager.dispatch({ prompt: `create f${i}.txt: ${i}`, profile: 'demo', folder: repo, title: 'Same title' })));
+    assert.equal(new Set(records.map((r) => r.branch)).size, 8);
+    assert.equal(new Set(records.map((r) => r.worktreePath)).size, 8);
+    assert.deepEqual(records.map((r) => r.branch).sort()[0], 'agents/same-title');
+    const results = await Promise.all(records.map((r) => finished(manager, r.id)));
+    assert.deepEqual(results.map((r) => r.status), Array(8).fill('succeeded'));
+    results.forEach((r, i) => assert.deepEqual(r.changedFiles.map((f) => f.path), [`f${i}.txt`]));
+    const registered = git(repo, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length;
+    assert.equal(registered, 9);
+  });
+
+  it('reports a missing executable before creating anything', async () => {
+    const manager = makeManager();
+    await assert.rejects(manager.dispatch({ prompt: 'do it', profile: 'missing', folder: repo }), (e) => {
+      assert.ok(AgentError.is(e, 'executableNotFound'));
+      assert.match((e as Error).message, /definitely-not-installed-cli was not found on PATH — install it or edit parallelAgents\.profiles/);
+      return true;
+    });
+    assert.equal(manager.list().length, 0);
+    assert.ok(!fs.existsSync(path.join(tmp, 'repo.worktrees')));
+    assert.equal(git(repo, 'branch', '--list', 'agents/*'), '');
+  });
+
+  it('refuses a folder that is not a repository and a repository without commits, leaving nothing', async () => {
+    const manager = makeManager();
+    const plain = path.join(tmp, 'plain');
+    fs.mkdirSync(plain);
+    await assert.rejects(manager.dispatch({ prompt: 'x', profile: 'demo', folder: plain }), (e) => AgentError.is(e, 'notGitRepository'));
+    const empty = path.join(tmp, 'empty');
+    fs.mkdirSync(empty);
+    git(empty, 'init', '-q');
+    await assert.rejects(manager.dispatch({ prompt: 'x', profile: 'demo', folder: empty }), (e) => AgentError.is(e, 'noCommits'));
+    await assert.rejects(manager.dispatch({ prompt: '   ', profile: 'demo', folder: repo }), (e) => AgentError.is(e, 'emptyPrompt'));
+    await assert.rejects(manager.dispatch({ prompt: 'x', profile: 'nope', folder: repo }), (e) => AgentError.is(e, 'unknownProfile'));
+    assert.equal(manager.list().length, 0);
+    assert.deepEqual(fs.readdirSync(tmp).sort(), ['empty', 'plain', 'repo']);
+  });
+
+  it('skips a name whose folder already exists', async () => {
+    const manager = makeManager();
+    fs.mkdirSync(path.join(tmp, 'repo.worktrees', 'busy'), { recursive: true });
+    const record = await manager.dispatch({ prompt: 'print hi', profile: 'demo', folder: repo, title: 'busy' });
+    assert.equal(record.branch, 'agents/busy-2');
+    await finished(manager, record.id);
+  });
+
+  it('records a failing exit code, and Stop ends a long agent within seconds', async () => {
+    const manager = makeManager();
+    const failing = await manager.dispatch({ prompt: 'exit 3', profile: 'demo', folder: repo });
+    const sleeper = await manager.dispatch({ prompt: 'sleep 30', profile: 'demo', folder: repo });
+    const failed = await finished(manager, failing.id);
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.exitCode, 3);
+    const t0 = Date.now();
+    await manager.stop(sleeper.id);
+    assert.equal(manager.get(sleeper.id).status, 'stopped');
+    assert.ok(Date.now() - t0 < 10000);
+  });
+
+  it('shows a run cut by a reload as interrupted', async () => {
+    const first = makeManager();
+    const record = await first.dispatch({ prompt: 'sleep 30', profile: 'demo', folder: repo });
+    await first.flush();
+    assert.equal(store.records.find((r) => r.id === record.id)?.status, 'running');
+    const second = makeManager();
+    assert.equal(second.get(record.id).status, 'interrupted');
+    assert.equal(second.get(record.id).branch, record.branch);
+    await first.stop(record.id);
+  });
+
+  it('discards only with force when the worktree holds work, removing worktree and branch', async () => {
+    const manager = makeManager();
+    const record = await manager.dispatch({ prompt: 'create new.txt: work', profile: 'demo', folder: repo, title: 'work' });
+    await finished(manager, record.id);
+    const state = await manager.workState(record.id);
+    assert.equal(state.uncommittedFiles, 1);
+    await assert.rejects(manager.discard(record.id, { force: false }));
+    assert.ok(fs.existsSync(record.worktreePath!));
+    await manager.discard(record.id, { force: true });
+    assert.ok(!fs.existsSync(record.worktreePath!));
+    assert.equal(git(repo, 'branch', '--list', 'agents/work'), '');
+    assert.equal(manager.list().length, 0);
+  });
+});

@@ -1,0 +1,37 @@
+import * as assert from 'node:assert/strict';
+import { allStatuses, assertTransition, canTransition } from '../../src/core/agentStateMachine';
+import { AgentError } from '../../src/core/errors';
+
+describe('agent state machine', () => {
+  it('follows the lifecycle forward', () => {
+    const path = ['queued', 'preparing', 'running', 'waiting-for-input', 'running', 'succeeded', 'reviewed', 'merged', 'discarded'] as const;
+    for (let i = 1; i < path.length; i++) {
+      assert.ok(canTransition(path[i - 1], path[i]), `${path[i - 1]} -> ${path[i]}`);
+    }
+  });
+
+  it('never moves backwards from a finished run', () => {
+    for (const finished of ['succeeded', 'failed', 'stopped', 'interrupted'] as const) {
+      for (const back of ['queued', 'preparing', 'running', 'waiting-for-input'] as const) {
+        assert.equal(canTransition(finished, back), false, `${finished} -> ${back}`);
+      }
+    }
+  });
+
+  it('ends at discarded, which has no way out', () => {
+    for (const to of allStatuses()) {
+      assert.equal(canTransition('discarded', to), false);
+    }
+  });
+
+  it('rejects an invalid transition with a typed error', () => {
+    assert.throws(() => assertTransition('merged', 'running'), (e) => AgentError.is(e, 'invalidTransition'));
+    assert.doesNotThrow(() => assertTransition('running', 'stopped'));
+  });
+
+  it('lets a reload interrupt any active status', () => {
+    for (const active of ['queued', 'preparing', 'running', 'waiting-for-input'] as const) {
+      assert.ok(canTransition(active, 'interrupted'), active);
+    }
+  });
+});
