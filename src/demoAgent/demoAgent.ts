@@ -1,0 +1,209 @@
+/**
+ * The deterministic demo agent: `node dist/demoAgent.js <prompt>` (or under Electron with
+ * ELECTRON_RUN_AS_NODE=1). It runs the commands of its prompt (see language.ts) in its current folder
+ * with real file edits, one progress line per step (`[demo] create src/a.txt`), then a summary line.
+ *
+ * Exit code: 0; the code of an `exit N` step; 1 when a step fails (error on stderr, later steps not
+ * run); 2 when it is not given exactly one argument.
+ * A prompt without any command (plain prose, or empty) still changes something visible and
+ * deterministic: the prompt is appended to AGENT_NOTES.md in the folder (created when missing).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DemoStep, describeStep, isCommand, parsePrompt } from './language';
+
+const notesFile = 'AGENT_NOTES.md';
+
+class StepFailure extends Error {}
+
+interface RunState {
+  readonly root: string;
+  readonly changed: Set<string>;
+  exitCode?: number;
+}
+
+function main(argv: readonly string[]): void {
+  if (argv.length !== 1) {
+    process.stderr.write(`[demo] usage: demoAgent <prompt> (exactly one argument, got ${argv.length})\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const prompt = argv[0];
+  const steps = parsePrompt(prompt);
+  const state: RunState = { root: fs.realpathSync(process.cwd()), changed: new Set() };
+  run(steps, prompt, state).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`[demo] error: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
+
+async function run(steps: readonly DemoStep[], prompt: string, state: RunState): Promise<number> {
+  if (!steps.some(isCommand)) {
+    for (const step of steps) {
+      say(describeStep(step));
+    }
+    say(`notes ${notesFile} (the prompt has no command)`);
+    writeNotes(prompt, state);
+    return finish(steps.length, state, 0);
+  }
+  let done = 0;
+  for (const step of steps) {
+    say(describeStep(step));
+    try {
+      await execute(step, state);
+    } catch (e) {
+      const message = e instanceof StepFailure ? e.message : `line ${step.line}: ${String(e)}`;
+      process.stderr.write(`[demo] error: ${message}\n`);
+      return finish(done, state, 1);
+    }
+    done++;
+    if (state.exitCode !== undefined) {
+      return finish(done, state, state.exitCode);
+    }
+  }
+  return finish(done, state, 0);
+}
+
+function finish(stepsRun: number, state: RunState, code: number): number {
+  const files = [...state.changed].sort();
+  say(`summary: ${stepsRun} step(s) run, ${files.length} path(s) changed${files.length ? `: ${files.join(', ')}` : ''}; exit ${code}`);
+  return code;
+}
+
+function say(line: string): void {
+  process.stdout.write(`[demo] ${line}\n`);
+}
+
+async function execute(step: DemoStep, state: RunState): Promise<void> {
+  switch (step.kind) {
+    case 'create':
+      writeFile(state, step.path, step.text, false);
+      return;
+    case 'append':
+      writeFile(state, step.path, step.text, true);
+      return;
+    case 'replace':
+      replaceIn(state, step.path, step.oldText, step.newText, step.line);
+      return;
+    case 'delete':
+      removePath(state, step.path, step.line);
+      return;
+    case 'rename':
+      renamePath(state, step.from, step.to, step.line);
+      return;
+    case 'mkdir':
+      fs.mkdirSync(resolveInside(state, step.path, true), { recursive: true });
+      state.changed.add(step.path);
+      return;
+    case 'sleep':
+      await new Promise((resolve) => setTimeout(resolve, step.seconds * 1000));
+      return;
+    case 'exit':
+      state.exitCode = step.code;
+      return;
+    case 'print':
+      process.stdout.write(`${step.text}\n`);
+      return;
+    case 'ignored':
+      return;
+    case 'error':
+      throw new StepFailure(step.message);
+  }
+}
+
+function writeFile(state: RunState, rel: string, text: string, append: boolean): void {
+  const abs = resolveInside(state, rel, false);
+  fs.mkdirSync(path.dirname(abs), { recursive: true });
+  if (append) {
+    fs.appendFileSync(abs, text);
+  } else {
+    fs.writeFileSync(abs, text);
+  }
+  state.changed.add(rel);
+}
+
+function replaceIn(state: RunState, rel: string, oldText: string, newText: string, line: number): void {
+  const abs = resolveInside(state, rel, false);
+  if (!fs.existsSync(abs)) {
+    throw new StepFailure(`line ${line}: replace ${rel}: the file does not exist`);
+  }
+  const parts = fs.readFileSync(abs, 'utf8').split(oldText);
+  if (parts.length === 1) {
+    throw new StepFailure(`line ${line}: replace ${rel}: text not found: ${JSON.stringify(oldText)}`);
+  }
+  // split/join, not String.replace: `$&` and friends in the new text stay literal.
+  fs.writeFileSync(abs, parts.join(newText));
+  state.changed.add(rel);
+}
+
+function removePath(state: RunState, rel: string, line: number): void {
+  const abs = resolveInside(state, rel, true);
+  if (!exists(abs)) {
+    throw new StepFailure(`line ${line}: delete ${rel}: no such file or folder`);
+  }
+  fs.rmSync(abs, { recursive: true, force: true });
+  state.changed.add(rel);
+}
+
+function renamePath(state: RunState, from: string, to: string, line: number): void {
+  const source = resolveInside(state, from, true);
+  const target = resolveInside(state, to, true);
+  if (!exists(source)) {
+    throw new StepFailure(`line ${line}: rename ${from}: no such file or folder`);
+  }
+  if (exists(target)) {
+    throw new StepFailure(`line ${line}: rename to ${to}: it already exists`);
+  }
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.renameSync(source, target);
+  state.changed.add(from);
+  state.changed.add(to);
+}
+
+/** True for files, folders and symbolic links (even dangling ones). */
+function exists(abs: string): boolean {
+  try {
+    fs.lstatSync(abs);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The absolute path of `rel`, refusing one that a symbolic link would lead out of the folder. With
+ * `linkItself`, a final symbolic link is the object acted on (deleted, moved), so only its parent counts.
+ */
+function resolveInside(state: RunState, rel: string, linkItself: boolean): string {
+  const abs = path.join(state.root, rel);
+  let probe = linkItself ? path.dirname(abs) : abs;
+  while (!exists(probe)) {
+    probe = path.dirname(probe);
+  }
+  let real: string;
+  try {
+    real = fs.realpathSync(probe);
+  } catch {
+    throw new StepFailure(`${rel}: a symbolic link on the way leads nowhere`);
+  }
+  if (real !== state.root && !real.startsWith(state.root + path.sep)) {
+    throw new StepFailure(`${rel}: a symbolic link leads outside the agent's folder`);
+  }
+  return abs;
+}
+
+function writeNotes(prompt: string, state: RunState): void {
+  const abs = resolveInside(state, notesFile, false);
+  const header = exists(abs)
+    ? '\n'
+    : '# Agent notes\n\nThe demo agent found no command in its prompt, so it recorded the prompt here.\n\n';
+  fs.appendFileSync(abs, `${header}## Prompt\n\n${prompt}\n`);
+  state.changed.add(notesFile);
+}
+
+main(process.argv.slice(2));

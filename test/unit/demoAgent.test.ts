@@ -1,0 +1,191 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { ProcessExit } from '../../src/core/ports';
+import { demoCommand, expandArgs, findProfile, builtinProfiles } from '../../src/core/profiles';
+import { PathExecutableResolver } from '../../src/node/executableResolver';
+import { HeadlessRunner, type HeadlessProcess } from '../../src/node/processRunner';
+import { pidAlive, waitForOutput, waitUntil } from './processTestUtils';
+
+// Compiled to out/test/unit/; the bundled agent is dist/demoAgent.js at the repository root.
+const demoAgentScript = path.resolve(__dirname, '../../../dist/demoAgent.js');
+const stepLine = /^\[demo\] (create|append|replace|delete|rename|mkdir|sleep|exit|print|ignored|notes)( |$)/;
+
+interface Run {
+  readonly exit: ProcessExit;
+  readonly log: string;
+  readonly output: string;
+}
+
+describe('demo agent (real process)', function () {
+  this.timeout(20000);
+  let dir: string;
+  let logs: string;
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-demo-'));
+    logs = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-demo-logs-'));
+  });
+
+  afterEach(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(logs, { recursive: true, force: true });
+  });
+
+  async function launch(prompt: string, runner = new HeadlessRunner()): Promise<HeadlessProcess> {
+    const resolved = await new PathExecutableResolver({ demoAgentScript, runtime: process.execPath }).resolve(demoCommand);
+    assert.ok(resolved, 'the demo agent resolves');
+    const profile = findProfile(builtinProfiles, 'demo');
+    return runner.start({
+      agentId: 'demo-1', title: 'demo', file: resolved.file, args: [...resolved.prefixArgs, ...expandArgs(profile.args, prompt)],
+      cwd: dir, env: { ...resolved.env }, logPath: path.join(logs, 'nested', 'demo-1.log'),
+    });
+  }
+
+  async function run(prompt: string): Promise<Run> {
+    const agent = await launch(prompt);
+    let output = '';
+    agent.onDidOutput((text) => (output += text));
+    const exit = await agent.exit;
+    return { exit, log: fs.readFileSync(path.join(logs, 'nested', 'demo-1.log'), 'utf8'), output };
+  }
+
+  const read = (rel: string) => fs.readFileSync(path.join(dir, rel), 'utf8');
+  const exists = (rel: string) => fs.existsSync(path.join(dir, rel));
+  const progressLines = (log: string) => log.split('\n').filter((l) => stepLine.test(l));
+
+  it('edits files for real and prints one progress line per step', async () => {
+    fs.writeFileSync(path.join(dir, 'old.txt'), 'bye');
+    fs.writeFileSync(path.join(dir, 'keep.txt'), 'keep');
+    const prompt = [
+      'Implement the feature, please.',
+      'create src/a.txt: alpha\\nbeta\\n',
+      'append src/a.txt: gamma\\n',
+      'replace src/a.txt: beta => BETA $&',
+      'mkdir build/out',
+      'rename keep.txt -> docs/kept.txt',
+      'delete old.txt',
+      'print all done',
+      'sleep 0.1',
+    ].join('\n');
+    const { exit, log, output } = await run(prompt);
+    assert.deepEqual(exit, { exitCode: 0 });
+    assert.equal(read('src/a.txt'), 'alpha\nBETA $&\ngamma\n');
+    assert.ok(fs.statSync(path.join(dir, 'build/out')).isDirectory());
+    assert.equal(read('docs/kept.txt'), 'keep');
+    assert.equal(exists('keep.txt'), false);
+    assert.equal(exists('old.txt'), false);
+    assert.equal(exists('AGENT_NOTES.md'), false);
+    assert.deepEqual(progressLines(log), [
+      '[demo] ignored line 1: Implement the feature, please.',
+      '[demo] create src/a.txt',
+      '[demo] append src/a.txt',
+      '[demo] replace src/a.txt',
+      '[demo] mkdir build/out',
+      '[demo] rename keep.txt -> docs/kept.txt',
+      '[demo] delete old.txt',
+      '[demo] print',
+      '[demo] sleep 0.1',
+    ]);
+    assert.ok(log.includes('\n[demo] print\nall done\n'));
+    assert.match(log, /\[demo\] summary: 9 step\(s\) run, 5 path\(s\) changed: build\/out, docs\/kept.txt, keep.txt, old.txt, src\/a.txt; exit 0\n$/);
+    assert.equal(output, log, 'onDidOutput carries exactly what the log holds');
+  });
+
+  it('exit N ends the run with that code and skips the rest', async () => {
+    const { exit, log } = await run('create a.txt: 1\nexit 3\ncreate b.txt: 2');
+    assert.deepEqual(exit, { exitCode: 3 });
+    assert.equal(read('a.txt'), '1');
+    assert.equal(exists('b.txt'), false);
+    assert.match(log, /summary: 2 step\(s\) run.*exit 3/);
+  });
+
+  it('a failing step prints an error, exits 1 and runs nothing after it', async () => {
+    fs.writeFileSync(path.join(dir, 'a.txt'), 'hello');
+    const { exit, log } = await run('replace a.txt: missing => x\ncreate b.txt: never');
+    assert.deepEqual(exit, { exitCode: 1 });
+    assert.match(log, /\[demo\] error: line 1: replace a\.txt: text not found: "missing"/);
+    assert.equal(read('a.txt'), 'hello');
+    assert.equal(exists('b.txt'), false);
+  });
+
+  it('refuses a path outside its folder, also through a symbolic link', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-outside-'));
+    try {
+      fs.symlinkSync(outside, path.join(dir, 'link'));
+      for (const prompt of ['create ../escaped.txt: x', 'create link/escaped.txt: x', `create ${path.join(outside, 'abs.txt')}: x`]) {
+        const { exit, log } = await run(prompt);
+        assert.deepEqual(exit, { exitCode: 1 }, prompt);
+        assert.match(log, /\[demo\] error: /);
+      }
+      assert.deepEqual(fs.readdirSync(outside), []);
+      assert.equal(fs.existsSync(path.join(path.dirname(dir), 'escaped.txt')), false);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('a prompt without commands writes it to AGENT_NOTES.md, appending on the next run', async () => {
+    const prompt = 'Refactor the parser.\nKeep the tests green; don\'t touch $(anything).';
+    const first = await run(prompt);
+    assert.deepEqual(first.exit, { exitCode: 0 });
+    assert.ok(read('AGENT_NOTES.md').startsWith('# Agent notes\n'));
+    assert.ok(read('AGENT_NOTES.md').endsWith(`## Prompt\n\n${prompt}\n`));
+    assert.deepEqual(progressLines(first.log), [
+      '[demo] ignored line 1: Refactor the parser.',
+      "[demo] ignored line 2: Keep the tests green; don't touch $(anything).",
+      '[demo] notes AGENT_NOTES.md (the prompt has no command)',
+    ]);
+    await run('second task');
+    assert.equal(read('AGENT_NOTES.md').split('## Prompt').length, 3);
+    assert.ok(read('AGENT_NOTES.md').endsWith('## Prompt\n\nsecond task\n'));
+  });
+
+  it('the log file is appended to across runs', async () => {
+    await run('print one');
+    const { log } = await run('print two');
+    assert.match(log, /one\n[\s\S]*two\n/);
+  });
+
+  it('sleep 30 is ended by stop() within seconds, with a signal', async () => {
+    const agent = await launch('print started\nsleep 30\ncreate late.txt: x');
+    await waitForOutput(agent, 'started');
+    const started = Date.now();
+    await agent.stop();
+    const exit = await agent.exit;
+    assert.ok(Date.now() - started < 5000, `stop took ${Date.now() - started} ms`);
+    assert.deepEqual(exit, { signal: 'SIGTERM' });
+    assert.equal(exists('late.txt'), false);
+  });
+
+  it('stop() also ends a grandchild the agent started', async function () {
+    if (process.platform === 'win32') {
+      this.skip();
+    }
+    const script = path.join(dir, 'spawner.js');
+    fs.writeFileSync(script, [
+      "const { spawn } = require('child_process');",
+      "const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });",
+      "console.log('grandchild ' + child.pid);",
+      'setTimeout(() => {}, 30000);',
+    ].join('\n'));
+    const agent = new HeadlessRunner().start({
+      agentId: 'g', title: 'g', file: process.execPath, args: [script], cwd: dir, env: {}, logPath: path.join(logs, 'g.log'),
+    });
+    const grandchild = Number(/grandchild (\d+)/.exec(await waitForOutput(agent, 'grandchild '))?.[1]);
+    assert.ok(grandchild > 0 && pidAlive(grandchild), 'the grandchild runs');
+    await agent.stop();
+    assert.deepEqual(await agent.exit, { signal: 'SIGTERM' });
+    await waitUntil(() => !pidAlive(grandchild), 2000);
+    assert.equal(pidAlive(grandchild), false, `grandchild ${grandchild} still alive`);
+  });
+
+  it('refuses to run with other than one argument (exit 2)', async () => {
+    const agent = new HeadlessRunner().start({
+      agentId: 'a', title: 'a', file: process.execPath, args: [demoAgentScript, 'one', 'two'], cwd: dir, env: {}, logPath: path.join(logs, 'a.log'),
+    });
+    assert.deepEqual(await agent.exit, { exitCode: 2 });
+    assert.match(fs.readFileSync(path.join(logs, 'a.log'), 'utf8'), /exactly one argument/);
+  });
+});

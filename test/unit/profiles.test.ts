@@ -1,0 +1,165 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { AgentError } from '../../src/core/errors';
+import { builtinProfiles, demoCommand, expandArgs, findProfile, mergeProfiles, promptPlaceholder, validateProfile } from '../../src/core/profiles';
+import { HeadlessRunner } from '../../src/node/processRunner';
+
+describe('profiles', () => {
+  describe('expandArgs', () => {
+    it('an argument that is exactly ${prompt} becomes the prompt, untouched', () => {
+      const prompt = 'a "b" \'c\' $(d) `e` ; f && g\nh';
+      assert.deepEqual(expandArgs(['-p', promptPlaceholder, '--flag'], prompt), ['-p', prompt, '--flag']);
+    });
+
+    it('replaces every placeholder inside an argument', () => {
+      assert.deepEqual(expandArgs(['--message=${prompt}', '${prompt}|${prompt}'], 'x y'), ['--message=x y', 'x y|x y']);
+    });
+
+    it('leaves arguments without a placeholder alone and never splits the prompt', () => {
+      assert.deepEqual(expandArgs(['exec', '-s', 'workspace-write'], 'ignored'), ['exec', '-s', 'workspace-write']);
+      assert.deepEqual(expandArgs([promptPlaceholder], 'one two  three'), ['one two  three']);
+      assert.deepEqual(expandArgs([promptPlaceholder], ''), ['']);
+    });
+
+    it('does not treat $ patterns in the prompt specially', () => {
+      assert.deepEqual(expandArgs(['pre-${prompt}-post'], "$& $' $` $$"), ["pre-$& $' $` $$-post"]);
+    });
+
+    it('every built-in profile passes the prompt as exactly one argument', () => {
+      for (const profile of builtinProfiles) {
+        const args = expandArgs(profile.args, 'THE PROMPT');
+        assert.equal(args.filter((a) => a === 'THE PROMPT').length, 1, profile.name);
+      }
+      assert.equal(findProfile(builtinProfiles, 'demo').command, demoCommand);
+    });
+  });
+
+  describe('validateProfile', () => {
+    it('accepts a minimal profile and fills defaults', () => {
+      assert.deepEqual(validateProfile({ name: 'x', command: 'x-cli' }), {
+        name: 'x', command: 'x-cli', args: [], mode: 'headless', env: {}, description: undefined,
+      });
+    });
+
+    it('keeps every valid field', () => {
+      const raw = { name: 't', command: 'tool', args: ['-p', '${prompt}'], mode: 'terminal', env: { A: '1' }, description: 'd' };
+      assert.deepEqual(validateProfile(raw), raw);
+    });
+
+    it('reports each kind of invalid entry with a message', () => {
+      const cases: Array<[unknown, RegExp]> = [
+        [null, /must be an object/],
+        ['claude', /must be an object/],
+        [{ command: 'x' }, /"name"/],
+        [{ name: '  ', command: 'x' }, /"name"/],
+        [{ name: 'n' }, /"command"/],
+        [{ name: 'n', command: 'x', args: 'a b' }, /"args"/],
+        [{ name: 'n', command: 'x', args: ['a', 1] }, /"args"/],
+        [{ name: 'n', command: 'x', mode: 'background' }, /"mode"/],
+        [{ name: 'n', command: 'x', env: { A: 1 } }, /"env"/],
+      ];
+      for (const [raw, expected] of cases) {
+        const result = validateProfile(raw);
+        assert.equal(typeof result, 'string', JSON.stringify(raw));
+        assert.match(result as string, expected);
+      }
+    });
+  });
+
+  describe('mergeProfiles', () => {
+    it('without user profiles gives the built-ins', () => {
+      const { profiles, problems } = mergeProfiles([]);
+      assert.deepEqual(profiles.map((p) => p.name), builtinProfiles.map((p) => p.name));
+      assert.deepEqual(problems, []);
+    });
+
+    it('a user profile overrides the built-in of the same name and new ones are added', () => {
+      const { profiles, problems } = mergeProfiles([
+        { name: 'claude', command: '/opt/claude', args: ['${prompt}'] },
+        { name: 'mine', command: 'my-agent', args: ['--task', '${prompt}'] },
+      ]);
+      assert.deepEqual(problems, []);
+      assert.equal(findProfile(profiles, 'claude').command, '/opt/claude');
+      assert.equal(findProfile(profiles, 'mine').command, 'my-agent');
+      assert.equal(profiles.filter((p) => p.name === 'claude').length, 1);
+    });
+
+    it('invalid entries are reported with their index and do not replace anything', () => {
+      const { profiles, problems } = mergeProfiles([{ name: 'demo' }, 42]);
+      assert.equal(problems.length, 2);
+      assert.match(problems[0], /^parallelAgents\.profiles\[0\]: /);
+      assert.match(problems[1], /^parallelAgents\.profiles\[1\]: /);
+      assert.equal(findProfile(profiles, 'demo').command, demoCommand);
+    });
+
+    it('findProfile throws a typed error for an unknown name', () => {
+      assert.throws(() => findProfile(builtinProfiles, 'nope'), (e: unknown) => AgentError.is(e, 'unknownProfile'));
+    });
+  });
+
+  describe('a real process receives the prompt as one argument', function () {
+    this.timeout(30000);
+    let dir: string;
+
+    before(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-argv-'));
+      // Records its arguments, nothing else; the file name comes from the environment.
+      fs.writeFileSync(
+        path.join(dir, 'record.js'),
+        "require('fs').writeFileSync(process.env.RECORD_TO, JSON.stringify(process.argv.slice(2)));\n",
+      );
+    });
+
+    after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    const nasty: Array<[string, string]> = [
+      ['single and double quotes', `it's a "quoted" 'string' with \\" escapes`],
+      ['command substitution', '$(touch pwned)'],
+      ['backticks', '`touch pwned2`'],
+      ['semicolon', '; touch pwned3'],
+      ['and-and', '&& touch pwned4'],
+      ['pipes and redirections', '| touch pwned5 > pwned6 < /dev/null 2>&1 &'],
+      ['newlines', 'first line\nsecond; touch pwned7\r\nthird\n'],
+      ['variables and globs', '$HOME ${PATH} %PATH% !! * ?.js ~ [a-z]'],
+      ['leading dash', '--help'],
+      ['empty', ''],
+      ['emoji and other scripts', 'ship it 🚀👩‍💻 — ünïcödé 日本語 עברית'],
+      ['10 KB of text', `$(touch pwned8) "q" 'q' \`touch pwned9\` ; && |\n🚀 `.repeat(400).slice(0, 10 * 1024)],
+    ];
+
+    for (const [label, prompt] of nasty) {
+      it(label, async () => {
+        const out = path.join(dir, `argv-${label.replace(/\W+/g, '-')}.json`);
+        const runner = new HeadlessRunner();
+        const args = expandArgs(['${prompt}'], prompt);
+        const agent = runner.start({
+          agentId: label, title: label, file: process.execPath, args: [path.join(dir, 'record.js'), ...args],
+          cwd: dir, env: { RECORD_TO: out }, logPath: path.join(dir, 'logs', `${label}.log`),
+        });
+        assert.deepEqual(await agent.exit, { exitCode: 0 });
+        const received = JSON.parse(fs.readFileSync(out, 'utf8')) as string[];
+        assert.equal(received.length, 1);
+        assert.ok(Buffer.from(received[0], 'utf8').equals(Buffer.from(prompt, 'utf8')), 'argument differs from the prompt');
+        assert.deepEqual(findPwned(dir), []);
+      });
+    }
+
+    it('an argument that embeds the prompt is still one argument', async () => {
+      const prompt = "x'; touch pwned10; echo '";
+      const out = path.join(dir, 'embedded.json');
+      const agent = new HeadlessRunner().start({
+        agentId: 'e', title: 'e', file: process.execPath, args: [path.join(dir, 'record.js'), ...expandArgs(['--message=${prompt}', '-y'], prompt)],
+        cwd: dir, env: { RECORD_TO: out }, logPath: path.join(dir, 'logs', 'embedded.log'),
+      });
+      assert.deepEqual(await agent.exit, { exitCode: 0 });
+      assert.deepEqual(JSON.parse(fs.readFileSync(out, 'utf8')), [`--message=${prompt}`, '-y']);
+      assert.deepEqual(findPwned(dir), []);
+    });
+  });
+});
+
+function findPwned(dir: string): string[] {
+  return (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => path.basename(f).startsWith('pwned'));
+}
