@@ -13,7 +13,7 @@ import { PathExecutableResolver } from './node/executableResolver';
 import { NodeFileSystem } from './node/fileSystem';
 import { GitService } from './node/gitService';
 import { HeadlessRunner } from './node/processRunner';
-import { AgentsTreeProvider } from './ui/agentsView/agentsTreeProvider';
+import { AgentsTreeProvider, type ViewRow } from './ui/agentsView/agentsTreeProvider';
 import { agentCommands } from './ui/commands/agentCommands';
 import { registerCommands } from './ui/commands/commandRunner';
 import { type DispatchArgs, dispatchCommand } from './ui/commands/dispatchCommand';
@@ -27,6 +27,8 @@ export interface ParallelAgentsApi {
   dispatch(options: DispatchArgs & { prompt: string }): Promise<string>;
   agents(): AgentRecord[];
   readonly onDidChangeAgents: vscode.Event<AgentRecord[]>;
+  /** The Agents view's rows as rendered (label, description, children). */
+  viewSnapshot(): ViewRow[];
   /** Milliseconds activate() took; reported by `npm run bench`. */
   readonly activationMs: number;
 }
@@ -77,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
   return {
     dispatch: async (options) => (await dispatchCommand(dispatchDeps, options)) as string,
     agents: () => manager.list(),
+    viewSnapshot: () => tree.snapshot(),
     onDidChangeAgents: agentsChanged.event,
     activationMs: performance.now() - started,
   };

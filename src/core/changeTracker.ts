@@ -15,13 +15,13 @@ interface Entry {
   readonly folder: TrackedFolder;
   readonly watch: Disposable;
   readonly debounced: ReturnType<typeof debounce>;
-  running: boolean;
+  running: Promise<void> | undefined;
   dirty: boolean;
 }
 
 /**
- * Keeps each agent's change set current: file events mark a folder dirty, a debounced refresh runs
- * one change-set computation per folder at a time, and a change arriving mid-run triggers one more.
+ * Keeps each agent's change set current: file events mark a folder dirty and trigger a debounced
+ * refresh; no folder ever has two computations at once.
  */
 export class ChangeTracker implements Disposable {
   private readonly entries = new Map<string, Entry>();
@@ -40,7 +40,7 @@ export class ChangeTracker implements Disposable {
     }
     const debounced = debounce(() => void this.refresh(id), this.debounceMs);
     const watch = this.watcher.watch(folder.cwd, () => debounced.trigger());
-    this.entries.set(id, { folder, watch, debounced, running: false, dirty: false });
+    this.entries.set(id, { folder, watch, debounced, running: undefined, dirty: false });
   }
 
   untrack(id: string): void {
@@ -52,19 +52,21 @@ export class ChangeTracker implements Disposable {
     }
   }
 
-  /** Computes the change set now; resolves when the published set reflects the folder as it was. */
-  async refresh(id: string): Promise<void> {
+  /** Computes the change set now; resolves once the published set reflects the folder as it is now. */
+  refresh(id: string): Promise<void> {
     const entry = this.entries.get(id);
     if (!entry) {
-      return;
+      return Promise.resolve();
     }
-    if (entry.running) {
-      entry.dirty = true;
-      return;
-    }
-    entry.running = true;
+    entry.dirty = true;
+    entry.running ??= this.drain(id, entry);
+    return entry.running;
+  }
+
+  /** One computation at a time per folder; a change arriving mid-run causes exactly one more. */
+  private async drain(id: string, entry: Entry): Promise<void> {
     try {
-      do {
+      while (entry.dirty) {
         entry.dirty = false;
         try {
           const files = await this.compute(entry.folder);
@@ -74,9 +76,10 @@ export class ChangeTracker implements Disposable {
         } catch (e) {
           this.logger.warn(`[ChangeTracker] refresh of ${entry.folder.cwd} failed: ${(e as Error).message}`);
         }
-      } while (entry.dirty);
+      }
     } finally {
-      entry.running = false;
+      // Cleared in the same turn as the last dirty check, so no request can fall in between.
+      entry.running = undefined;
     }
   }
 

@@ -3,6 +3,13 @@ import type { AgentManager } from '../../core/agentManager';
 import { isActive } from '../../core/agent';
 import { AgentNode, FileNode, type TreeNode } from './nodes';
 
+export interface ViewRow {
+  readonly label: string;
+  readonly description: string;
+  readonly contextValue: string;
+  readonly children: ViewRow[];
+}
+
 /** Reads only the manager's memory; per-agent change events refresh just that row. */
 export class AgentsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly nodes = new Map<string, AgentNode>();
@@ -64,6 +71,16 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   nodeFor(id: string): AgentNode | undefined {
     return this.nodes.get(id);
+  }
+
+  /** The rows as the view renders them (labels, descriptions, context values): for tests and the API. */
+  snapshot(): ViewRow[] {
+    const row = (node: TreeNode): ViewRow => {
+      const item = this.getTreeItem(node);
+      const label = typeof item.label === 'string' ? item.label : item.label?.label ?? item.resourceUri?.path.split('/').pop() ?? '';
+      return { label, description: String(item.description ?? ''), contextValue: item.contextValue ?? '', children: this.getChildren(node).map(row) };
+    };
+    return this.getChildren().map(row);
   }
 
   /** Running rows show elapsed time, so they are refreshed once a second while any agent runs. */

@@ -1,0 +1,165 @@
+// The extension in a real VS Code (code-server's extension host), dispatching the real demo agent
+// into real git worktrees of the harness's temporary repository.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentRecord } from '../../src/core/agent';
+import type { ParallelAgentsApi } from '../../src/extension';
+
+const extensionId = 'parallel-agents.parallel-agents';
+
+function workspaceDir(): string {
+  return fs.realpathSync(vscode.workspace.workspaceFolders![0].uri.fsPath);
+}
+
+function git(...args: string[]): string {
+  return execFileSync('git', args, { cwd: workspaceDir(), encoding: 'utf8' }).trim();
+}
+
+async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 20000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value) {
+      return value;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('Parallel Agents in a real VS Code', function () {
+  this.timeout(90000);
+  let api: ParallelAgentsApi;
+
+  const agent = (id: string): AgentRecord => api.agents().find((a) => a.id === id)!;
+  const settled = (id: string) => waitFor(`agent ${id} to finish`, () => !['preparing', 'running'].includes(agent(id)?.status) && agent(id));
+
+  before(async () => {
+    const extension = vscode.extensions.getExtension<ParallelAgentsApi>(extensionId);
+    assert.ok(extension, `${extensionId} is installed`);
+    api = await extension.activate();
+  });
+
+  it('activates and returns its API', () => {
+    assert.equal(typeof api.dispatch, 'function');
+    assert.ok(Array.isArray(api.agents()));
+    assert.equal(typeof api.activationMs, 'number');
+  });
+
+  it('registers every command it contributes, and contributes every command it registers', async () => {
+    const pkg = vscode.extensions.getExtension(extensionId)!.packageJSON as { contributes: { commands: { command: string }[] } };
+    const contributed = pkg.contributes.commands.map((c) => c.command).sort();
+    // VS Code itself registers "<viewId>.*" commands for each contributed view.
+    const registered = (await vscode.commands.getCommands(true)).filter((c) => c.startsWith('parallelAgents.') && !c.startsWith('parallelAgents.agents.')).sort();
+    assert.deepEqual(registered, contributed);
+  });
+
+  it('dispatches the demo agent into a worktree, shows it and its files, and opens a diff against the base', async () => {
+    const base = git('rev-parse', 'HEAD');
+    const id = await vscode.commands.executeCommand<string>('parallelAgents.dispatch', {
+      prompt: 'replace src/math.js: a + b => b + a\ncreate docs/guide.md: # Guide\ndelete package.json',
+      profile: 'demo',
+      isolation: 'worktree',
+      title: 'Refactor math',
+    });
+    assert.ok(id, 'dispatch returns the agent id');
+    const started = agent(id);
+    assert.equal(started.branch, 'agents/refactor-math');
+    assert.equal(started.baseSha, base);
+    assert.ok(fs.existsSync(started.worktreePath!), 'worktree folder exists');
+    assert.match(git('branch', '--list', 'agents/refactor-math'), /agents\/refactor-math/);
+    assert.equal(path.dirname(started.worktreePath!), `${workspaceDir()}.worktrees`);
+
+    const done = await settled(id);
+    assert.equal(done.status, 'succeeded', done.error);
+    const changes = await waitFor('three changed files', () => agent(id).changedFiles.length === 3 && agent(id).changedFiles);
+    assert.deepEqual(changes.map((f) => `${f.kind} ${f.path}`).sort(), ['deleted package.json', 'modified src/math.js', 'untracked docs/guide.md']);
+
+    const row = api.viewSnapshot().find((r) => r.label === 'Refactor math');
+    assert.ok(row, 'the Agents view lists the agent');
+    assert.match(row.description, /^demo · succeeded · \d+s$/);
+    assert.equal(row.contextValue, 'agent.succeeded.worktree.headless');
+    assert.deepEqual(row.children.map((c) => c.label).sort(), ['guide.md', 'math.js', 'package.json']);
+
+    await vscode.commands.executeCommand('parallelAgents.openChange', { agentId: id, path: 'src/math.js' });
+    const input = await waitFor('a diff tab', () => {
+      const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return tab?.input instanceof vscode.TabInputTextDiff && tab.input;
+    });
+    assert.equal(input.original.scheme, 'parallel-agents-base');
+    assert.equal(input.modified.scheme, 'file');
+    assert.equal(input.modified.fsPath, path.join(started.worktreePath!, 'src/math.js'));
+    const left = await vscode.workspace.openTextDocument(input.original);
+    assert.equal(left.getText(), 'exports.add = (a, b) => a + b;\n');
+    const right = await vscode.workspace.openTextDocument(input.modified);
+    assert.equal(right.getText(), 'exports.add = (a, b) => b + a;\n');
+
+    await vscode.commands.executeCommand('parallelAgents.openChange', { agentId: id, path: 'package.json' });
+    const deleted = await waitFor('the deleted file diff', () => {
+      const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return tab?.input instanceof vscode.TabInputTextDiff && tab.input.original.path.endsWith('package.json') && tab.input;
+    });
+    assert.equal((await vscode.workspace.openTextDocument(deleted.modified)).getText(), '', 'a deleted file has an empty right side');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('updates the change list while the agent works', async () => {
+    const id = await api.dispatch({ prompt: 'create first.txt: 1\nsleep 3\ncreate second.txt: 2\nsleep 30', profile: 'demo', title: 'Live changes' });
+    await waitFor('the first file while running', () => agent(id).status === 'running' && agent(id).changedFiles.some((f) => f.path === 'first.txt'), 15000);
+    await waitFor('the second file while running', () => agent(id).status === 'running' && agent(id).changedFiles.some((f) => f.path === 'second.txt'), 20000);
+    await vscode.commands.executeCommand('parallelAgents.stop', id);
+    assert.equal(agent(id).status, 'stopped');
+  });
+
+  it('stops a long-running agent within seconds', async () => {
+    const id = await api.dispatch({ prompt: 'sleep 30', profile: 'demo', title: 'Sleeper' });
+    await waitFor('running', () => agent(id).status === 'running');
+    const t0 = Date.now();
+    await vscode.commands.executeCommand('parallelAgents.stop', { id });
+    await waitFor('stopped', () => agent(id).status === 'stopped', 10000);
+    assert.ok(Date.now() - t0 < 10000, `stopped in ${Date.now() - t0} ms`);
+  });
+
+  it('reports a missing executable clearly and leaves no worktree, branch or agent behind', async () => {
+    const before = api.agents().length;
+    const worktrees = git('worktree', 'list', '--porcelain');
+    await assert.rejects(api.dispatch({ prompt: 'fix it', profile: 'aider', title: 'Needs aider' }), /aider was not found on PATH — install it or edit parallelAgents\.profiles/);
+    // Through the command, the error becomes a message and the command returns nothing.
+    assert.equal(await vscode.commands.executeCommand('parallelAgents.dispatch', { prompt: 'fix it', profile: 'aider', title: 'Needs aider' }), undefined);
+    assert.equal(api.agents().length, before);
+    assert.equal(git('worktree', 'list', '--porcelain'), worktrees);
+    assert.equal(git('branch', '--list', 'agents/needs-aider*'), '');
+    assert.ok(!fs.existsSync(path.join(`${workspaceDir()}.worktrees`, 'needs-aider')));
+  });
+
+  it('runs a terminal-mode agent as the process of a terminal in the workspace', async () => {
+    const id = await api.dispatch({ prompt: 'create from-terminal.txt: made in a terminal', profile: 'demo', isolation: 'terminal', title: 'Terminal agent' });
+    const record = agent(id);
+    assert.equal(record.mode, 'terminal');
+    assert.equal(record.worktreePath, undefined);
+    assert.equal(record.cwd, workspaceDir());
+    assert.ok(vscode.window.terminals.some((t) => t.name === 'Agent: Terminal agent'), 'a terminal named after the agent exists');
+    const done = await settled(id);
+    assert.equal(done.status, 'succeeded', done.error);
+    const file = path.join(workspaceDir(), 'from-terminal.txt');
+    assert.equal(fs.readFileSync(file, 'utf8').trim(), 'made in a terminal');
+    fs.rmSync(file);
+  });
+
+  it('discards an agent: worktree and branch removed, refusing silent loss of work', async () => {
+    const id = await api.dispatch({ prompt: 'create keep.txt: precious', profile: 'demo', title: 'Throwaway' });
+    const done = await settled(id);
+    assert.equal(await vscode.commands.executeCommand('parallelAgents.discard', { id, confirm: false }), undefined);
+    assert.ok(fs.existsSync(done.worktreePath!), 'work is kept without force');
+    assert.ok(agent(id), 'agent is still listed');
+    await vscode.commands.executeCommand('parallelAgents.discard', { id, confirm: false, force: true });
+    assert.ok(!fs.existsSync(done.worktreePath!));
+    assert.equal(git('branch', '--list', done.branch!), '');
+    assert.equal(agent(id), undefined);
+  });
+});

@@ -1,0 +1,68 @@
+import * as assert from 'node:assert/strict';
+import type { ChangedFile } from '../../src/core/agent';
+import { ChangeTracker } from '../../src/core/changeTracker';
+
+const quiet = { info() {}, warn() {}, error() {} };
+
+describe('ChangeTracker', () => {
+  function setup(debounceMs = 20) {
+    let version = 0;
+    let concurrent = 0;
+    let maxConcurrent = 0;
+    let computations = 0;
+    const published: string[][] = [];
+    const triggers = new Map<string, () => void>();
+    const tracker = new ChangeTracker(
+      { watch: (folder, onChange) => (triggers.set(folder, onChange), { dispose: () => triggers.delete(folder) }) },
+      async () => {
+        computations++;
+        concurrent++;
+        maxConcurrent = Math.max(maxConcurrent, concurrent);
+        const seen = version;
+        await new Promise((r) => setTimeout(r, 30));
+        concurrent--;
+        return [{ path: `v${seen}`, kind: 'modified', binary: false } satisfies ChangedFile];
+      },
+      (_id, files) => published.push(files.map((f) => f.path)),
+      quiet,
+      debounceMs,
+    );
+    return { tracker, published, triggers, bump: () => version++, stats: () => ({ computations, maxConcurrent }) };
+  }
+
+  it('never runs two computations at once and reflects a change made mid-run', async () => {
+    const t = setup();
+    t.tracker.track('a', { cwd: '/w/a', baseSha: 'x' });
+    const first = t.tracker.refresh('a');
+    t.bump();
+    const second = t.tracker.refresh('a');
+    const third = t.tracker.refresh('a');
+    await Promise.all([first, second, third]);
+    assert.equal(t.stats().maxConcurrent, 1);
+    assert.equal(t.stats().computations, 2, 'three requests, one rerun');
+    assert.deepEqual(t.published.at(-1), ['v1']);
+  });
+
+  it('debounces file events into one refresh', async () => {
+    const t = setup(20);
+    t.tracker.track('a', { cwd: '/w/a', baseSha: 'x' });
+    const fire = t.triggers.get('/w/a')!;
+    for (let i = 0; i < 10; i++) {
+      fire();
+    }
+    await new Promise((r) => setTimeout(r, 120));
+    assert.equal(t.stats().computations, 1);
+  });
+
+  it('stops watching and publishing after untrack', async () => {
+    const t = setup();
+    t.tracker.track('a', { cwd: '/w/a', baseSha: 'x' });
+    const pending = t.tracker.refresh('a');
+    t.tracker.untrack('a');
+    await pending;
+    assert.equal(t.triggers.size, 0);
+    assert.deepEqual(t.published, []);
+    await t.tracker.refresh('a');
+    assert.equal(t.stats().computations, 1);
+  });
+});
