@@ -1,0 +1,274 @@
+/** GitPort on the real git binary (through simple-git). */
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { buildChangeSet, countStatusEntries, parsePathList } from '../core/changeSet';
+import type { ChangedFile } from '../core/agent';
+import { AgentError } from '../core/errors';
+import type { GitPort, Logger, WorkState } from '../core/ports';
+import { parseWorktreeList, type WorktreeEntry } from '../core/worktreeList';
+import { SerialQueue } from '../util/async';
+import { createGitRunner, gitEnvironment, GitProcessError, stderrOf, toAgentError, type FailureReason, type GitRunner } from './gitProcess';
+import { sniffBinaryFiles } from './binarySniffer';
+
+export interface GitServiceOptions {
+  /** The git executable: a name looked up on PATH, or a path. Default "git". */
+  readonly binary?: string;
+  /** Most git processes running at once, over all repositories. Default 8. */
+  readonly maxConcurrentProcesses?: number;
+  readonly logger?: Logger;
+}
+
+function isFullSha(s: string): boolean {
+  return /^([0-9a-f]{40}|[0-9a-f]{64})$/i.test(s);
+}
+
+async function exists(p: string): Promise<boolean> {
+  return fs.access(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function canonical(p: string): Promise<string> {
+  const resolved = path.resolve(p);
+  const real = await fs.realpath(resolved).catch(() => resolved);
+  return process.platform === 'win32' ? real.toLowerCase() : real;
+}
+
+export class GitService implements GitPort {
+  private readonly binary: string;
+  private readonly runner: GitRunner;
+  private readonly logger?: Logger;
+  /** Writes (worktree add/remove/prune, branch delete) per repository, one at a time. */
+  private readonly writeQueues = new Map<string, SerialQueue>();
+
+  constructor(options: GitServiceOptions = {}) {
+    this.binary = options.binary ?? 'git';
+    this.runner = createGitRunner(this.binary, gitEnvironment(), options.maxConcurrentProcesses ?? 8);
+    this.logger = options.logger;
+  }
+
+  async repoRoot(folder: string): Promise<string> {
+    const out = await this.read(folder, ['rev-parse', '--show-toplevel']);
+    return path.normalize(out.trim());
+  }
+
+  async headSha(repoRoot: string): Promise<string> {
+    const args = ['rev-parse', '--verify', 'HEAD^{commit}'];
+    try {
+      return (await this.runner.text(repoRoot, args)).trim();
+    } catch (e) {
+      if (e instanceof GitProcessError && /needed a single revision|unknown revision/i.test(e.stderr)) {
+        throw new AgentError('noCommits', `The repository at ${repoRoot} has no commits yet — make a first commit, then dispatch agents.`, e.stderr.trim());
+      }
+      throw this.fail(e, repoRoot, args, 'gitFailed');
+    }
+  }
+
+  async localBranches(repoRoot: string): Promise<Set<string>> {
+    const out = await this.read(repoRoot, ['for-each-ref', '--format=%(refname)', 'refs/heads/']);
+    const prefix = 'refs/heads/';
+    return new Set(out.split('\n').filter((ref) => ref.startsWith(prefix)).map((ref) => ref.slice(prefix.length)));
+  }
+
+  addWorktree(repoRoot: string, dir: string, branch: string, baseSha: string): Promise<void> {
+    return this.write(repoRoot, async () => {
+      const target = path.resolve(repoRoot, dir);
+      if (await this.branchExists(repoRoot, branch)) {
+        throw new AgentError('worktreeFailed', `A branch named ${branch} already exists.`);
+      }
+      const folderExisted = await exists(target);
+      const args = ['worktree', 'add', '-b', branch, target, baseSha];
+      try {
+        await this.runner.text(repoRoot, args);
+        await this.verifyRegistration(repoRoot, target, branch, baseSha);
+      } catch (e) {
+        await this.undoAdd(repoRoot, target, branch, folderExisted);
+        throw this.fail(e, repoRoot, args, 'worktreeFailed');
+      }
+    });
+  }
+
+  removeWorktree(repoRoot: string, dir: string, force: boolean): Promise<void> {
+    return this.write(repoRoot, async () => {
+      const target = path.resolve(repoRoot, dir);
+      if (await exists(target)) {
+        await this.worktreeRemove(repoRoot, target, force);
+        await this.prune(repoRoot);
+        return;
+      }
+      // Folder deleted by hand: prune drops the registration unless the worktree is locked.
+      await this.prune(repoRoot);
+      const entry = await this.findWorktree(repoRoot, target);
+      if (entry) {
+        if (!force) {
+          throw new AgentError('worktreeFailed', `The worktree ${target} is locked; remove it with force.`, entry.locked);
+        }
+        await this.worktreeRemove(repoRoot, target, true);
+      }
+    });
+  }
+
+  deleteBranch(repoRoot: string, branch: string, force: boolean): Promise<void> {
+    return this.write(repoRoot, async () => {
+      const args = ['branch', force ? '-D' : '-d', '--', branch];
+      try {
+        await this.runner.text(repoRoot, args);
+      } catch (e) {
+        // Deleting is idempotent: a branch that is already gone is the outcome asked for.
+        if (e instanceof GitProcessError && /branch '.*' not found/.test(e.stderr)) {
+          return;
+        }
+        throw this.fail(e, repoRoot, args, 'gitFailed');
+      }
+    });
+  }
+
+  async changeSet(cwd: string, baseSha: string): Promise<ChangedFile[]> {
+    // --raw --numstat: statuses and binary flags from one process. --relative: paths relative to
+    // cwd, like ls-files' own, when cwd is a subfolder of the repository.
+    const [diff, untracked] = await Promise.all([
+      this.read(cwd, ['diff', '--raw', '--numstat', '-z', '-M', '--relative', '--no-ext-diff', '--no-textconv', baseSha, '--']),
+      this.read(cwd, ['ls-files', '--others', '--exclude-standard', '-z']),
+    ]);
+    const binary = await sniffBinaryFiles(cwd, parsePathList(untracked));
+    return buildChangeSet({ diff, untracked }, binary);
+  }
+
+  async showFile(repoRoot: string, sha: string, filePath: string): Promise<Uint8Array | undefined> {
+    const args = [`${sha}:${filePath}`];
+    try {
+      return await this.runner.buffer(repoRoot, args);
+    } catch (e) {
+      // Git looks a full sha's path up without checking the commit exists: confirm it does.
+      if (e instanceof GitProcessError && /does not exist in|exists on disk, but not in/.test(e.stderr)) {
+        await this.read(repoRoot, ['rev-parse', '--verify', '--end-of-options', `${sha}^{commit}`]);
+        return undefined;
+      }
+      throw this.fail(e, repoRoot, ['show', ...args], 'gitFailed');
+    }
+  }
+
+  async workState(cwd: string, baseSha: string): Promise<WorkState> {
+    const [status, ahead] = await Promise.all([
+      // --branch: a header line, so the output is never empty (simple-git waits 50 ms after a silent process).
+      this.read(cwd, ['status', '--porcelain=v1', '-z', '--branch', '--untracked-files=all', '--', '.']),
+      this.read(cwd, ['rev-list', '--count', `${baseSha}..HEAD`, '--']),
+    ]);
+    return { uncommittedFiles: countStatusEntries(status), commitsAhead: Number.parseInt(ahead.trim(), 10) || 0 };
+  }
+
+  /** A command whose every failure is reported as gitFailed (or a more specific reason). */
+  private async read(cwd: string, args: string[]): Promise<string> {
+    try {
+      return await this.runner.text(cwd, args);
+    } catch (e) {
+      throw this.fail(e, cwd, args, 'gitFailed');
+    }
+  }
+
+  private write<T>(repoRoot: string, task: () => Promise<T>): Promise<T> {
+    const key = path.resolve(repoRoot);
+    let queue = this.writeQueues.get(key);
+    if (!queue) {
+      queue = new SerialQueue();
+      this.writeQueues.set(key, queue);
+    }
+    return queue.run(task);
+  }
+
+  private fail(e: unknown, cwd: string, args: readonly string[], fallback: FailureReason): AgentError {
+    const error = toAgentError(e, this.binary, cwd, args, fallback);
+    this.logger?.warn(`[Git] ${args.slice(0, 2).join(' ')} in ${cwd}: ${error.reason}${error.detail ? ` — ${error.detail}` : ''}`);
+    return error;
+  }
+
+  private async branchExists(repoRoot: string, branch: string): Promise<boolean> {
+    const args = ['rev-parse', '--verify', `refs/heads/${branch}`];
+    try {
+      await this.runner.text(repoRoot, args);
+      return true;
+    } catch (e) {
+      if (e instanceof GitProcessError && e.exitCode > 0 && /needed a single revision/i.test(e.stderr)) {
+        return false;
+      }
+      throw this.fail(e, repoRoot, args, 'worktreeFailed');
+    }
+  }
+
+  private async listWorktrees(repoRoot: string): Promise<WorktreeEntry[]> {
+    return parseWorktreeList(await this.read(repoRoot, ['worktree', 'list', '--porcelain', '-z']));
+  }
+
+  private async findWorktree(repoRoot: string, target: string): Promise<WorktreeEntry | undefined> {
+    const wanted = await canonical(target);
+    for (const entry of await this.listWorktrees(repoRoot)) {
+      if ((await canonical(entry.path)) === wanted) {
+        return entry;
+      }
+    }
+    return undefined;
+  }
+
+  /** An exit code of 0 is not enough: a racing add can exit 0 yet leave no usable registration. */
+  private async verifyRegistration(repoRoot: string, target: string, branch: string, baseSha: string): Promise<void> {
+    const entry = await this.findWorktree(repoRoot, target);
+    const problem = !entry
+      ? 'it is not listed by git worktree list'
+      : entry.branch !== `refs/heads/${branch}`
+        ? `it has ${entry.branch ?? 'no branch'} checked out instead of ${branch}`
+        : isFullSha(baseSha) && entry.head?.toLowerCase() !== baseSha.toLowerCase()
+          ? `its HEAD is ${entry.head ?? 'unknown'} instead of ${baseSha}`
+          : entry.locked !== undefined || entry.prunable !== undefined
+            ? `it is ${entry.locked !== undefined ? 'locked' : 'prunable'}`
+            : undefined;
+    if (problem) {
+      throw new AgentError('worktreeFailed', `The worktree ${target} was not created properly: ${problem}.`);
+    }
+  }
+
+  /** Leaves nothing of a failed add behind, and a folder that existed before it (git accepts an empty one) as it was. */
+  private async undoAdd(repoRoot: string, target: string, branch: string, folderExisted: boolean): Promise<void> {
+    const attempt = async (what: string, step: () => Promise<unknown>) => {
+      try {
+        await step();
+      } catch (e) {
+        this.logger?.warn(`[Git] cleaning up the failed worktree ${target}: ${what} failed — ${stderrOf(e)}`);
+      }
+    };
+    await attempt('removing the worktree', async () => {
+      if (await this.findWorktree(repoRoot, target)) {
+        await this.runner.text(repoRoot, ['worktree', 'remove', '--force', '--force', target]);
+        if (folderExisted) {
+          await fs.mkdir(target, { recursive: true });
+        }
+      } else if (!folderExisted && (await exists(target))) {
+        await fs.rm(target, { recursive: true, force: true });
+      }
+    });
+    await attempt('pruning', () => this.runner.text(repoRoot, ['worktree', 'prune']));
+    await attempt('deleting the branch', async () => {
+      if (await this.branchExists(repoRoot, branch)) {
+        await this.runner.text(repoRoot, ['branch', '-D', '--', branch]);
+      }
+    });
+  }
+
+  private async worktreeRemove(repoRoot: string, target: string, force: boolean): Promise<void> {
+    const args = ['worktree', 'remove', ...(force ? ['--force', '--force'] : []), target];
+    try {
+      await this.runner.text(repoRoot, args);
+    } catch (e) {
+      throw this.fail(e, repoRoot, args, 'worktreeFailed');
+    }
+  }
+
+  private async prune(repoRoot: string): Promise<void> {
+    const args = ['worktree', 'prune'];
+    try {
+      await this.runner.text(repoRoot, args);
+    } catch (e) {
+      throw this.fail(e, repoRoot, args, 'worktreeFailed');
+    }
+  }
+}
