@@ -1,0 +1,189 @@
+// What `npm test` runs: build, typecheck, lint, unit + git tests (mocha in Node), provisioning of
+// code-server, the extension-host suite inside code-server, then the UI tests (Playwright).
+// Every stage streams its output and runs even when an earlier one failed (as far as it can); the
+// last line printed is `N passed, N failed`, the sum of all mocha tests, where a failed build,
+// typecheck, lint or provisioning stage counts as one failure.
+// Usage: node scripts/test.mjs [--only=build,unit,suite,...]
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), 'pa-test-'));
+const reporter = join(root, 'out', 'test', 'harness', 'countingReporter.js');
+const mochaBin = join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
+const onlyArg = process.argv.find((a) => a.startsWith('--only='));
+const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : undefined;
+
+/** @type {{name: string, passed: number, failed: number, seconds: number, note: string}[]} */
+const results = [];
+let provisionJson;
+
+/** Runs argv with inherited output (stdout captured instead when asked); resolves, never rejects. */
+function run(file, args, { env = {}, captureStdout = false } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(file, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', captureStdout ? 'pipe' : 'inherit', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+    child.on('error', (e) => {
+      console.error(`[test] cannot start ${file}: ${e.message}`);
+      resolve({ code: 127, stdout });
+    });
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), stdout }));
+  });
+}
+
+async function stage(name, body) {
+  if (only && !only.has(name)) {
+    return;
+  }
+  console.log(`\n===== ${name} =====`);
+  const started = Date.now();
+  let outcome;
+  try {
+    outcome = await body();
+  } catch (e) {
+    console.error(`[test] ${name}: ${e instanceof Error ? e.stack : e}`);
+    outcome = { passed: 0, failed: 1, note: 'crashed' };
+  }
+  const seconds = (Date.now() - started) / 1000;
+  results.push({ name, passed: 0, failed: 0, note: '', ...outcome, seconds });
+}
+
+/** A stage that passes or fails as a whole (build, typecheck, lint). */
+async function command(file, args) {
+  const { code } = await run(file, args);
+  return code === 0 ? { note: 'ok' } : { failed: 1, note: `exit code ${code}` };
+}
+
+function testFiles(dir) {
+  const abs = join(root, dir);
+  if (!existsSync(abs)) {
+    return [];
+  }
+  return readdirSync(abs, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.js'));
+}
+
+/** Runs mocha with the counting reporter and reads back its summary. */
+async function mocha(name, args, env = {}) {
+  const output = join(scratch, `${name}.json`);
+  const { code } = await run(process.execPath, [mochaBin, ...args, '--reporter', reporter, '--reporter-option', `output=${output}`], { env });
+  let summary;
+  try {
+    summary = JSON.parse(readFileSync(output, 'utf8'));
+  } catch {
+    return { failed: 1, note: `mocha exited with ${code} and wrote no results` };
+  }
+  // A non-zero exit without a failed test (e.g. a file that throws on load) is still a failure.
+  const failed = code !== 0 && summary.failed === 0 ? 1 : summary.failed;
+  return { passed: summary.passed, failed, note: `exit code ${code}` };
+}
+
+/**
+ * If the build died before bundling the tests (src/ does not compile yet), bundle each test entry
+ * on its own, so one file that cannot build does not keep the others from running.
+ */
+async function buildTestsOnly() {
+  const esbuild = await import('esbuild');
+  const entryPoints = ['test', 'bench']
+    .filter((d) => existsSync(join(root, d)))
+    .flatMap((d) => readdirSync(join(root, d), { recursive: true, encoding: 'utf8' }).map((f) => join(d, f)))
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
+  const builds = entryPoints.map((entry) =>
+    esbuild.build({
+      entryPoints: [entry],
+      absWorkingDir: root,
+      outfile: join('out', entry.replace(/\.ts$/, '.js')),
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      sourcemap: 'linked',
+      logLevel: 'silent',
+      external: ['vscode', 'mocha', 'playwright-core'],
+    }),
+  );
+  const outcomes = await Promise.allSettled(builds);
+  outcomes.forEach((o, i) => {
+    if (o.status === 'rejected') {
+      console.log(`[test] cannot bundle ${entryPoints[i]}: ${o.reason.message.split('\n').slice(0, 3).join(' ')}`);
+    }
+  });
+}
+
+await stage('build', async () => {
+  const outcome = await command(process.execPath, ['scripts/build.mjs']);
+  if (outcome.failed && !existsSync(reporter)) {
+    console.log('[test] the build failed before bundling the tests: bundling test/ and bench/ alone');
+    await buildTestsOnly();
+  }
+  return outcome;
+});
+
+await stage('typecheck', () => command('npx', ['--no-install', 'tsc', '--noEmit', '-p', '.']));
+
+await stage('lint', () => command('npx', ['--no-install', 'eslint', 'src', 'test', 'scripts']));
+
+await stage('unit', async () => {
+  const count = testFiles('out/test/unit').length + testFiles('out/test/git').length;
+  if (count === 0) {
+    return { note: 'no unit or git tests yet' };
+  }
+  return mocha('unit', ['--config', '.mocharc.json']);
+});
+
+await stage('provision', async () => {
+  const { code, stdout } = await run('bash', ['scripts/provision-vscode.sh', '--json'], { captureStdout: true });
+  if (code !== 0) {
+    return { failed: 1, note: `exit code ${code}` };
+  }
+  provisionJson = stdout.trim();
+  console.log(provisionJson);
+  return { note: 'ok' };
+});
+
+await stage('suite', async () => {
+  if (!provisionJson) {
+    return { note: 'skipped: no code-server' };
+  }
+  const summaryFile = join(scratch, 'suite.json');
+  const { code } = await run(process.execPath, ['out/test/harness/runSuite.js', '--summary', summaryFile], {
+    env: { PA_PROVISION_JSON: provisionJson },
+  });
+  try {
+    const { passed, failed } = JSON.parse(readFileSync(summaryFile, 'utf8'));
+    return { passed, failed: code !== 0 && failed === 0 ? 1 : failed, note: `exit code ${code}` };
+  } catch {
+    return { failed: 1, note: `exit code ${code}, no summary` };
+  }
+});
+
+await stage('ui', async () => {
+  if (!provisionJson) {
+    return { note: 'skipped: no code-server' };
+  }
+  if (testFiles('out/test/ui').length === 0) {
+    return { note: 'no UI tests' };
+  }
+  return mocha('ui', ['--no-config', '--ui', 'bdd', '--timeout', '180000', 'out/test/ui/**/*.test.js'], {
+    PA_PROVISION_JSON: provisionJson,
+  });
+});
+
+rmSync(scratch, { recursive: true, force: true });
+
+console.log('\n===== summary =====');
+for (const r of results) {
+  const verdict = r.failed > 0 ? 'FAIL' : 'ok  ';
+  console.log(`${verdict} ${r.name.padEnd(10)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds.toFixed(1).padStart(6)} s  ${r.note}`);
+}
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+process.exitCode = failed > 0 ? 1 : 0;
+console.log(`${passed} passed, ${failed} failed`);
