@@ -15,14 +15,15 @@ export function registerCommands(table: Record<string, CommandHandler>, logger: 
       try {
         return await handler(...args);
       } catch (e) {
-        await reportError(e, logger);
+        reportError(e, logger);
         return undefined;
       }
     }),
   );
 }
 
-export async function reportError(e: unknown, logger: Logger): Promise<void> {
+/** Shows the message without waiting for it to be dismissed: the command itself is over. */
+export function reportError(e: unknown, logger: Logger): void {
   if (AgentError.is(e, 'cancelled')) {
     return;
   }
@@ -30,10 +31,11 @@ export async function reportError(e: unknown, logger: Logger): Promise<void> {
   const detail = AgentError.is(e) ? e.detail : (e as Error)?.stack;
   logger.error(`[Command] ${message}${detail ? `\n${detail}` : ''}`);
   const showLog = vscode.l10n.t('Show Log');
-  const choice = await vscode.window.showErrorMessage(message, showLog);
-  if (choice === showLog) {
-    await vscode.commands.executeCommand(commands.showLog);
-  }
+  void vscode.window.showErrorMessage(message, showLog).then((choice) => {
+    if (choice === showLog) {
+      void vscode.commands.executeCommand(commands.showLog);
+    }
+  });
 }
 
 /** Agent commands accept a tree node, `{ id }`, `{ agentId }` or a plain id string. */

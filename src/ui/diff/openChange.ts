@@ -7,7 +7,9 @@ import { BaseContentProvider } from './baseContentProvider';
 /** Left: the file at the agent's base commit (read-only). Right: the file in the agent's folder (editable). */
 export function diffSides(record: AgentRecord, file: ChangedFile): { left: vscode.Uri; right: vscode.Uri; title: string } {
   const sha = record.baseSha;
-  const basePath = file.kind === 'added' || file.kind === 'untracked' ? undefined : (file.oldPath ?? file.path);
+  // Change-set paths are relative to the agent's folder; git show wants them relative to the repository.
+  const prefix = record.cwd.startsWith(`${record.repoRoot}/`) ? `${record.cwd.slice(record.repoRoot.length + 1)}/` : '';
+  const basePath = file.kind === 'added' || file.kind === 'untracked' ? undefined : prefix + (file.oldPath ?? file.path);
   const left = BaseContentProvider.uri(file.oldPath ?? file.path, { repo: record.repoRoot, sha, path: basePath });
   const right = file.kind === 'deleted'
     ? BaseContentProvider.uri(file.path, { repo: record.repoRoot, sha })
