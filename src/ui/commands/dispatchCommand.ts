@@ -60,11 +60,24 @@ async function pickFolder(): Promise<string> {
 async function askPrompt(): Promise<string> {
   const editor = vscode.window.activeTextEditor;
   const selection = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : undefined;
+  // The input box is one line: a longer task is written in any editor and dispatched as a selection.
+  if (selection && /\r?\n/.test(selection.trim())) {
+    const lines = selection.trim().split(/\r?\n/).length;
+    const use = { label: `$(selection) ${vscode.l10n.t('Use the selected text ({0} lines)', lines)}`, detail: selection.trim().split(/\r?\n/)[0] };
+    const type = { label: `$(edit) ${vscode.l10n.t('Type a new task')}` };
+    const picked = await vscode.window.showQuickPick([use, type], { title: vscode.l10n.t('Dispatch Agent (1/4): task'), ignoreFocusOut: true });
+    if (picked === use) {
+      return selection;
+    }
+    if (!picked) {
+      cancelled();
+    }
+  }
   const value = await vscode.window.showInputBox({
     title: vscode.l10n.t('Dispatch Agent (1/4): task'),
-    prompt: selection ? vscode.l10n.t('The selected text is offered as the task; edit it or press Enter.') : vscode.l10n.t('What should the agent do?'),
+    prompt: selection ? vscode.l10n.t('The selected text is offered as the task; edit it or press Enter.') : vscode.l10n.t('What should the agent do? For a task of several lines, select it in an editor first.'),
     placeHolder: vscode.l10n.t('e.g. Add input validation to the signup form'),
-    value: selection,
+    value: selection && !/\r?\n/.test(selection.trim()) ? selection : undefined,
     ignoreFocusOut: true,
     validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('Describe the task.') : undefined),
   });

@@ -1,0 +1,92 @@
+// Through the real UI, like a person: activity bar → F1 "Dispatch Agent" → answer the inputs →
+// the agent row → its file rows → the diff editor. Screenshots go to test-results/ (and to
+// media/screenshots/ for the README when PA_UPDATE_SCREENSHOTS=1).
+import * as assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { repoRoot } from '../harness/paths';
+import { openWorkbench, type Workbench } from '../harness/workbench';
+
+async function shot(wb: Workbench, name: string): Promise<void> {
+  const file = await wb.screenshot(name);
+  if (process.env.PA_UPDATE_SCREENSHOTS === '1') {
+    const dir = join(repoRoot, 'media', 'screenshots');
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(file, join(dir, `${name}.png`));
+  }
+}
+
+/** Waits for the quick input whose title contains `step` (each step of the flow has its own title). */
+async function answerQuickInput(page: Page, step: string | undefined, text: string | undefined): Promise<void> {
+  if (step) {
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: step }).waitFor({ state: 'visible', timeout: 15_000 });
+  }
+  const input = page.locator('.quick-input-widget input.input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  if (text !== undefined) {
+    await input.fill(text);
+  }
+  await page.keyboard.press('Enter');
+}
+
+describe('Dispatch → sidebar → diff through the real UI', function () {
+  this.timeout(240_000);
+  let wb: Workbench;
+
+  before(async () => {
+    wb = await openWorkbench({ viewport: { width: 1400, height: 850 } });
+  });
+
+  after(async () => {
+    await wb?.close();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') {
+      await wb?.screenshot('failure').catch(() => undefined);
+    }
+  });
+
+  it('dispatches the demo agent like a person and reviews a file in the diff editor', async () => {
+    const { page } = wb;
+    await page.locator('.activitybar [aria-label^="Parallel Agents"]').first().click();
+    const welcome = page.locator('.welcome-view-content', { hasText: 'No agents yet' });
+    await welcome.waitFor({ timeout: 30_000 });
+    assert.ok(await welcome.locator('.monaco-button', { hasText: 'Dispatch Agent' }).isVisible(), 'the welcome view offers Dispatch Agent');
+    await shot(wb, 'welcome');
+
+    await page.keyboard.press('F1');
+    await answerQuickInput(page, undefined, '>Parallel Agents: Dispatch Agent');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Dispatch Agent' }).first().waitFor({ timeout: 10_000 });
+    await answerQuickInput(page, undefined, undefined);
+    await answerQuickInput(page, '(1/4)', 'replace src/math.js: a + b => b + a');
+    await answerQuickInput(page, '(2/4)', 'demo');
+    await answerQuickInput(page, '(3/4)', undefined); // isolation: the default, worktree
+    await answerQuickInput(page, '(4/4)', 'Swap the operands');
+
+    const row = page.locator('.monaco-list-row', { hasText: 'Swap the operands' });
+    await row.waitFor({ timeout: 30_000 });
+    await page.locator('.monaco-list-row', { hasText: 'Swap the operands' }).filter({ hasText: 'succeeded' }).waitFor({ timeout: 30_000 });
+    assert.match(await row.innerText(), /demo · succeeded · \d+s/);
+    const statusBar = page.locator('.statusbar-item', { hasText: 'ready for review' });
+    await statusBar.waitFor({ timeout: 10_000 });
+
+    await row.click();
+    const fileRow = page.locator('.monaco-list-row', { hasText: 'math.js' });
+    await fileRow.waitFor({ timeout: 15_000 });
+    assert.match(await fileRow.innerText(), /src/);
+    await shot(wb, 'agents-view');
+
+    await fileRow.click();
+    const diff = page.locator('.monaco-diff-editor');
+    await diff.waitFor({ timeout: 20_000 });
+    await page.locator('.tab', { hasText: 'math.js' }).first().waitFor({ timeout: 10_000 });
+    const original = await diff.locator('.editor.original .view-lines').innerText();
+    const modified = await diff.locator('.editor.modified .view-lines').innerText();
+    assert.match(original.replace(/\u00a0/g, ' '), /a \+ b/);
+    assert.match(modified.replace(/\u00a0/g, ' '), /b \+ a/);
+    await shot(wb, 'diff');
+    assert.ok(existsSync(join(repoRoot, 'test-results', 'diff.png')));
+  });
+});
