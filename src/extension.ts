@@ -73,8 +73,13 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
       [commands.focusView]: () => vscode.commands.executeCommand(`${views.agents}.focus`),
     }, logger),
   );
-  // Restored agents are re-scanned after activation so that startup stays fast.
-  setTimeout(() => manager.resume(), 0);
+  // Restored agents are re-scanned after activation so that startup stays fast, and only in a
+  // trusted workspace: nothing runs git or agents in a workspace the user has not trusted.
+  if (vscode.workspace.isTrusted) {
+    setTimeout(() => manager.resume(), 0);
+  } else {
+    context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => manager.resume()));
+  }
 
   return {
     dispatch: async (options) => (await dispatchCommand(dispatchDeps, options)) as string,
@@ -98,5 +103,5 @@ function prefixed(table: ReturnType<typeof agentCommands>): Record<string, (...a
 }
 
 export function deactivate(): void {
-  // Disposables registered on the context end watchers; headless agents keep running detached.
+  // The context's disposables end watchers and stop running agents (AgentManager.dispose).
 }

@@ -55,6 +55,7 @@ export class AgentManager implements Disposable {
   private readonly reservations = new SerialQueue();
   private readonly reservedDirs = new Set<string>();
   private readonly tracker: ChangeTracker;
+  private disposed = false;
   private readonly changeEmitter = new Emitter<AgentChange>();
   private readonly outputEmitter = new Emitter<{ id: string; text: string }>();
 
@@ -200,7 +201,13 @@ export class AgentManager implements Disposable {
     return this.saves.run(async () => undefined);
   }
 
+  /** Ends every agent process this manager started: a window that closes leaves no agent running unseen. */
   dispose(): void {
+    // The saved state still says "running", so the next window shows these runs as interrupted.
+    this.disposed = true;
+    for (const entry of this.running.values()) {
+      void entry.process.stop();
+    }
     this.tracker.dispose();
     this.changeEmitter.dispose();
     this.outputEmitter.dispose();
@@ -246,7 +253,7 @@ export class AgentManager implements Disposable {
     void process.exit.then((exit) => {
       const entry = this.running.get(record.id);
       this.running.delete(record.id);
-      if (!this.records.has(record.id)) {
+      if (this.disposed || !this.records.has(record.id)) {
         return;
       }
       const status = entry?.stopRequested ? 'stopped' : exit.exitCode === 0 && !exit.error ? 'succeeded' : 'failed';

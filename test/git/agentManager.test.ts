@@ -176,15 +176,17 @@ describe('AgentManager with real git and real agent processes', function () {
     assert.ok(Date.now() - t0 < 10000);
   });
 
-  it('shows a run cut by a reload as interrupted', async () => {
+  it('ends its agents when disposed, and the next window shows the run as interrupted', async () => {
     const first = makeManager();
-    const record = await first.dispatch({ prompt: 'sleep 30', profile: 'demo', folder: repo });
+    const record = await first.dispatch({ prompt: 'sleep 2\ncreate late.txt: too late', profile: 'demo', folder: repo });
     await first.flush();
     assert.equal(store.records.find((r) => r.id === record.id)?.status, 'running');
+    first.dispose();
     const second = makeManager();
     assert.equal(second.get(record.id).status, 'interrupted');
     assert.equal(second.get(record.id).branch, record.branch);
-    await first.stop(record.id);
+    await new Promise((r) => setTimeout(r, 3000));
+    assert.ok(!fs.existsSync(path.join(record.cwd, 'late.txt')), 'the agent process was ended');
   });
 
   it('discards only with force when the worktree holds work, removing worktree and branch', async () => {
