@@ -73,7 +73,8 @@ function testFiles(dir) {
 /** Runs mocha with the counting reporter and reads back its summary. */
 async function mocha(name, args, env = {}) {
   const output = join(scratch, `${name}.json`);
-  const { code } = await run(process.execPath, [mochaBin, ...args, '--reporter', reporter, '--reporter-option', `output=${output}`], { env });
+  const color = process.stdout.isTTY ? '--color' : '--no-color'; // CI=true alone would turn colours on in logs
+  const { code } = await run(process.execPath, [mochaBin, ...args, color, '--reporter', reporter, '--reporter-option', `output=${output}`], { env });
   let summary;
   try {
     summary = JSON.parse(readFileSync(output, 'utf8'));

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { format } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { testResultsDir } from './paths';
 import { provision, type ProvisionedPaths } from './provision';
 
 export interface LaunchOptions {
@@ -59,6 +60,8 @@ export interface SuiteRun {
   timedOut: boolean;
   log: string[];
   serverOutput: string[];
+  /** test-results/suite-failure.png or suite-timeout.png, taken when the run did not pass. */
+  screenshot?: string;
 }
 
 export const defaultSettings: Readonly<Record<string, unknown>> = {
@@ -181,7 +184,15 @@ export async function runExtensionTests(
       timer = setTimeout(() => resolve('timeout'), options.timeoutMs ?? 10 * 60_000);
     });
     const outcome = await Promise.race([handle.exited, timeout]);
+    let screenshot: string | undefined;
+    if (outcome !== 0) {
+      // What the window showed (a notification waiting for a click, say) often explains a hang.
+      screenshot = join(testResultsDir, outcome === 'timeout' ? 'suite-timeout.png' : 'suite-failure.png');
+      await mkdir(testResultsDir, { recursive: true });
+      await handle.page.screenshot({ path: screenshot }).catch(() => (screenshot = undefined));
+    }
     return {
+      screenshot,
       exitCode: outcome === 'timeout' ? -1 : outcome,
       timedOut: outcome === 'timeout',
       log: [...handle.log],

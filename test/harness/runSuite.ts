@@ -1,4 +1,5 @@
-// Entry for the extension-host suite: `node out/test/harness/runSuite.js [--summary FILE]`.
+// Entry for the extension-host suite: `node out/test/harness/runSuite.js [--summary FILE] [--grep RE]`
+// (env PA_SUITE_TIMEOUT_MS overrides the 10-minute limit of the whole run).
 // Opens a throw-away git repository in code-server with this repository loaded as the extension
 // under development, runs out/test/suite/index.js there and prints the forwarded output.
 import { existsSync } from 'node:fs';
@@ -49,6 +50,9 @@ export async function runSuite(options: { grep?: string; timeoutMs?: number } = 
     if (run.timedOut) {
       console.error(`[suite] timed out after ${seconds} s`);
     }
+    if (run.screenshot) {
+      console.error(`[suite] the window at the end: ${run.screenshot}`);
+    }
     if (!results) {
       console.error(`[suite] no results were written (exit code ${run.exitCode}); code-server said:`);
       console.error(run.serverOutput.slice(-40).join('\n'));
@@ -79,7 +83,8 @@ function argValue(name: string): string | undefined {
 
 if (require.main === module) {
   const summaryFile = argValue('--summary');
-  runSuite({ grep: argValue('--grep') ?? process.env.PA_TEST_GREP })
+  const timeoutMs = Number(process.env.PA_SUITE_TIMEOUT_MS) || undefined;
+  runSuite({ grep: argValue('--grep') ?? process.env.PA_TEST_GREP, timeoutMs })
     .catch((e: unknown): SuiteSummary => {
       console.error('[suite] harness error:', e);
       return { passed: 0, failed: 1, exitCode: 1 };
