@@ -17,6 +17,10 @@ export async function run(): Promise<void> {
   if (files.length === 0) {
     throw new Error(`no *.test.js files under ${__dirname}`);
   }
+  // The output is forwarded as plain text. `color: false` does not reach mocha's ✔, which
+  // log-symbols coloured when it loaded (CI=true is enough for that).
+  Mocha.reporters.Base.symbols.ok = '✔';
+  Mocha.reporters.Base.symbols.err = '✖';
   const mocha = new Mocha({
     ui: 'bdd',
     color: false,
