@@ -64,5 +64,9 @@ if (watch) {
   }
   console.log('[build] watching');
 } else {
-  await Promise.all(configs.map((c) => esbuild.build(c)));
+  // Each bundle builds on its own: a broken extension does not keep the tests from being bundled.
+  const outcomes = await Promise.allSettled(configs.map((c) => esbuild.build(c)));
+  if (outcomes.some((o) => o.status === 'rejected')) {
+    process.exitCode = 1;
+  }
 }

@@ -86,46 +86,7 @@ async function mocha(name, args, env = {}) {
   return { passed: summary.passed, failed, note: `exit code ${code}` };
 }
 
-/**
- * If the build died before bundling the tests (src/ does not compile yet), bundle each test entry
- * on its own, so one file that cannot build does not keep the others from running.
- */
-async function buildTestsOnly() {
-  const esbuild = await import('esbuild');
-  const entryPoints = ['test', 'bench']
-    .filter((d) => existsSync(join(root, d)))
-    .flatMap((d) => readdirSync(join(root, d), { recursive: true, encoding: 'utf8' }).map((f) => join(d, f)))
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
-  const builds = entryPoints.map((entry) =>
-    esbuild.build({
-      entryPoints: [entry],
-      absWorkingDir: root,
-      outfile: join('out', entry.replace(/\.ts$/, '.js')),
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      sourcemap: 'linked',
-      logLevel: 'silent',
-      external: ['vscode', 'mocha', 'playwright-core'],
-    }),
-  );
-  const outcomes = await Promise.allSettled(builds);
-  outcomes.forEach((o, i) => {
-    if (o.status === 'rejected') {
-      console.log(`[test] cannot bundle ${entryPoints[i]}: ${o.reason.message.split('\n').slice(0, 3).join(' ')}`);
-    }
-  });
-}
-
-await stage('build', async () => {
-  const outcome = await command(process.execPath, ['scripts/build.mjs']);
-  if (outcome.failed && !existsSync(reporter)) {
-    console.log('[test] the build failed before bundling the tests: bundling test/ and bench/ alone');
-    await buildTestsOnly();
-  }
-  return outcome;
-});
+await stage('build', () => command(process.execPath, ['scripts/build.mjs']));
 
 await stage('typecheck', () => command('npx', ['--no-install', 'tsc', '--noEmit', '-p', '.']));
 

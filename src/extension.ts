@@ -37,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
   const started = performance.now();
   const logger = new ChannelLogger();
   const config = new Config(logger);
-  const git = new GitService();
+  const git = new GitService({ logger });
   const terminals = new TerminalRunner();
   const storage = context.storageUri ?? context.globalStorageUri;
   const manager = new AgentManager({
