@@ -56,7 +56,9 @@ if (!production) {
   });
 }
 
-rmSync(join(root, 'out'), { recursive: true, force: true });
+if (!production) {
+  rmSync(join(root, 'out'), { recursive: true, force: true });
+}
 if (watch) {
   for (const config of configs) {
     const ctx = await esbuild.context(config);

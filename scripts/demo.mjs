@@ -20,7 +20,7 @@ const work = mkdtempSync(join(tmpdir(), 'parallel-agents-demo-'));
 const folder = process.argv[2] ? resolve(process.argv[2]) : makeSampleRepo(join(work, 'sample-project'));
 
 const vsix = join(work, 'parallel-agents.vsix');
-run(process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '-o', vsix]);
+run(process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--no-rewrite-relative-links', '--allow-missing-repository', '-o', vsix]);
 
 const userData = join(work, 'user-data');
 const extensions = join(work, 'extensions');
@@ -42,9 +42,9 @@ const server = spawn(paths.node, [...codeServer, '--bind-addr', `127.0.0.1:${por
 server.stdout.setEncoding('utf8').on('data', (text) => {
   const m = /HTTP server listening on (http:\/\/\S+)/.exec(text);
   if (m) {
-    console.log(`\n[demo] Parallel Agents is ready: ${m[1]}/?folder=${encodeURIComponent(folder)}`);
+    console.log(`\n[demo] Parallel Agents is ready: ${m[1].replace(/\/$/, '')}/?folder=${encodeURIComponent(folder)}`);
     console.log('[demo] Open it, click the Parallel Agents icon in the activity bar, then "Dispatch Agent" (demo profile: no API key).');
-    console.log('[demo] Try the task:  create notes.md: hello\\nreplace src/math.js: a + b => b + a');
+    console.log('[demo] Try the task:  replace src/math.js: a + b => b + a');
     console.log('[demo] Ctrl+C stops everything.');
   }
 });

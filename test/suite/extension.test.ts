@@ -116,6 +116,17 @@ describe('Parallel Agents in a real VS Code', function () {
     assert.equal(agent(id).status, 'stopped');
   });
 
+  it('streams an agent\'s output live into its output view', async () => {
+    const id = await api.dispatch({ prompt: 'print first-line\nsleep 4\nprint second-line\nsleep 30', profile: 'demo', title: 'Chatty' });
+    await waitFor('the first line in the log', () => agent(id).status === 'running' && fs.existsSync(agent(id).logPath!) && fs.readFileSync(agent(id).logPath!, 'utf8').includes('first-line'));
+    await vscode.commands.executeCommand('parallelAgents.showOutput', id);
+    const outputText = () => vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'output').map((d) => d.getText()).join('\n');
+    await waitFor('the output view with the log so far', () => outputText().includes('first-line'), 10000);
+    assert.ok(!outputText().includes('second-line'), 'the second line is not printed yet');
+    await waitFor('the second line, streamed live', () => outputText().includes('second-line'), 10000);
+    await vscode.commands.executeCommand('parallelAgents.stop', id);
+  });
+
   it('stops a long-running agent within seconds', async () => {
     const id = await api.dispatch({ prompt: 'sleep 30', profile: 'demo', title: 'Sleeper' });
     await waitFor('running', () => agent(id).status === 'running');
