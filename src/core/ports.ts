@@ -43,6 +43,62 @@ export interface GitPort {
   workState(cwd: string, baseSha: string): Promise<WorkState>;
 }
 
+export type MergeStrategy = 'merge' | 'squash' | 'rebase';
+
+export interface MergeForecast {
+  readonly clean: boolean;
+  /** Paths (relative to the repository) that would conflict. */
+  readonly conflicts: readonly string[];
+}
+
+export type MergeOutcome =
+  | { readonly ok: true; readonly sha: string }
+  | { readonly ok: false; readonly conflicts: readonly string[] };
+
+export interface SavedWork {
+  readonly ref: string;
+  readonly sha: string;
+  /** Commit time of the snapshot, ms since the epoch. */
+  readonly date: number;
+}
+
+/** Landing an agent's work: commits, forecasts, merges, snapshots. Same error rules as GitPort. */
+export interface GitLandingPort {
+  /** Stages everything in `cwd` (untracked included) and commits; undefined when nothing changed. */
+  commitAll(cwd: string, message: string): Promise<string | undefined>;
+  /** Branch checked out in `cwd`; undefined when HEAD is detached. */
+  currentBranch(cwd: string): Promise<string | undefined>;
+  /** Would merging `theirs` into `ours` conflict? Touches no worktree (merge-tree --write-tree). */
+  forecastMerge(repoRoot: string, ours: string, theirs: string): Promise<MergeForecast>;
+  /** Many forecasts in one git process where git allows it (merge-tree --stdin). */
+  forecastMany(repoRoot: string, pairs: readonly (readonly [string, string])[]): Promise<MergeForecast[]>;
+  /** Paths (relative to `cwd`) with uncommitted changes, untracked included. */
+  dirtyFiles(cwd: string): Promise<string[]>;
+  /** Paths changed between two commits (relative to the repository). */
+  changedBetween(repoRoot: string, from: string, to: string): Promise<string[]>;
+  /**
+   * Lands `branch` on the branch checked out in `cwd` (the main worktree). merge: --no-ff commit;
+   * squash: one commit with `message`; rebase: the agent branch is rebased onto the current branch
+   * inside `agentCwd`, then fast-forwarded. On conflicts everything is aborted and left as before.
+   */
+  land(cwd: string, agentCwd: string, branch: string, strategy: MergeStrategy, message: string): Promise<MergeOutcome>;
+  /** Merges `ref` into the branch of `cwd` and leaves any conflicts in place for the merge editor. */
+  mergeLeavingConflicts(cwd: string, ref: string): Promise<{ readonly conflicts: readonly string[] }>;
+  /**
+   * Saves the worktree exactly as it is (uncommitted and untracked files included) as a commit on
+   * top of HEAD, without touching the index or the files, and points `ref` at it.
+   */
+  saveWork(cwd: string, ref: string, message: string): Promise<SavedWork>;
+  /** Recreates a worktree at `dir` on `branch` with the files of a saved snapshot, byte for byte. */
+  restoreWork(repoRoot: string, dir: string, branch: string, ref: string): Promise<void>;
+  /** Whether `into` already holds `branch`'s content (so squash- and rebase-merges count). */
+  isMergedByContent(repoRoot: string, branch: string, into: string): Promise<boolean>;
+  /** Sets `path` in the worktree to its content at `sha`, deleting it when absent there. */
+  restoreFile(cwd: string, sha: string, path: string): Promise<void>;
+  listSavedWork(repoRoot: string, prefix: string): Promise<SavedWork[]>;
+  deleteRef(repoRoot: string, ref: string): Promise<void>;
+}
+
 export interface FileSystemPort {
   exists(path: string): Promise<boolean>;
   mkdirp(path: string): Promise<void>;
