@@ -30,6 +30,8 @@ export interface AgentRecord {
   readonly id: string;
   readonly title: string;
   readonly prompt: string;
+  /** Follow-up prompts sent after the first, oldest first. */
+  readonly followUps?: readonly string[];
   readonly profile: string;
   readonly mode: 'headless' | 'terminal';
   readonly isolation: Isolation;

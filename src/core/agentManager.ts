@@ -115,10 +115,7 @@ export class AgentManager implements Disposable {
       throw new AgentError('invalidProfile', `parallelAgents.branchPrefix "${settings.branchPrefix}" is not a valid git branch prefix.`);
     }
     // Everything that can fail cheaply is checked before anything is created.
-    const executable = await this.deps.resolver.resolve(profile.command);
-    if (!executable) {
-      throw new AgentError('executableNotFound', `${profile.command} was not found on PATH — install it or edit parallelAgents.profiles (profile "${profile.name}").`);
-    }
+    const executable = await this.resolveExecutable(profile);
     const repoRoot = await this.deps.git.repoRoot(options.folder);
     const baseSha = await this.deps.git.headSha(repoRoot);
     const isolation = options.isolation ?? 'worktree';
@@ -148,10 +145,26 @@ export class AgentManager implements Disposable {
         this.reservedDirs.delete(place.worktreePath);
       }
     }
-    this.launch(record, profile, executable);
+    this.launch(record, executable, profile.args, prompt);
     this.tracker.track(id, record);
     void this.tracker.refresh(id);
     return this.get(id);
+  }
+
+  /** A new prompt for a finished agent: a new run in the same folder, with the profile's continueArgs. */
+  async followUp(id: string, prompt: string): Promise<void> {
+    const record = this.get(id);
+    if (prompt.trim() === '') {
+      throw new AgentError('emptyPrompt', 'The follow-up is empty — say what the agent should do next.');
+    }
+    if (this.running.has(id) || isActive(record.status)) {
+      throw new AgentError('invalidTransition', `Agent "${record.title}" is still running — wait for it to finish or stop it first.`);
+    }
+    assertTransition(record.status, 'running');
+    const profile = findProfile(this.deps.profiles(), record.profile);
+    const executable = await this.resolveExecutable(profile);
+    this.records.set(id, { ...record, followUps: [...(record.followUps ?? []), prompt], exitCode: undefined, signal: undefined, error: undefined, endedAt: undefined });
+    this.launch(this.get(id), executable, profile.continueArgs ?? profile.args, prompt);
   }
 
   async stop(id: string): Promise<void> {
@@ -233,13 +246,22 @@ export class AgentManager implements Disposable {
     });
   }
 
-  private launch(record: AgentRecord, profile: Profile, executable: ResolvedExecutable): void {
+  private async resolveExecutable(profile: Profile): Promise<ResolvedExecutable & { readonly profile: Profile }> {
+    const executable = await this.deps.resolver.resolve(profile.command);
+    if (!executable) {
+      throw new AgentError('executableNotFound', `${profile.command} was not found on PATH — install it or edit parallelAgents.profiles (profile "${profile.name}").`);
+    }
+    return { ...executable, profile };
+  }
+
+  private launch(record: AgentRecord, executable: ResolvedExecutable & { readonly profile: Profile }, argTemplate: readonly string[], prompt: string): void {
+    const profile = executable.profile;
     const runner = record.mode === 'terminal' ? this.deps.terminalRunner : this.deps.headlessRunner;
     let process: AgentProcess;
     try {
       process = runner.start({
         agentId: record.id, title: record.title, file: executable.file,
-        args: [...executable.prefixArgs, ...expandArgs(profile.args, record.prompt)],
+        args: [...executable.prefixArgs, ...expandArgs(argTemplate, prompt)],
         cwd: record.cwd, env: { ...executable.env, ...profile.env }, logPath: record.logPath ?? '',
       });
     } catch (e) {

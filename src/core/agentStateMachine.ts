@@ -2,19 +2,19 @@ import type { AgentStatus } from './agent';
 import { AgentError } from './errors';
 
 /**
- * Status only moves forward. "interrupted" marks a run cut by a window reload;
- * "discarded" is reachable from every non-active state.
+ * Status moves forward; the one way back to "running" is a follow-up, a new run in the same
+ * worktree. "interrupted" marks a run cut by a window reload; "discarded" ends every path.
  */
 const transitions: Record<AgentStatus, readonly AgentStatus[]> = {
   queued: ['preparing', 'stopped', 'failed', 'interrupted'],
   preparing: ['running', 'failed', 'stopped', 'interrupted'],
   running: ['waiting-for-input', 'succeeded', 'failed', 'stopped', 'interrupted'],
   'waiting-for-input': ['running', 'succeeded', 'failed', 'stopped', 'interrupted'],
-  succeeded: ['reviewed', 'merged', 'discarded'],
-  failed: ['reviewed', 'merged', 'discarded'],
-  stopped: ['reviewed', 'merged', 'discarded'],
-  interrupted: ['reviewed', 'merged', 'discarded'],
-  reviewed: ['merged', 'discarded'],
+  succeeded: ['running', 'reviewed', 'merged', 'discarded'],
+  failed: ['running', 'reviewed', 'merged', 'discarded'],
+  stopped: ['running', 'reviewed', 'merged', 'discarded'],
+  interrupted: ['running', 'reviewed', 'merged', 'discarded'],
+  reviewed: ['running', 'merged', 'discarded'],
   merged: ['discarded'],
   discarded: [],
 };

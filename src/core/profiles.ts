@@ -8,6 +8,8 @@ export interface Profile {
   readonly args: readonly string[];
   readonly mode: ProfileMode;
   readonly env?: Readonly<Record<string, string>>;
+  /** Arguments for a follow-up in the same worktree (e.g. claude's --continue); default `args`. */
+  readonly continueArgs?: readonly string[];
   readonly description?: string;
 }
 
@@ -17,8 +19,8 @@ export const promptPlaceholder = '${prompt}';
 
 export const builtinProfiles: readonly Profile[] = [
   { name: 'demo', command: demoCommand, args: [promptPlaceholder], mode: 'headless', description: 'Deterministic demo agent shipped with the extension (no API key)' },
-  { name: 'claude', command: 'claude', args: ['-p', promptPlaceholder, '--permission-mode', 'acceptEdits'], mode: 'headless', description: 'Claude Code, headless' },
-  { name: 'claude-terminal', command: 'claude', args: [promptPlaceholder], mode: 'terminal', description: 'Claude Code, interactive in a terminal' },
+  { name: 'claude', command: 'claude', args: ['-p', promptPlaceholder, '--permission-mode', 'acceptEdits'], continueArgs: ['--continue', '-p', promptPlaceholder, '--permission-mode', 'acceptEdits'], mode: 'headless', description: 'Claude Code, headless' },
+  { name: 'claude-terminal', command: 'claude', args: [promptPlaceholder], continueArgs: ['--continue', promptPlaceholder], mode: 'terminal', description: 'Claude Code, interactive in a terminal' },
   { name: 'codex', command: 'codex', args: ['exec', '-s', 'workspace-write', promptPlaceholder], mode: 'headless', description: 'OpenAI Codex CLI' },
   { name: 'gemini', command: 'gemini', args: ['-p', promptPlaceholder, '--approval-mode', 'auto_edit'], mode: 'headless', description: 'Gemini CLI' },
   { name: 'aider', command: 'aider', args: ['--yes-always', '--message', promptPlaceholder], mode: 'headless', description: 'Aider' },
@@ -66,6 +68,10 @@ export function validateProfile(raw: unknown): Profile | string {
   if (mode !== 'headless' && mode !== 'terminal') {
     return `profile "${p.name}": "mode" must be "headless" or "terminal"`;
   }
+  const continueArgs = p.continueArgs;
+  if (continueArgs !== undefined && (!Array.isArray(continueArgs) || !continueArgs.every((a) => typeof a === 'string'))) {
+    return `profile "${p.name}": "continueArgs" must be an array of strings`;
+  }
   const env = p.env ?? {};
   if (typeof env !== 'object' || env === null || !Object.values(env).every((v) => typeof v === 'string')) {
     return `profile "${p.name}": "env" must map names to strings`;
@@ -76,6 +82,7 @@ export function validateProfile(raw: unknown): Profile | string {
     args: args as string[],
     mode,
     env: env as Record<string, string>,
+    ...(continueArgs ? { continueArgs: continueArgs as string[] } : {}),
     description: typeof p.description === 'string' ? p.description : undefined,
   };
 }

@@ -189,6 +189,21 @@ describe('AgentManager with real git and real agent processes', function () {
     assert.ok(!fs.existsSync(path.join(record.cwd, 'late.txt')), 'the agent process was ended');
   });
 
+  it('runs a follow-up in the same worktree and keeps the prompt history', async () => {
+    const manager = makeManager();
+    const record = await manager.dispatch({ prompt: 'create a.txt: one', profile: 'demo', folder: repo, title: 'Follow me' });
+    await assert.rejects(manager.followUp(record.id, 'append a.txt: too early'), (e) => AgentError.is(e, 'invalidTransition'));
+    await finished(manager, record.id);
+    await manager.followUp(record.id, 'append a.txt: two');
+    assert.equal(manager.get(record.id).status, 'running');
+    const done = await finished(manager, record.id);
+    assert.equal(done.status, 'succeeded');
+    assert.equal(done.cwd, record.cwd);
+    assert.deepEqual(done.followUps, ['append a.txt: two']);
+    assert.equal(fs.readFileSync(path.join(record.cwd, 'a.txt'), 'utf8'), 'onetwo');
+    await assert.rejects(manager.followUp(record.id, '  '), (e) => AgentError.is(e, 'emptyPrompt'));
+  });
+
   it('discards only with force when the worktree holds work, removing worktree and branch', async () => {
     const manager = makeManager();
     const record = await manager.dispatch({ prompt: 'create new.txt: work', profile: 'demo', folder: repo, title: 'work' });

@@ -44,7 +44,7 @@ describe('profiles', () => {
     });
 
     it('keeps every valid field', () => {
-      const raw = { name: 't', command: 'tool', args: ['-p', '${prompt}'], mode: 'terminal', env: { A: '1' }, description: 'd' };
+      const raw = { name: 't', command: 'tool', args: ['-p', '${prompt}'], mode: 'terminal', env: { A: '1' }, continueArgs: ['--continue', '${prompt}'], description: 'd' };
       assert.deepEqual(validateProfile(raw), raw);
     });
 
@@ -56,6 +56,7 @@ describe('profiles', () => {
         [{ name: '  ', command: 'x' }, /"name"/],
         [{ name: 'n' }, /"command"/],
         [{ name: 'n', command: 'x', args: 'a b' }, /"args"/],
+        [{ name: 'n', command: 'x', continueArgs: [1] }, /"continueArgs"/],
         [{ name: 'n', command: 'x', args: ['a', 1] }, /"args"/],
         [{ name: 'n', command: 'x', mode: 'background' }, /"mode"/],
         [{ name: 'n', command: 'x', env: { A: 1 } }, /"env"/],

@@ -10,12 +10,14 @@ describe('agent state machine', () => {
     }
   });
 
-  it('never moves backwards from a finished run', () => {
-    for (const finished of ['succeeded', 'failed', 'stopped', 'interrupted'] as const) {
-      for (const back of ['queued', 'preparing', 'running', 'waiting-for-input'] as const) {
+  it('never moves backwards from a finished run, except to run a follow-up', () => {
+    for (const finished of ['succeeded', 'failed', 'stopped', 'interrupted', 'reviewed'] as const) {
+      for (const back of ['queued', 'preparing', 'waiting-for-input'] as const) {
         assert.equal(canTransition(finished, back), false, `${finished} -> ${back}`);
       }
+      assert.ok(canTransition(finished, 'running'), `${finished} -> running (follow-up)`);
     }
+    assert.equal(canTransition('merged', 'running'), false);
   });
 
   it('ends at discarded, which has no way out', () => {
