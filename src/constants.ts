@@ -12,6 +12,12 @@ export const commands = {
   refresh: 'parallelAgents.refresh',
   showLog: 'parallelAgents.showLog',
   focusView: 'parallelAgents.focus',
+  reviewAll: 'parallelAgents.reviewAll',
+  acceptFile: 'parallelAgents.acceptFile',
+  revertFile: 'parallelAgents.revertFile',
+  followUp: 'parallelAgents.followUp',
+  commit: 'parallelAgents.commit',
+  merge: 'parallelAgents.merge',
 } as const;
 
 export const views = {
@@ -22,6 +28,7 @@ export const views = {
 export const contextKeys = {
   hasAgents: 'parallelAgents:hasAgents',
   hasRunning: 'parallelAgents:hasRunning',
+  agentDiffActive: 'parallelAgents:agentDiffActive',
 } as const;
 
 export const settings = {
@@ -30,6 +37,8 @@ export const settings = {
   defaultProfile: 'defaultProfile',
   branchPrefix: 'branchPrefix',
   worktreeRoot: 'worktreeRoot',
+  notifyOnFinish: 'notifyOnFinish',
+  mergeStrategy: 'mergeStrategy',
 } as const;
 
 export const schemes = {

@@ -20,6 +20,7 @@ import { type DispatchArgs, dispatchCommand } from './ui/commands/dispatchComman
 import { BaseContentProvider } from './ui/diff/baseContentProvider';
 import { ChangeDecorationProvider } from './ui/diff/changeDecorations';
 import { AgentOutputViews } from './ui/outputViews';
+import { OverlapModel } from './ui/overlapModel';
 import { AgentsStatusBar } from './ui/statusBar';
 
 /** The public API returned by activate(); plain data only. */
@@ -54,16 +55,17 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
     profiles: () => config.profiles(),
     newId: () => randomUUID().slice(0, 8),
   });
-  const tree = new AgentsTreeProvider(manager);
+  const overlaps = new OverlapModel(manager);
+  const tree = new AgentsTreeProvider(manager, overlaps);
   const outputs = new AgentOutputViews(manager);
   const agentsChanged = new vscode.EventEmitter<AgentRecord[]>();
   const dispatchDeps = { manager, profiles: () => config.profiles(), defaultProfile: () => config.defaultProfile(), memento: context.globalState };
 
   context.subscriptions.push(
-    logger, terminals, manager, tree, outputs, agentsChanged,
+    logger, terminals, manager, overlaps, tree, outputs, agentsChanged,
     vscode.window.createTreeView(views.agents, { treeDataProvider: tree, showCollapseAll: true }),
     vscode.workspace.registerTextDocumentContentProvider(schemes.base, new BaseContentProvider(git)),
-    vscode.window.registerFileDecorationProvider(new ChangeDecorationProvider()),
+    vscode.window.registerFileDecorationProvider(new ChangeDecorationProvider(overlaps)),
     new AgentsStatusBar(manager),
     manager.onDidChangeAgent(() => agentsChanged.fire(manager.list())),
     ...registerCommands({

@@ -45,6 +45,8 @@ export interface AgentManagerDeps {
 interface Running {
   readonly process: AgentProcess;
   stopRequested: boolean;
+  /** Resolves once the end of the run is recorded. */
+  ended: Promise<void>;
 }
 
 /** Owns every agent: dispatch, lifecycle, change sets, persistence. Knows nothing of VS Code. */
@@ -175,7 +177,7 @@ export class AgentManager implements Disposable {
     }
     entry.stopRequested = true;
     await entry.process.stop();
-    await entry.process.exit;
+    await entry.ended;
   }
 
   /** Uncommitted files and commits the agent has made; used to protect work before discarding. */
@@ -265,23 +267,26 @@ export class AgentManager implements Disposable {
         cwd: record.cwd, env: { ...executable.env, ...profile.env }, logPath: record.logPath ?? '',
       });
     } catch (e) {
+      // Through "running", the one status every start (first run or follow-up) may pass to "failed".
+      this.update(record.id, { status: 'running', startedAt: this.deps.clock.now() });
       this.update(record.id, { status: 'failed', error: (e as Error).message, endedAt: this.deps.clock.now() });
       return;
     }
-    this.running.set(record.id, { process, stopRequested: false });
+    const entry: Running = { process, stopRequested: false, ended: Promise.resolve() };
+    this.running.set(record.id, entry);
     this.update(record.id, { status: 'running', startedAt: this.deps.clock.now() });
     this.deps.logger.info(`[AgentManager] started ${record.id} (${profile.name}, pid ${process.pid ?? '?'}) in ${record.cwd}`);
     process.onDidOutput((text) => this.outputEmitter.fire({ id: record.id, text }));
-    void process.exit.then((exit) => {
-      const entry = this.running.get(record.id);
-      this.running.delete(record.id);
-      if (this.disposed || !this.records.has(record.id)) {
-        return;
-      }
-      const status = entry?.stopRequested ? 'stopped' : exit.exitCode === 0 && !exit.error ? 'succeeded' : 'failed';
+    entry.ended = process.exit.then(async (exit) => {
+      const status = entry.stopRequested ? 'stopped' : exit.exitCode === 0 && !exit.error ? 'succeeded' : 'failed';
+      const endedAt = this.deps.clock.now();
       this.deps.logger.info(`[AgentManager] ${record.id} ended: ${status} (code ${exit.exitCode ?? '-'}, signal ${exit.signal ?? '-'})`);
-      this.update(record.id, { status, exitCode: exit.exitCode, signal: exit.signal, error: exit.error, endedAt: this.deps.clock.now() });
-      void this.tracker.refresh(record.id);
+      // The final change set is published first, so whoever reacts to the end sees the agent's last files.
+      await this.tracker.refresh(record.id);
+      this.running.delete(record.id);
+      if (!this.disposed && this.records.has(record.id)) {
+        this.update(record.id, { status, exitCode: exit.exitCode, signal: exit.signal, error: exit.error, endedAt });
+      }
     });
   }
 

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentManager } from '../../core/agentManager';
 import { isActive } from '../../core/agent';
+import type { OverlapModel } from '../overlapModel';
 import { AgentNode, FileNode, type TreeNode } from './nodes';
 
 export interface ViewRow {
@@ -19,8 +20,12 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   readonly onDidChangeTreeData = this.emitter.event;
 
-  constructor(private readonly manager: AgentManager) {
+  constructor(
+    private readonly manager: AgentManager,
+    private readonly overlaps: OverlapModel,
+  ) {
     this.subscriptions.push(
+      overlaps.onDidChange(() => this.emitter.fire(undefined)),
       manager.onDidChangeAgent((change) => {
         const node = this.nodes.get(change.id);
         if (change.kind === 'updated' && node) {
@@ -36,7 +41,9 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
-    return node instanceof AgentNode ? node.toTreeItem(Date.now()) : node.toTreeItem();
+    return node instanceof AgentNode
+      ? node.toTreeItem(Date.now(), this.overlaps.agentsOverlapping(node.id))
+      : node.toTreeItem(this.overlaps.othersFor(node.agentId, node.file.path));
   }
 
   getChildren(node?: TreeNode): TreeNode[] {

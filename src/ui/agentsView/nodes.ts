@@ -12,13 +12,16 @@ export class AgentNode {
     return this.record.id;
   }
 
-  toTreeItem(now: number): vscode.TreeItem {
+  toTreeItem(now: number, overlapping: readonly string[]): vscode.TreeItem {
     const r = this.record;
     const item = new vscode.TreeItem(r.title, r.changedFiles.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = r.id;
-    item.description = agentDescription(r, now);
+    item.description = agentDescription(r, now) + (overlapping.length > 0 ? ` · ⚠ ${vscode.l10n.t('overlaps')}` : '');
     item.iconPath = statusIcon(r.status);
     item.tooltip = agentTooltip(r);
+    if (overlapping.length > 0) {
+      item.tooltip.appendMarkdown(`\n\n$(warning) ${vscode.l10n.t('Changes the same files as: {0}', overlapping.join(', '))}`);
+    }
     // e.g. "agent.running.worktree.headless": menus match on the parts they need.
     item.contextValue = `agent.${r.status}.${r.isolation}.${r.mode}`;
     return item;
@@ -42,13 +45,14 @@ export class FileNode {
     return changeUri(this.agentId, this.cwd, this.file);
   }
 
-  toTreeItem(): vscode.TreeItem {
+  toTreeItem(others: readonly string[]): vscode.TreeItem {
     const item = new vscode.TreeItem(this.resourceUri, vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     const dir = parentDir(this.file.path);
     const location = this.file.path.includes('/') ? dir : '';
     item.description = this.file.oldPath ? `${location} ← ${this.file.oldPath}`.trim() : location;
-    item.tooltip = `${changeLetters[this.file.kind]} ${this.file.oldPath ? `${this.file.oldPath} → ` : ''}${this.file.path}${this.file.binary ? ' (binary)' : ''}`;
+    const overlap = others.length > 0 ? `\n⚠ ${vscode.l10n.t('Also changed by: {0}', others.join(', '))}` : '';
+    item.tooltip = `${changeLetters[this.file.kind]} ${this.file.oldPath ? `${this.file.oldPath} → ` : ''}${this.file.path}${this.file.binary ? ' (binary)' : ''}${overlap}`;
     item.contextValue = `agentFile.${this.file.kind}`;
     item.command = { command: commands.openChange, title: vscode.l10n.t('Open Changes'), arguments: [{ agentId: this.agentId, path: this.file.path }] };
     return item;
@@ -61,6 +65,6 @@ export function changeUri(agentId: string, cwd: string, file: ChangedFile): vsco
   return vscode.Uri.from({
     scheme: schemes.change,
     path: joinPath(cwd.startsWith('/') ? cwd : `/${cwd}`, file.path),
-    query: new URLSearchParams({ agent: agentId, kind: file.kind }).toString(),
+    query: new URLSearchParams({ agent: agentId, kind: file.kind, path: file.path }).toString(),
   });
 }

@@ -2,9 +2,12 @@ import * as vscode from 'vscode';
 import { schemes } from '../../constants';
 import type { GitPort } from '../../core/ports';
 
-interface BaseQuery {
+export interface BaseQuery {
   readonly repo: string;
   readonly sha: string;
+  /** The agent and its change (path relative to the agent's folder) this side belongs to. */
+  readonly agent: string;
+  readonly file: string;
   /** Path at the base commit; absent for the empty side of an added or deleted file. */
   readonly path?: string;
 }
@@ -15,6 +18,15 @@ export class BaseContentProvider implements vscode.TextDocumentContentProvider {
 
   static uri(displayPath: string, query: BaseQuery): vscode.Uri {
     return vscode.Uri.from({ scheme: schemes.base, path: `/${displayPath}`, query: JSON.stringify(query) });
+  }
+
+  /** The agent change behind a diff tab, when the tab is one of an agent's diffs. */
+  static changeOf(tab: vscode.Tab | undefined): { agentId: string; path: string } | undefined {
+    if (tab?.input instanceof vscode.TabInputTextDiff && tab.input.original.scheme === schemes.base) {
+      const query = JSON.parse(tab.input.original.query) as BaseQuery;
+      return { agentId: query.agent, path: query.file };
+    }
+    return undefined;
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {

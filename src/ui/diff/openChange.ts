@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentRecord, ChangedFile } from '../../core/agent';
 import { AgentError } from '../../core/errors';
+import { repoRelativePath } from '../../core/overlaps';
 import { baseName, joinPath } from '../../util/paths';
 import { BaseContentProvider } from './baseContentProvider';
 
@@ -8,11 +9,11 @@ import { BaseContentProvider } from './baseContentProvider';
 export function diffSides(record: AgentRecord, file: ChangedFile): { left: vscode.Uri; right: vscode.Uri; title: string } {
   const sha = record.baseSha;
   // Change-set paths are relative to the agent's folder; git show wants them relative to the repository.
-  const prefix = record.cwd.startsWith(`${record.repoRoot}/`) ? `${record.cwd.slice(record.repoRoot.length + 1)}/` : '';
-  const basePath = file.kind === 'added' || file.kind === 'untracked' ? undefined : prefix + (file.oldPath ?? file.path);
-  const left = BaseContentProvider.uri(file.oldPath ?? file.path, { repo: record.repoRoot, sha, path: basePath });
+  const basePath = file.kind === 'added' || file.kind === 'untracked' ? undefined : repoRelativePath(record, file.oldPath ?? file.path);
+  const owner = { repo: record.repoRoot, sha, agent: record.id, file: file.path };
+  const left = BaseContentProvider.uri(file.oldPath ?? file.path, { ...owner, path: basePath });
   const right = file.kind === 'deleted'
-    ? BaseContentProvider.uri(file.path, { repo: record.repoRoot, sha })
+    ? BaseContentProvider.uri(file.path, owner)
     : vscode.Uri.file(joinPath(record.cwd, file.path));
   const name = baseName(file.path);
   const title = vscode.l10n.t('{0} ({1} ↔ {2})', name, sha.slice(0, 7), record.title);
