@@ -1,0 +1,102 @@
+// A real AgentManager in plain Node (real git, real demo agent process), as the extension builds
+// it, minus VS Code: state in memory, no file watcher.
+import * as path from 'node:path';
+import type { AgentRecord } from '../src/core/agent';
+import { AgentManager, type AgentManagerDeps } from '../src/core/agentManager';
+import type { FolderWatcher, GitPort, StateStore } from '../src/core/ports';
+import { builtinProfiles } from '../src/core/profiles';
+import { PathExecutableResolver } from '../src/node/executableResolver';
+import { NodeFileSystem } from '../src/node/fileSystem';
+import { GitService } from '../src/node/gitService';
+import { HeadlessRunner } from '../src/node/processRunner';
+import type { BenchRepo } from './repo';
+import { now, waitUntil } from './stats';
+
+class MemoryStore implements StateStore {
+  private records: readonly AgentRecord[] = [];
+  load(): readonly AgentRecord[] {
+    return this.records;
+  }
+  async save(records: readonly AgentRecord[]): Promise<void> {
+    this.records = JSON.parse(JSON.stringify(records)) as AgentRecord[];
+  }
+}
+
+/** A GitPort that forwards to `git` (a class instance: spreading it would drop its methods), with overrides. */
+export function delegateGit(git: GitPort, overrides: Partial<GitPort> = {}): GitPort {
+  return {
+    repoRoot: (f) => git.repoRoot(f),
+    headSha: (r) => git.headSha(r),
+    localBranches: (r) => git.localBranches(r),
+    addWorktree: (r, d, b, s) => git.addWorktree(r, d, b, s),
+    removeWorktree: (r, d, f) => git.removeWorktree(r, d, f),
+    deleteBranch: (r, b, f) => git.deleteBranch(r, b, f),
+    changeSet: (c, b) => git.changeSet(c, b),
+    showFile: (r, s, p) => git.showFile(r, s, p),
+    workState: (c, b) => git.workState(c, b),
+    ...overrides,
+  };
+}
+
+/** What-if: no change-set refresh at all (what skipping the one right after launch could save at most). */
+export function withoutChangeSets(deps: AgentManagerDeps): AgentManagerDeps {
+  return { ...deps, git: delegateGit(deps.git, { changeSet: async () => [] }) };
+}
+
+const quietWatcher: FolderWatcher = { watch: () => ({ dispose() {} }) };
+
+export interface BenchManager {
+  readonly manager: AgentManager;
+  readonly git: GitService;
+  /** performance.now() of each agent's first output, by agent id. */
+  readonly firstOutput: ReadonlyMap<string, number>;
+  /** Waits for the agent's process to end, then removes its worktree and branch. */
+  discard(id: string): Promise<void>;
+  dispose(): void;
+}
+
+export function createBenchManager(repo: BenchRepo, demoScript: string, wrap: (deps: AgentManagerDeps) => AgentManagerDeps = (d) => d): BenchManager {
+  let n = 0;
+  const git = new GitService();
+  const manager = new AgentManager(
+    wrap({
+      git,
+      fs: new NodeFileSystem(),
+      resolver: new PathExecutableResolver({ demoAgentScript: demoScript, runtime: process.execPath }),
+      headlessRunner: new HeadlessRunner({ graceMs: 1000 }),
+      terminalRunner: {
+        start: () => {
+          throw new Error('the bench runs no terminal agents');
+        },
+      },
+      watcher: quietWatcher,
+      store: new MemoryStore(),
+      clock: { now: () => Date.now() },
+      logger: { info() {}, warn() {}, error() {} },
+      settings: () => ({ branchPrefix: 'agents', worktreeRoot: repo.worktreeRoot, logDir: path.join(repo.parent, 'logs') }),
+      profiles: () => builtinProfiles,
+      newId: () => `b${n++}`,
+    }),
+  );
+  const firstOutput = new Map<string, number>();
+  const subscription = manager.onDidOutput(({ id }) => {
+    if (!firstOutput.has(id)) {
+      firstOutput.set(id, now());
+    }
+  });
+  return {
+    manager,
+    git,
+    firstOutput,
+    discard: async (id) => {
+      await waitUntil(`agent ${id} to end`, () => !['queued', 'preparing', 'running'].includes(manager.get(id).status));
+      // The change-set refresh that follows the exit reads the worktree: let it finish first.
+      await manager.refreshChanges(id).catch(() => undefined);
+      await manager.discard(id, { force: true });
+    },
+    dispose: () => {
+      subscription.dispose();
+      manager.dispose();
+    },
+  };
+}

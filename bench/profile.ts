@@ -1,0 +1,169 @@
+// Where a dispatch's time goes: the same real AgentManager with every port (and GitService's git
+// runner) wrapped in a stopwatch. Sequential dispatches only, so the steps add up to the total.
+import type { AgentManagerDeps } from '../src/core/agentManager';
+import type { GitPort } from '../src/core/ports';
+import type { GitService } from '../src/node/gitService';
+import { createBenchManager, delegateGit } from './manager';
+import type { BenchRepo } from './repo';
+import { median, now, round, sleep } from './stats';
+
+export interface Breakdown {
+  readonly runs: number;
+  readonly medianTotalMs: number;
+  /** Median ms of each step over the runs, in the order dispatch runs them. */
+  readonly steps: { step: string; medianMs: number }[];
+  /** The change-set refresh dispatch starts after launching (not part of the total). */
+  readonly medianRefreshMs: number;
+}
+
+class Stopwatch {
+  private current = new Map<string, number>();
+  readonly runs: Map<string, number>[] = [];
+  readonly refreshes: number[] = [];
+
+  async time<T>(label: string, body: () => Promise<T>): Promise<T> {
+    const started = now();
+    try {
+      return await body();
+    } finally {
+      this.add(label, now() - started);
+    }
+  }
+
+  add(label: string, ms: number): void {
+    this.current.set(label, (this.current.get(label) ?? 0) + ms);
+  }
+
+  finishRun(): void {
+    this.runs.push(this.current);
+    this.current = new Map();
+  }
+}
+
+/** Names a git command the way the breakdown shows it. */
+function gitLabel(args: readonly string[]): string {
+  if (args[0] === 'worktree') {
+    return `git worktree ${args[1]}`;
+  }
+  if (args[0] === 'rev-parse') {
+    return args.includes('--show-toplevel') ? 'git rev-parse --show-toplevel' : args.some((a) => a.startsWith('refs/heads/')) ? 'git rev-parse (branch exists?)' : 'git rev-parse HEAD';
+  }
+  return `git ${args[0]}`;
+}
+
+/** Times each git process GitService runs while `inside()` holds (during addWorktree). */
+function wrapRunner(git: GitService, watch: Stopwatch, inside: () => boolean): void {
+  // The runner is private: reaching into it is acceptable for a measurement, not for the product.
+  // Every method (text, buffer, exec...) takes (cwd, args, ...) and is wrapped alike.
+  const holder = git as unknown as { runner: Record<string, unknown> };
+  const inner = holder.runner;
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(inner)) {
+    if (typeof value !== 'function') {
+      wrapped[name] = value;
+      continue;
+    }
+    const method = value as (cwd: string, args: string[], ...rest: unknown[]) => Promise<unknown>;
+    wrapped[name] = (cwd: string, args: string[], ...rest: unknown[]) => {
+      const call = () => method.call(inner, cwd, args, ...rest);
+      return inside() ? watch.time(`  ${gitLabel(args)}`, call) : call();
+    };
+  }
+  holder.runner = wrapped;
+}
+
+const order = [
+  'resolve executable',
+  'git.repoRoot',
+  'git.headSha',
+  'git.localBranches',
+  'fs.exists (free name?)',
+  'fs.mkdirp',
+  'git.addWorktree',
+  '  git rev-parse (branch exists?)',
+  '  git worktree add',
+  '  git worktree list',
+  '  rest of addWorktree (fs checks, JS)',
+  'launch (spawn the agent)',
+];
+
+function wrapDeps(deps: AgentManagerDeps, watch: Stopwatch, adding: (on: boolean) => void): AgentManagerDeps {
+  const git: GitPort = deps.git;
+  return {
+    ...deps,
+    resolver: { resolve: (c) => watch.time('resolve executable', () => deps.resolver.resolve(c)) },
+    git: delegateGit(git, {
+      repoRoot: (f) => watch.time('git.repoRoot', () => git.repoRoot(f)),
+      headSha: (r) => watch.time('git.headSha', () => git.headSha(r)),
+      localBranches: (r) => watch.time('git.localBranches', () => git.localBranches(r)),
+      changeSet: async (c, b) => {
+        const started = now();
+        const files = await git.changeSet(c, b);
+        watch.refreshes.push(now() - started);
+        return files;
+      },
+      addWorktree: (r, d, b, s) =>
+        watch.time('git.addWorktree', async () => {
+          adding(true);
+          try {
+            await git.addWorktree(r, d, b, s);
+          } finally {
+            adding(false);
+          }
+        }),
+    }),
+    fs: {
+      exists: (p) => watch.time('fs.exists (free name?)', () => deps.fs.exists(p)),
+      mkdirp: (p) => watch.time('fs.mkdirp', () => deps.fs.mkdirp(p)),
+      removeDir: (p) => deps.fs.removeDir(p),
+    },
+    headlessRunner: {
+      start: (request) => {
+        const started = now();
+        try {
+          return deps.headlessRunner.start(request);
+        } finally {
+          watch.add('launch (spawn the agent)', now() - started);
+        }
+      },
+    },
+  };
+}
+
+export async function profileDispatch(repo: BenchRepo, demoScript: string, runs = 5): Promise<Breakdown> {
+  const watch = new Stopwatch();
+  let adding = false;
+  const bench = createBenchManager(repo, demoScript, (deps) => wrapDeps(deps, watch, (on) => (adding = on)));
+  wrapRunner(bench.git, watch, () => adding);
+  const totals: number[] = [];
+  try {
+    for (let i = 0; i <= runs; i++) {
+      await sleep(300);
+      const started = now();
+      const record = await bench.manager.dispatch({ prompt: 'print hi', profile: 'demo', folder: repo.dir, title: `profile ${i}` });
+      const total = now() - started;
+      watch.finishRun();
+      if (i > 0) {
+        totals.push(total); // run 0 is a warm-up
+      }
+      await bench.discard(record.id);
+      // Whatever was timed while the agent ran and was discarded is not part of a dispatch: drop it.
+      watch.finishRun();
+      watch.runs.pop();
+    }
+  } finally {
+    bench.dispose();
+  }
+  const measured = watch.runs.slice(1);
+  for (const r of measured) {
+    const inner = [...r].filter(([label]) => label.startsWith('  ')).reduce((sum, [, v]) => sum + v, 0);
+    r.set('  rest of addWorktree (fs checks, JS)', (r.get('git.addWorktree') ?? 0) - inner);
+  }
+  const labels = [...new Set(measured.flatMap((r) => [...r.keys()]))];
+  const rank = (label: string) => (order.includes(label) ? order.indexOf(label) : order.length);
+  labels.sort((a, b) => rank(a) - rank(b));
+  const steps = labels.map((step) => ({ step, medianMs: round(median(measured.map((r) => r.get(step) ?? 0)), 2) }));
+  const topLevel = steps.filter((s) => !s.step.startsWith('  ')).reduce((sum, s) => sum + s.medianMs, 0);
+  steps.push({ step: 'other (JS, queues, state saves, events)', medianMs: round(median(totals) - topLevel, 2) });
+  return { runs, medianTotalMs: round(median(totals)), steps, medianRefreshMs: round(median(watch.refreshes.slice(2)), 2) };
+}
