@@ -1,0 +1,97 @@
+import * as vscode from 'vscode';
+import type { AgentRecord } from '../../core/agent';
+import type { AgentManager } from '../../core/agentManager';
+import { forecastPairs, liveBranchAgents, readForecasts, suggestMergeOrder, type ForecastConflict, type MergeSuggestion } from '../../core/mergeOrder';
+import type { GitLandingPort } from '../../core/ports';
+
+export interface ForecastDeps {
+  readonly manager: AgentManager;
+  readonly landing: GitLandingPort;
+  /** Branch checked out in the repository's main worktree; undefined when HEAD is detached. */
+  readonly currentBranch: (repoRoot: string) => Promise<string | undefined>;
+}
+
+/** One repository's forecast: plain data, returned to tests and the API. */
+export interface RepoForecast {
+  readonly repoRoot: string;
+  /** undefined: HEAD was detached, and the agents were forecast against HEAD. */
+  readonly currentBranch?: string;
+  /** The agents forecast, in creation order. */
+  readonly agentIds: readonly string[];
+  readonly conflicts: readonly ForecastConflict[];
+  readonly suggestion: MergeSuggestion;
+}
+
+export interface ForecastReport {
+  readonly repos: readonly RepoForecast[];
+}
+
+/** `arg` `{ quiet: true }` returns the report without any progress, pick or message. */
+export async function forecastConflicts(deps: ForecastDeps, arg?: unknown): Promise<ForecastReport> {
+  const quiet = !!arg && typeof arg === 'object' && (arg as { quiet?: unknown }).quiet === true;
+  const groups = [...liveBranchAgents(deps.manager.list())];
+  const run = () => Promise.all(groups.map(([repoRoot, agents]) => forecastRepo(deps, repoRoot, agents)));
+  const repos = quiet || groups.length === 0
+    ? await run()
+    : await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Forecasting merge conflicts…') }, run);
+  const report: ForecastReport = { repos };
+  if (!quiet) {
+    await show(deps.manager, report);
+  }
+  return report;
+}
+
+/** One forecastMany call for every pair of the repository's agents and each agent against the current branch. */
+async function forecastRepo(deps: ForecastDeps, repoRoot: string, agents: readonly AgentRecord[]): Promise<RepoForecast> {
+  const currentBranch = await deps.currentBranch(repoRoot);
+  const pairs = forecastPairs(agents, currentBranch ?? 'HEAD');
+  const conflicts = readForecasts(pairs, await deps.landing.forecastMany(repoRoot, pairs.map((p) => p.refs)));
+  const pairConflicts = conflicts.flatMap((c) => (c.otherId === undefined ? [] : [[c.agentId, c.otherId] as const]));
+  const branchConflicts = conflicts.flatMap((c) => (c.otherId === undefined ? [c.agentId] : []));
+  const agentIds = agents.map((a) => a.id);
+  return { repoRoot, currentBranch, agentIds, conflicts, suggestion: suggestMergeOrder(agentIds, pairConflicts, branchConflicts) };
+}
+
+async function show(manager: AgentManager, report: ForecastReport): Promise<void> {
+  const agentCount = report.repos.reduce((n, r) => n + r.agentIds.length, 0);
+  if (agentCount === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('There are no agents with a branch to forecast.'));
+    return;
+  }
+  if (report.repos.every((r) => r.conflicts.length === 0)) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('No conflicts: the {0} agents merge cleanly in any order.', agentCount));
+    return;
+  }
+  const titles = new Map(manager.list().map((r) => [r.id, r.title]));
+  const items = report.repos.flatMap((repo) => repoItems(repo, (id) => titles.get(id) ?? id, report.repos.length > 1));
+  await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('Forecast Conflicts'),
+    placeHolder: vscode.l10n.t('Forecast from the work committed on each branch; uncommitted changes are not included.'),
+    matchOnDetail: true,
+  });
+}
+
+function repoItems(repo: RepoForecast, title: (id: string) => string, namedRepo: boolean): vscode.QuickPickItem[] {
+  const branch = repo.currentBranch ?? 'HEAD';
+  const suffix = namedRepo ? ` · ${repo.repoRoot.split(/[\\/]/).pop()}` : '';
+  const separator = (label: string): vscode.QuickPickItem => ({ label: label + suffix, kind: vscode.QuickPickItemKind.Separator });
+  const items: vscode.QuickPickItem[] = [];
+  if (repo.conflicts.length > 0) {
+    items.push(separator(vscode.l10n.t('Conflicts')));
+    for (const c of repo.conflicts) {
+      const [left, right] = c.otherId === undefined ? [branch, title(c.agentId)] : [title(c.agentId), title(c.otherId)];
+      items.push({
+        label: `$(warning) ${left} ↔ ${right}`,
+        description: vscode.l10n.t('{0} files', c.files.length),
+        detail: c.files.join(', ') || vscode.l10n.t('git reported a conflict without naming files'),
+      });
+    }
+  }
+  items.push(separator(vscode.l10n.t('Suggested merge order')));
+  repo.suggestion.clean.forEach((id, i) => items.push({ label: `${i + 1}. ${title(id)}` }));
+  for (const n of repo.suggestion.needsResolution) {
+    const others = [...(n.conflictsWithBranch ? [branch] : []), ...n.conflictsWith.map(title)].join(', ');
+    items.push({ label: vscode.l10n.t('needs resolution: {0} (conflicts with {1})', title(n.id), others) });
+  }
+  return items;
+}
