@@ -13,6 +13,10 @@ export type AgentErrorReason =
   | 'untrustedWorkspace'
   | 'worktreeFailed'
   | 'gitFailed'
+  /** Unresolved conflicts (files still holding conflict markers) block the operation. */
+  | 'mergeConflicts'
+  /** Uncommitted changes in a worktree would be overwritten, or swallowed into a commit. */
+  | 'dirtyWorkspace'
   | 'launchFailed'
   | 'invalidProfile'
   | 'cancelled';

@@ -1,8 +1,11 @@
 /**
- * Runs one git process through simple-git with a minimal environment, and turns its failures
- * into AgentErrors. Classification reads git's messages, so every process runs with
+ * Runs one git process (through simple-git, or a plain spawn when stdin, extra environment or
+ * meaningful exit codes are needed) with a minimal environment, and turns its failures into
+ * AgentErrors. Classification reads git's messages, so every process runs with
  * LC_MESSAGES=C (and no LANGUAGE/LC_ALL that would override it).
  */
+import { spawn } from 'node:child_process';
+import { stat } from 'node:fs/promises';
 import { GitConstructError, GitError, GitPluginError, simpleGit } from 'simple-git';
 import { AgentError, type AgentErrorReason } from '../core/errors';
 
@@ -62,9 +65,93 @@ export function gitEnvironment(source: NodeJS.ProcessEnv = process.env): Record<
   return env;
 }
 
+export interface GitExecOptions {
+  /** Written to the process's stdin, which is then closed. */
+  readonly input?: string;
+  /** Added to the environment for this process only (e.g. GIT_INDEX_FILE). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Exit codes that are answers rather than failures (merge-tree's 1 = conflicts); 'any': all are. Default [0]. */
+  readonly okCodes?: readonly number[] | 'any';
+}
+
+export interface GitExecResult {
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
 export interface GitRunner {
   text(cwd: string, args: string[]): Promise<string>;
   buffer(cwd: string, args: string[]): Promise<Buffer>;
+  /**
+   * A plain spawn for what simple-git cannot do: stdin, extra environment, exit codes that carry
+   * meaning, stdout of a failed process. Rejects with a GitProcessError outside `okCodes`.
+   */
+  exec(cwd: string, args: string[], options?: GitExecOptions): Promise<GitExecResult>;
+}
+
+/** Output beyond this is a runaway process, not an answer. */
+const maxExecOutput = 64 * 1024 * 1024;
+
+async function spawnFailure(error: NodeJS.ErrnoException, cwd: string): Promise<GitProcessError> {
+  // Node reports a missing cwd exactly like a missing binary ("spawn git ENOENT").
+  const cwdExists = await stat(cwd).then((s) => s.isDirectory(), () => false);
+  if (!cwdExists) {
+    return new GitProcessError(128, `fatal: not a git repository: ${cwd} does not exist`);
+  }
+  return new GitProcessError(typeof error.errno === 'number' && error.errno < 0 ? error.errno : -1, error.message);
+}
+
+function spawnGit(binary: string, env: Record<string, string>, cwd: string, args: string[], options: GitExecOptions): Promise<GitExecResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, {
+      cwd,
+      env: { ...env, ...options.env },
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const collect = (into: Buffer[]) => (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxExecOutput) {
+        child.kill();
+        return;
+      }
+      into.push(chunk);
+    };
+    child.stdout?.on('data', collect(stdout));
+    child.stderr?.on('data', collect(stderr));
+    child.on('error', (error) => {
+      if (!settled) {
+        settled = true;
+        void spawnFailure(error, cwd).then(reject);
+      }
+    });
+    child.on('close', (code, signal) => {
+      if (settled) {
+        return;
+      }
+      settled = true;
+      const result = { exitCode: code ?? -1, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') };
+      if (size > maxExecOutput) {
+        reject(new GitProcessError(-1, `git ${args[0]} wrote more than ${maxExecOutput} bytes; stopped`));
+      } else if (code === null) {
+        reject(new GitProcessError(-1, `git ${args[0]} was ended by ${signal ?? 'a signal'}`));
+      } else if (options.okCodes !== 'any' && !(options.okCodes ?? [0]).includes(code)) {
+        reject(new GitProcessError(code, result.stderr.trim() ? result.stderr : result.stdout));
+      } else {
+        resolve(result);
+      }
+    });
+    if (options.input !== undefined && child.stdin) {
+      // A git that exits before reading everything closes the pipe: its exit code tells why.
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(options.input);
+    }
+  });
 }
 
 /** Caps concurrent tasks; a finishing task hands its slot straight to the next waiting one. */
@@ -102,6 +189,7 @@ export function createGitRunner(binary: string, env: Record<string, string>, max
   return {
     text: (cwd, args) => limiter.run(async () => git(cwd).raw(args)),
     buffer: (cwd, args) => limiter.run(async () => git(cwd).showBuffer(args)),
+    exec: (cwd, args, options = {}) => limiter.run(() => spawnGit(binary, env, cwd, args, options)),
   };
 }
 

@@ -6,16 +6,13 @@ import type { ChangedFile } from '../core/agent';
 import { AgentError } from '../core/errors';
 import type { GitPort, Logger, WorkState } from '../core/ports';
 import { parseWorktreeList, type WorktreeEntry } from '../core/worktreeList';
-import { SerialQueue } from '../util/async';
-import { createGitRunner, gitEnvironment, GitProcessError, stderrOf, toAgentError, type FailureReason, type GitRunner } from './gitProcess';
+import { GitContext, type GitContextOptions } from './gitContext';
+import { GitProcessError, stderrOf, type FailureReason, type GitRunner } from './gitProcess';
 import { sniffBinaryFiles } from './binarySniffer';
 
-export interface GitServiceOptions {
-  /** The git executable: a name looked up on PATH, or a path. Default "git". */
-  readonly binary?: string;
-  /** Most git processes running at once, over all repositories. Default 8. */
-  readonly maxConcurrentProcesses?: number;
-  readonly logger?: Logger;
+export interface GitServiceOptions extends GitContextOptions {
+  /** Shares the process cap and write queues with other git ports; the other options are then ignored. */
+  readonly context?: GitContext;
 }
 
 function isFullSha(s: string): boolean {
@@ -36,16 +33,15 @@ async function canonical(p: string): Promise<string> {
 }
 
 export class GitService implements GitPort {
-  private readonly binary: string;
+  /** Writes (worktree add/remove/prune, branch delete) run one at a time per repository, through this. */
+  readonly context: GitContext;
   private readonly runner: GitRunner;
   private readonly logger?: Logger;
-  /** Writes (worktree add/remove/prune, branch delete) per repository, one at a time. */
-  private readonly writeQueues = new Map<string, SerialQueue>();
 
   constructor(options: GitServiceOptions = {}) {
-    this.binary = options.binary ?? 'git';
-    this.runner = createGitRunner(this.binary, gitEnvironment(), options.maxConcurrentProcesses ?? 8);
-    this.logger = options.logger;
+    this.context = options.context ?? new GitContext(options);
+    this.runner = this.context.runner;
+    this.logger = this.context.logger;
   }
 
   async repoRoot(folder: string): Promise<string> {
@@ -168,19 +164,11 @@ export class GitService implements GitPort {
   }
 
   private write<T>(repoRoot: string, task: () => Promise<T>): Promise<T> {
-    const key = path.resolve(repoRoot);
-    let queue = this.writeQueues.get(key);
-    if (!queue) {
-      queue = new SerialQueue();
-      this.writeQueues.set(key, queue);
-    }
-    return queue.run(task);
+    return this.context.write(repoRoot, task);
   }
 
   private fail(e: unknown, cwd: string, args: readonly string[], fallback: FailureReason): AgentError {
-    const error = toAgentError(e, this.binary, cwd, args, fallback);
-    this.logger?.warn(`[Git] ${args.slice(0, 2).join(' ')} in ${cwd}: ${error.reason}${error.detail ? ` — ${error.detail}` : ''}`);
-    return error;
+    return this.context.fail(e, cwd, args, fallback);
   }
 
   private async branchExists(repoRoot: string, branch: string): Promise<boolean> {

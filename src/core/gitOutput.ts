@@ -1,0 +1,120 @@
+/** Parsers for the git output the landing layer reads (all produced with -z or NUL-separated formats). */
+import type { MergeForecast, SavedWork } from './ports';
+
+/** A forecast plus the tree the merge would produce (the conflicted tree when not clean). */
+export interface TreeForecast extends MergeForecast {
+  readonly tree?: string;
+}
+
+function unique(paths: readonly string[]): string[] {
+  return [...new Set(paths)];
+}
+
+/**
+ * `git merge-tree --write-tree --name-only -z --no-messages A B`: `tree\0path\0path\0`.
+ * Exit code 1 means conflicts, 0 a clean merge.
+ */
+export function parseMergeTree(output: string, exitCode: number): TreeForecast {
+  const [tree, ...rest] = output.split('\0');
+  const conflicts = unique(rest.filter((p) => p !== ''));
+  return { clean: exitCode === 0, conflicts: exitCode === 0 ? [] : conflicts, tree: tree.trim() || undefined };
+}
+
+/**
+ * `git merge-tree --stdin --write-tree --name-only -z --no-messages`: per merge
+ * `status\0tree\0path\0...\0\0`, status 1 = clean, 0 = conflicts. Throws on a malformed answer.
+ */
+export function parseMergeTreeBatch(output: string, count: number): TreeForecast[] {
+  const parts = output.split('\0');
+  const forecasts: TreeForecast[] = [];
+  let i = 0;
+  while (forecasts.length < count) {
+    const status = parts[i++];
+    const tree = parts[i++];
+    if ((status !== '0' && status !== '1') || !tree) {
+      throw new Error(`unexpected merge-tree output for merge ${forecasts.length + 1} of ${count}`);
+    }
+    const paths: string[] = [];
+    while (i < parts.length && parts[i] !== '') {
+      paths.push(parts[i++]);
+    }
+    if (i >= parts.length) {
+      throw new Error(`merge-tree output ended inside merge ${forecasts.length + 1} of ${count}`);
+    }
+    i++;
+    forecasts.push({ clean: status === '1', conflicts: status === '1' ? [] : unique(paths), tree });
+  }
+  return forecasts;
+}
+
+/**
+ * Every path in `git status --porcelain=v1 -z`: `XY path\0`, where a rename or copy is followed by
+ * its original path, which is listed too (it changed: it is gone).
+ */
+export function parseStatusPaths(output: string): string[] {
+  const parts = output.split('\0');
+  const paths: string[] = [];
+  let i = 0;
+  while (i < parts.length) {
+    const record = parts[i++];
+    if (record.length < 4 || record.startsWith('## ')) {
+      continue;
+    }
+    paths.push(record.slice(3));
+    const x = record.charAt(0);
+    const y = record.charAt(1);
+    if ((x === 'R' || x === 'C' || y === 'R' || y === 'C') && i < parts.length) {
+      paths.push(parts[i++]);
+    }
+  }
+  return unique(paths);
+}
+
+/** Whether the status shows changes in the index (X column), i.e. something is staged. */
+export function hasStagedChanges(output: string): boolean {
+  const parts = output.split('\0');
+  let i = 0;
+  while (i < parts.length) {
+    const record = parts[i++];
+    if (record.length < 4 || record.startsWith('## ')) {
+      continue;
+    }
+    const x = record.charAt(0);
+    if (x !== ' ' && x !== '?' && x !== '!') {
+      return true;
+    }
+    if (record.charAt(1) === 'R' || record.charAt(1) === 'C') {
+      i++;
+    }
+  }
+  return false;
+}
+
+/**
+ * `git cat-file --batch-check` fed one `name^{commit}` a line: `sha commit size` or
+ * `name^{commit} missing`. Returns the sha of each name, undefined for names that are no commit.
+ */
+export function parseCommitCheck(output: string, names: readonly string[]): (string | undefined)[] {
+  const lines = output.split('\n');
+  return names.map((_, index) => {
+    const match = /^([0-9a-f]{40,64}) commit \d+$/.exec(lines[index] ?? '');
+    return match ? match[1] : undefined;
+  });
+}
+
+/** `git for-each-ref --format=%(refname)%00%(objectname)%00%(committerdate:unix)`, one ref a line. */
+export function parseSavedWork(output: string): SavedWork[] {
+  const saved: SavedWork[] = [];
+  for (const line of output.split('\n')) {
+    const [ref, sha, seconds] = line.split('\0');
+    if (ref && sha) {
+      saved.push({ ref, sha, date: (Number.parseInt(seconds ?? '', 10) || 0) * 1000 });
+    }
+  }
+  return saved;
+}
+
+/** Whether text still holds a conflict marker line that git writes (`<<<<<<< ` or `>>>>>>> `). */
+export function hasConflictMarkers(text: string): boolean {
+  return /^(<{7}|>{7})( |$)/m.test(text);
+}

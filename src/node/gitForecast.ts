@@ -1,0 +1,144 @@
+/**
+ * Merge forecasts without touching any worktree: `git merge-tree --write-tree` (git >= 2.38), many
+ * pairs in one process with `--stdin` (git >= 2.39); older git gets a trial merge in a temporary
+ * detached worktree that is removed afterwards.
+ */
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { AgentError } from '../core/errors';
+import { parsePathList } from '../core/changeSet';
+import { parseCommitCheck, parseMergeTree, parseMergeTreeBatch, type TreeForecast } from '../core/gitOutput';
+import { atLeast, type GitContext } from './gitContext';
+
+/** What the git binary offers for forecasting: merge-tree --stdin, merge-tree --write-tree, or neither. */
+export type MergeTreeSupport = 'stdin' | 'writeTree' | 'none';
+
+type Pair = readonly [string, string];
+
+const mergeTreeArgs = ['merge-tree', '--write-tree', '--name-only', '-z', '--no-messages'];
+
+export class MergeForecaster {
+  private detected?: Promise<MergeTreeSupport>;
+
+  constructor(
+    private readonly context: GitContext,
+    private readonly forced?: MergeTreeSupport,
+  ) {}
+
+  /**
+   * One forecast per pair, in order. `holdingQueue`: the caller already runs on the repository's
+   * write queue (which the trial merge needs, for its worktree add and remove).
+   */
+  async forecast(repoRoot: string, pairs: readonly Pair[], holdingQueue = false): Promise<TreeForecast[]> {
+    if (pairs.length === 0) {
+      return [];
+    }
+    const support = await this.support(repoRoot);
+    if (support === 'writeTree' || (support === 'stdin' && pairs.length === 1)) {
+      return Promise.all(pairs.map((pair) => this.single(repoRoot, pair)));
+    }
+    const commits = await this.resolve(repoRoot, pairs);
+    if (support === 'stdin') {
+      return this.batch(repoRoot, commits);
+    }
+    const trial = () => this.trialMerges(repoRoot, commits);
+    return holdingQueue ? trial() : this.context.write(repoRoot, trial);
+  }
+
+  private support(repoRoot: string): Promise<MergeTreeSupport> {
+    if (this.forced) {
+      return Promise.resolve(this.forced);
+    }
+    this.detected ??= this.context.version(repoRoot).then(
+      (v) => (atLeast(v, [2, 39]) ? 'stdin' : atLeast(v, [2, 38]) ? 'writeTree' : 'none'),
+      (e: unknown) => {
+        this.detected = undefined;
+        throw e;
+      },
+    );
+    return this.detected;
+  }
+
+  /**
+   * Full shas, so "HEAD" means the repository's HEAD in any worktree, names never break a --stdin
+   * line, and a bad name is reported by name. A single merge-tree resolves names itself.
+   */
+  private async resolve(repoRoot: string, pairs: readonly Pair[]): Promise<Pair[]> {
+    const names = [...new Set(pairs.flat())];
+    const bad = names.find((n) => n === '' || /[\n\r]/.test(n));
+    const shas = bad === undefined ? parseCommitCheck(await this.context.out(repoRoot, ['cat-file', '--batch-check'], { input: names.map((n) => `${n}^{commit}\n`).join('') }), names) : [];
+    const byName = new Map(names.map((n, i) => [n, shas[i]]));
+    const missing = names.find((n) => !byName.get(n));
+    if (missing !== undefined) {
+      throw new AgentError('gitFailed', `"${missing}" is not a commit or branch in ${repoRoot}.`);
+    }
+    return pairs.map(([ours, theirs]) => [byName.get(ours) as string, byName.get(theirs) as string]);
+  }
+
+  private async single(repoRoot: string, [ours, theirs]: Pair): Promise<TreeForecast> {
+    const args = [...mergeTreeArgs, ours, theirs];
+    const result = await this.context.run(repoRoot, args, { okCodes: [0, 1] });
+    const forecast = parseMergeTree(result.stdout, result.exitCode);
+    // Exit 1 also means "not something we can merge": only a tree in the answer makes it a forecast.
+    if (!forecast.tree || !/^[0-9a-f]{40,64}$/.test(forecast.tree)) {
+      throw this.context.fail(new Error(result.stderr.trim() || `no tree in the answer of git merge-tree ${ours} ${theirs}`), repoRoot, args, 'gitFailed');
+    }
+    return forecast;
+  }
+
+  private async batch(repoRoot: string, pairs: readonly Pair[]): Promise<TreeForecast[]> {
+    const args = [...mergeTreeArgs, '--stdin'];
+    const result = await this.context.run(repoRoot, args, { input: pairs.map(([a, b]) => `${a} ${b}\n`).join('') });
+    try {
+      return parseMergeTreeBatch(result.stdout, pairs.length);
+    } catch (e) {
+      throw new AgentError('gitFailed', `git merge-tree --stdin gave an answer that could not be read in ${repoRoot}`, e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  /** git < 2.38: real merges in one temporary detached worktree, reset between pairs, always removed. */
+  private async trialMerges(repoRoot: string, pairs: readonly Pair[]): Promise<TreeForecast[]> {
+    const parent = await fs.mkdtemp(path.join(os.tmpdir(), 'pa-trial-'));
+    const dir = path.join(parent, 'worktree');
+    // No hooks (a forecast runs nothing of the repository's), no rerere records, no autostash.
+    const quiet = ['-c', `core.hooksPath=${path.join(parent, 'no-hooks')}`, '-c', 'rerere.enabled=false', '-c', 'merge.autoStash=false'];
+    const forecasts: TreeForecast[] = [];
+    try {
+      await this.context.run(repoRoot, [...quiet, 'worktree', 'add', '--detach', '--quiet', dir, pairs[0][0]], { reason: 'worktreeFailed' });
+      for (const [ours, theirs] of pairs) {
+        await this.context.run(dir, [...quiet, 'reset', '--hard', '--quiet', ours]);
+        await this.context.run(dir, ['clean', '-ffdxq']);
+        forecasts.push(await this.trialMerge(dir, quiet, theirs));
+      }
+      return forecasts;
+    } finally {
+      await this.removeTrialWorktree(repoRoot, dir);
+      await fs.rm(parent, { recursive: true, force: true });
+    }
+  }
+
+  private async trialMerge(dir: string, quiet: string[], theirs: string): Promise<TreeForecast> {
+    const args = [...quiet, 'merge', '--no-commit', '--no-ff', '--quiet', theirs];
+    const merge = await this.context.run(dir, args, { okCodes: [0, 1] });
+    if (merge.exitCode === 0) {
+      return { clean: true, conflicts: [], tree: await this.context.out(dir, ['write-tree']) };
+    }
+    const conflicts = parsePathList((await this.context.run(dir, ['diff', '--name-only', '--no-relative', '--diff-filter=U', '-z'])).stdout);
+    if (conflicts.length === 0) {
+      throw this.context.fail(new Error(merge.stderr || merge.stdout), dir, args.slice(quiet.length), 'gitFailed');
+    }
+    return { clean: false, conflicts };
+  }
+
+  private async removeTrialWorktree(repoRoot: string, dir: string): Promise<void> {
+    for (const args of [
+      ['worktree', 'remove', '--force', '--force', dir],
+      ['worktree', 'prune'],
+    ]) {
+      await this.context.runner.exec(repoRoot, args).catch((e: unknown) => {
+        this.context.logger?.warn(`[Git] removing the trial-merge worktree ${dir}: git ${args.slice(0, 2).join(' ')} failed — ${String(e)}`);
+      });
+    }
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * Landing an agent branch on the branch of the main worktree: forecast first, then merge, squash
+ * or rebase + fast-forward; any failure is undone (merge --abort, reset --merge, rebase --abort)
+ * before it is reported. Callers hold the repository's write queue.
+ */
+import { parsePathList } from '../core/changeSet';
+import { AgentError } from '../core/errors';
+import { hasStagedChanges, parseStatusPaths } from '../core/gitOutput';
+import type { MergeOutcome, MergeStrategy } from '../core/ports';
+import type { GitContext } from './gitContext';
+import type { MergeForecaster } from './gitForecast';
+import type { GitExecResult } from './gitProcess';
+
+/** Never the stash (shared by all worktrees), never other branches moved by a rebase, never an editor. */
+export const safeMergeConfig = ['-c', 'merge.autoStash=false', '-c', 'rebase.autoStash=false', '-c', 'rebase.updateRefs=false'];
+export const noEditor = { GIT_EDITOR: ':' };
+
+/** Repository-relative paths with unresolved conflicts in the worktree at `cwd`. */
+export async function unmergedPaths(context: GitContext, cwd: string): Promise<string[]> {
+  return parsePathList((await context.run(cwd, ['diff', '--name-only', '--no-relative', '--diff-filter=U', '-z'])).stdout);
+}
+
+export async function hasRef(context: GitContext, cwd: string, ref: string): Promise<boolean> {
+  return (await context.run(cwd, ['rev-parse', '--quiet', '--verify', ref], { okCodes: [0, 1] })).exitCode === 0;
+}
+
+export async function currentBranch(context: GitContext, cwd: string): Promise<string | undefined> {
+  const result = await context.run(cwd, ['symbolic-ref', '--quiet', 'HEAD'], { okCodes: [0, 1] });
+  const ref = result.stdout.trim();
+  return result.exitCode === 0 && ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined;
+}
+
+function failure(context: GitContext, cwd: string, command: string, result: GitExecResult): AgentError {
+  const detail = (result.stderr.trim() || result.stdout.trim()).slice(0, 4000);
+  if (/would be overwritten|untracked working tree files/i.test(detail)) {
+    return new AgentError('dirtyWorkspace', `Uncommitted changes in ${cwd} would be overwritten; commit or discard them first.`, detail);
+  }
+  return context.fail(new Error(detail), cwd, [command], 'gitFailed');
+}
+
+export class Lander {
+  constructor(
+    private readonly context: GitContext,
+    private readonly forecaster: MergeForecaster,
+  ) {}
+
+  async land(cwd: string, agentCwd: string, branch: string, strategy: MergeStrategy, message: string): Promise<MergeOutcome> {
+    const target = await currentBranch(this.context, cwd);
+    if (!target) {
+      throw new AgentError('gitFailed', `No branch is checked out in ${cwd} (detached HEAD): check out the branch to land on first.`);
+    }
+    if (target === branch) {
+      throw new AgentError('gitFailed', `${branch} is the branch checked out in ${cwd}; it cannot be landed on itself.`);
+    }
+    const [forecast] = await this.forecaster.forecast(cwd, [[target, branch]], true);
+    if (!forecast.clean) {
+      return { ok: false, conflicts: forecast.conflicts };
+    }
+    await this.refuseDirty(cwd, forecast.tree);
+    switch (strategy) {
+      case 'merge':
+        return this.merge(cwd, branch, message);
+      case 'squash':
+        return this.squash(cwd, branch, message);
+      case 'rebase':
+        return this.rebase(cwd, agentCwd, branch, target);
+    }
+  }
+
+  /**
+   * Staged changes would be swallowed by a squash commit, and local changes in a file the landing
+   * changes would be overwritten: both are refused up front, naming the files.
+   */
+  private async refuseDirty(cwd: string, mergedTree: string | undefined): Promise<void> {
+    const status = (await this.context.run(cwd, ['status', '--porcelain=v1', '-z', '--untracked-files=all'])).stdout;
+    if (hasStagedChanges(status)) {
+      throw new AgentError('dirtyWorkspace', `${cwd} has staged changes; commit or unstage them before landing.`);
+    }
+    const dirty = parseStatusPaths(status);
+    if (dirty.length === 0 || !mergedTree) {
+      return;
+    }
+    const changing = new Set(parsePathList((await this.context.run(cwd, ['diff', '--name-only', '--no-renames', '--no-relative', '-z', 'HEAD', mergedTree, '--'])).stdout));
+    const clash = dirty.filter((p) => changing.has(p));
+    if (clash.length > 0) {
+      throw new AgentError('dirtyWorkspace', `Landing would overwrite uncommitted changes in ${cwd}: ${clash.slice(0, 5).join(', ')}${clash.length > 5 ? ', …' : ''}. Commit or discard them first.`);
+    }
+  }
+
+  private async head(cwd: string): Promise<MergeOutcome> {
+    return { ok: true, sha: await this.context.out(cwd, ['rev-parse', 'HEAD']) };
+  }
+
+  private async merge(cwd: string, branch: string, message: string): Promise<MergeOutcome> {
+    const args = [...safeMergeConfig, 'merge', '--no-ff', '--no-edit', '-m', message, branch];
+    const result = await this.context.run(cwd, args, { okCodes: 'any', env: noEditor });
+    if (result.exitCode === 0) {
+      return this.head(cwd);
+    }
+    const conflicts = await unmergedPaths(this.context, cwd);
+    if (await hasRef(this.context, cwd, 'MERGE_HEAD')) {
+      await this.context.run(cwd, ['merge', '--abort']);
+    }
+    if (conflicts.length > 0) {
+      return { ok: false, conflicts };
+    }
+    throw failure(this.context, cwd, 'merge', result);
+  }
+
+  private async squash(cwd: string, branch: string, message: string): Promise<MergeOutcome> {
+    const args = [...safeMergeConfig, 'merge', '--squash', branch];
+    const result = await this.context.run(cwd, args, { okCodes: 'any', env: noEditor });
+    if (result.exitCode !== 0) {
+      const conflicts = await unmergedPaths(this.context, cwd);
+      // Exit 1: the squash changed the index and files; other codes: git refused before changing anything.
+      if (result.exitCode === 1 || conflicts.length > 0) {
+        await this.context.run(cwd, ['reset', '--merge']);
+      }
+      if (conflicts.length > 0) {
+        return { ok: false, conflicts };
+      }
+      throw failure(this.context, cwd, 'merge', result);
+    }
+    const staged = (await this.context.run(cwd, ['diff', '--cached', '--quiet'], { okCodes: [0, 1] })).exitCode === 1;
+    if (!staged) {
+      // The branch's content is already there: nothing to commit; drop SQUASH_MSG.
+      await this.context.run(cwd, ['reset', '--merge']);
+      return this.head(cwd);
+    }
+    const commit = ['commit', '--quiet', '-m', message];
+    const committed = await this.context.run(cwd, commit, { okCodes: 'any', env: noEditor });
+    if (committed.exitCode !== 0) {
+      await this.context.run(cwd, ['reset', '--merge']);
+      throw failure(this.context, cwd, 'commit', committed);
+    }
+    return this.head(cwd);
+  }
+
+  private async rebase(cwd: string, agentCwd: string, branch: string, target: string): Promise<MergeOutcome> {
+    const checkedOut = await currentBranch(this.context, agentCwd);
+    if (checkedOut !== branch) {
+      throw new AgentError('gitFailed', `${agentCwd} has ${checkedOut ?? 'no branch'} checked out, not ${branch}: cannot rebase it there.`);
+    }
+    const tracked = (await this.context.run(agentCwd, ['status', '--porcelain=v1', '-z', '--untracked-files=no'])).stdout;
+    if (tracked !== '') {
+      throw new AgentError('dirtyWorkspace', `${agentCwd} has uncommitted changes; commit them before rebasing ${branch}.`);
+    }
+    const before = await this.context.out(agentCwd, ['rev-parse', 'HEAD']);
+    const args = [...safeMergeConfig, 'rebase', target];
+    const rebased = await this.context.run(agentCwd, args, { okCodes: 'any', env: noEditor });
+    if (rebased.exitCode !== 0) {
+      const conflicts = await unmergedPaths(this.context, agentCwd);
+      await this.context.runner.exec(agentCwd, ['rebase', '--abort'], { okCodes: 'any' });
+      if (conflicts.length > 0) {
+        return { ok: false, conflicts };
+      }
+      throw failure(this.context, agentCwd, 'rebase', rebased);
+    }
+    const ff = ['merge', '--ff-only', branch];
+    const merged = await this.context.run(cwd, ff, { okCodes: 'any', env: noEditor });
+    if (merged.exitCode !== 0) {
+      // Put the agent branch back where it was: no half-landed state.
+      await this.context.run(agentCwd, ['reset', '--keep', before]);
+      throw failure(this.context, cwd, 'merge', merged);
+    }
+    return this.head(cwd);
+  }
+}

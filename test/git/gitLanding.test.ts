@@ -1,0 +1,431 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { AgentError, type AgentErrorReason } from '../../src/core/errors';
+import type { MergeStrategy } from '../../src/core/ports';
+import { parseWorktreeList } from '../../src/core/worktreeList';
+import { GitLanding } from '../../src/node/gitLanding';
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+const sha = (cwd: string, rev = 'HEAD') => git(cwd, 'rev-parse', rev).trim();
+const status = (cwd: string) => git(cwd, 'status', '--porcelain=v1', '--untracked-files=all');
+const registered = (repo: string) => parseWorktreeList(git(repo, 'worktree', 'list', '--porcelain', '-z')).map((w) => w.path);
+
+/** PNG header bytes: binary to git because of the NUL bytes. */
+const pngBytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x01]);
+
+async function write(dir: string, file: string, content: string | Buffer): Promise<void> {
+  await mkdir(join(dir, file, '..'), { recursive: true });
+  await writeFile(join(dir, file), content);
+}
+
+/** Every file under `dir` except .git: path, mode and content hash, or a symlink's target. */
+async function listing(dir: string, rel = ''): Promise<string[]> {
+  const lines: string[] = [];
+  for (const name of (await readdir(join(dir, rel))).sort()) {
+    const entry = rel ? `${rel}/${name}` : name;
+    if (entry === '.git') {
+      continue;
+    }
+    const full = join(dir, entry);
+    const info = await lstat(full);
+    if (info.isSymbolicLink()) {
+      lines.push(`${entry} -> ${await readlink(full)}`);
+    } else if (info.isDirectory()) {
+      lines.push(...(await listing(dir, entry)));
+    } else {
+      lines.push(`${entry} ${(info.mode & 0o777).toString(8)} ${createHash('sha256').update(await readFile(full)).digest('hex')}`);
+    }
+  }
+  return lines;
+}
+
+async function rejectsWith(promise: Promise<unknown>, reason: AgentErrorReason): Promise<AgentError> {
+  try {
+    await promise;
+  } catch (e) {
+    assert.ok(AgentError.is(e, reason), `expected AgentError ${reason}, got ${e instanceof Error ? `${(e as AgentError).reason ?? e.name}: ${e.message}` : String(e)}`);
+    return e;
+  }
+  assert.fail(`expected a rejection with ${reason}`);
+}
+
+describe('GitLanding (real git)', function () {
+  this.timeout(60_000);
+  const landing = new GitLanding();
+  let root: string;
+  let repo: string;
+  let base: string;
+
+  /** An agent worktree on branch agents/<name>, from main's base, with `files` committed. */
+  const agent = async (name: string, files: Record<string, string>, commit = true): Promise<string> => {
+    const dir = join(root, `wt-${name}`);
+    git(repo, 'worktree', 'add', '--quiet', '-b', `agents/${name}`, dir, base);
+    for (const [file, content] of Object.entries(files)) {
+      await write(dir, file, content);
+    }
+    if (commit) {
+      git(dir, 'add', '-A');
+      git(dir, 'commit', '--quiet', '-m', `${name} work`);
+    }
+    return dir;
+  };
+
+  beforeEach(async () => {
+    root = await realpath(await mkdtemp(join(tmpdir(), 'pa-landing-')));
+    repo = join(root, 'repo');
+    await mkdir(repo);
+    git(repo, 'init', '--quiet', '--initial-branch=main');
+    git(repo, 'config', 'user.name', 'Landing Tests');
+    git(repo, 'config', 'user.email', 'landing@example.invalid');
+    await write(repo, 'README.md', '# readme\n');
+    await write(repo, 'src/app.ts', 'line 1\nline 2\nline 3\n');
+    await write(repo, 'src/util.ts', 'export const u = 1;\n');
+    await write(repo, 'gone.txt', 'to be deleted\n');
+    await write(repo, '.gitignore', '*.log\n');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '--quiet', '-m', 'initial');
+    base = sha(repo);
+  });
+
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  describe('land', () => {
+    const landed = async (strategy: MergeStrategy) => {
+      const wt = await agent('feature', { 'src/feature.ts': 'export const f = 1;\n', 'src/app.ts': 'line 1\nline 2 by agent\nline 3\n' });
+      // main moves on (another file), so no strategy degenerates to a fast-forward.
+      await write(repo, 'README.md', '# readme, moved on\n');
+      git(repo, 'commit', '--quiet', '-am', 'main moves on');
+      const before = sha(repo);
+      const outcome = await landing.land(repo, wt, 'agents/feature', strategy, `Land feature by ${strategy}`);
+      assert.ok(outcome.ok);
+      assert.equal(outcome.sha, sha(repo));
+      assert.equal(status(repo), '');
+      assert.equal(await readFile(join(repo, 'src/feature.ts'), 'utf8'), 'export const f = 1;\n');
+      assert.equal(await readFile(join(repo, 'src/app.ts'), 'utf8'), 'line 1\nline 2 by agent\nline 3\n');
+      assert.equal(await readFile(join(repo, 'README.md'), 'utf8'), '# readme, moved on\n');
+      return { wt, before, parents: git(repo, 'log', '-1', '--format=%P').trim().split(' ') };
+    };
+
+    it('merge: a --no-ff merge commit with two parents', async () => {
+      const { before, parents } = await landed('merge');
+      assert.deepEqual(parents, [before, sha(repo, 'agents/feature')]);
+      assert.equal(git(repo, 'log', '-1', '--format=%s').trim(), 'Land feature by merge');
+    });
+
+    it('squash: one single-parent commit holding the branch changes', async () => {
+      const { before, parents } = await landed('squash');
+      assert.deepEqual(parents, [before]);
+      assert.equal(git(repo, 'log', '-1', '--format=%s').trim(), 'Land feature by squash');
+      assert.equal(git(repo, 'diff', '--name-only', 'HEAD^', 'HEAD').trim().split('\n').sort().join(','), 'src/app.ts,src/feature.ts');
+      assert.ok(!existsSync(join(repo, '.git', 'SQUASH_MSG')));
+    });
+
+    it('rebase: the branch is rebased in its worktree and main fast-forwarded, history linear', async () => {
+      const { wt, before, parents } = await landed('rebase');
+      assert.equal(sha(repo), sha(repo, 'agents/feature'));
+      assert.equal(sha(wt), sha(repo));
+      assert.deepEqual(parents, [before]);
+      assert.equal(git(repo, 'rev-list', '--merges', `${base}..HEAD`), '');
+      assert.equal(git(repo, 'log', '-1', '--format=%s').trim(), 'feature work');
+    });
+
+    it('forecasts a conflicting pair and lands nothing, for every strategy', async () => {
+      const wt = await agent('clash', { 'src/app.ts': 'line 1\nline 2 agent\nline 3\n' });
+      await write(repo, 'src/app.ts', 'line 1\nline 2 main\nline 3\n');
+      git(repo, 'commit', '--quiet', '-am', 'main edits the same line');
+      const forecast = await landing.forecastMerge(repo, 'main', 'agents/clash');
+      assert.deepEqual(forecast, { clean: false, conflicts: ['src/app.ts'] });
+      const head = sha(repo);
+      const branchTip = sha(repo, 'agents/clash');
+      for (const strategy of ['merge', 'squash', 'rebase'] as const) {
+        assert.deepEqual(await landing.land(repo, wt, 'agents/clash', strategy, 'x'), { ok: false, conflicts: ['src/app.ts'] });
+        assert.equal(sha(repo), head);
+        assert.equal(status(repo), '');
+        assert.equal(sha(repo, 'agents/clash'), branchTip);
+        assert.equal(status(wt), '');
+      }
+    });
+
+    it('refuses to overwrite uncommitted changes in the main worktree, touching nothing', async () => {
+      const wt = await agent('edit', { 'src/util.ts': 'export const u = 2;\n' });
+      await write(repo, 'src/util.ts', 'export const u = 3; // local\n');
+      const head = sha(repo);
+      await rejectsWith(landing.land(repo, wt, 'agents/edit', 'merge', 'x'), 'dirtyWorkspace');
+      assert.equal(sha(repo), head);
+      assert.equal(status(repo), ' M src/util.ts\n');
+    });
+
+    it('undoes a landing that a hook rejects, and reports the hook\'s words', async () => {
+      const wt = await agent('hooked', { 'src/feature.ts': 'export const f = 1;\n' });
+      await write(repo, 'README.md', '# moved\n');
+      git(repo, 'commit', '--quiet', '-am', 'moved');
+      const hooks = join(root, 'hooks');
+      for (const hook of ['pre-merge-commit', 'pre-commit']) {
+        await write(hooks, hook, '#!/bin/sh\necho "hook says no" >&2\nexit 1\n');
+        await chmod(join(hooks, hook), 0o755);
+      }
+      git(repo, 'config', 'core.hooksPath', hooks);
+      const head = sha(repo);
+      for (const strategy of ['merge', 'squash'] as const) {
+        const error = await rejectsWith(landing.land(repo, wt, 'agents/hooked', strategy, 'x'), 'gitFailed');
+        assert.match(error.detail ?? '', /hook says no/);
+        assert.equal(sha(repo), head);
+        assert.equal(status(repo), '');
+        assert.ok(!existsSync(join(repo, '.git', 'MERGE_HEAD')) && !existsSync(join(repo, '.git', 'SQUASH_MSG')));
+      }
+    });
+
+    it('reports a missing git and a missing folder with their reasons', async () => {
+      const missing = new GitLanding({ binary: join(root, 'no-such-dir', 'git') });
+      await rejectsWith(missing.forecastMerge(repo, 'main', 'main'), 'gitNotFound');
+      await rejectsWith(missing.commitAll(repo, 'x'), 'gitNotFound');
+      await rejectsWith(landing.dirtyFiles(join(root, 'nowhere')), 'notGitRepository');
+    });
+
+    it('lands with unrelated local changes kept in place', async () => {
+      const wt = await agent('other', { 'src/feature.ts': 'export const f = 1;\n' });
+      await write(repo, 'README.md', 'local edit\n');
+      const outcome = await landing.land(repo, wt, 'agents/other', 'squash', 'Land other');
+      assert.ok(outcome.ok);
+      assert.equal(status(repo), ' M README.md\n');
+      assert.equal(git(repo, 'diff', '--name-only', 'HEAD^', 'HEAD').trim(), 'src/feature.ts');
+    });
+  });
+
+  describe('forecasts', () => {
+    const sixBranches = async (): Promise<[string, string][]> => {
+      const edits: Record<string, string>[] = [
+        { 'src/app.ts': 'line 1\nA\nline 3\n' },
+        { 'src/app.ts': 'line 1\nB\nline 3\n' },
+        { 'src/util.ts': 'export const u = 2;\n' },
+        { 'src/util.ts': 'export const u = 3;\n', 'docs/c.md': 'c\n' },
+        { 'docs/d.md': 'd\n' },
+        { 'src/app.ts': 'line 1\nline 2\nline 3\nline 4\n' },
+      ];
+      const names: string[] = [];
+      for (const [i, files] of edits.entries()) {
+        await agent(`b${i}`, files);
+        names.push(`agents/b${i}`);
+      }
+      return names.flatMap((a) => names.filter((b) => b !== a).map((b): [string, string] => [a, b]));
+    };
+
+    it('forecastMany on six branches matches pairwise forecastMerge', async () => {
+      const pairs = await sixBranches();
+      const many = await landing.forecastMany(repo, pairs);
+      const single = await Promise.all(pairs.map(([a, b]) => landing.forecastMerge(repo, a, b)));
+      assert.deepEqual(many, single);
+      assert.deepEqual(many[0], { clean: false, conflicts: ['src/app.ts'] });
+      assert.ok(many.filter((f) => f.clean).length >= 10, 'most pairs merge cleanly');
+      assert.ok(many.some((f) => !f.clean && f.conflicts.includes('src/util.ts')));
+    });
+
+    it('gives the same answers per pair and by trial merges, and leaves no worktree registered', async () => {
+      const pairs = await sixBranches();
+      const expected = await landing.forecastMany(repo, pairs);
+      const worktreesBefore = registered(repo);
+      assert.deepEqual(await new GitLanding({ mergeTree: 'writeTree' }).forecastMany(repo, pairs), expected);
+      const trial = new GitLanding({ mergeTree: 'none' });
+      assert.deepEqual(await trial.forecastMany(repo, pairs), expected);
+      assert.deepEqual(await trial.forecastMerge(repo, 'agents/b0', 'agents/b1'), expected[0]);
+      assert.deepEqual(registered(repo), worktreesBefore);
+      assert.equal(git(repo, 'worktree', 'list').split('\n').filter((l) => l.includes('pa-trial-')).length, 0);
+      assert.equal(status(repo), '');
+    });
+
+    it('reports a name that is not a commit', async () => {
+      const single = await rejectsWith(landing.forecastMerge(repo, 'main', 'agents/none'), 'gitFailed');
+      assert.match(`${single.message} ${single.detail ?? ''}`, /agents\/none/);
+      const many = await rejectsWith(landing.forecastMany(repo, [['main', 'main'], ['main', 'agents/none']]), 'gitFailed');
+      assert.match(many.message, /agents\/none/);
+    });
+  });
+
+  describe('mergeLeavingConflicts and commitAll', () => {
+    it('leaves conflict markers in the agent worktree; commitAll refuses them, then commits the resolution', async () => {
+      const wt = await agent('clash', { 'src/app.ts': 'line 1\nline 2 agent\nline 3\n' });
+      await write(repo, 'src/app.ts', 'line 1\nline 2 main\nline 3\n');
+      git(repo, 'commit', '--quiet', '-am', 'main edits the same line');
+      const { conflicts } = await landing.mergeLeavingConflicts(wt, 'main');
+      assert.deepEqual(conflicts, ['src/app.ts']);
+      assert.match(await readFile(join(wt, 'src/app.ts'), 'utf8'), /^<<<<<<< HEAD\nline 2 agent\n=======\nline 2 main\n>>>>>>> main$/m);
+      assert.equal(status(repo), '');
+      await rejectsWith(landing.commitAll(wt, 'resolve'), 'mergeConflicts');
+      await write(wt, 'src/app.ts', 'line 1\nline 2 both\nline 3\n');
+      const merged = await landing.commitAll(wt, 'Resolve the conflict');
+      assert.equal(merged, sha(wt));
+      assert.equal(git(wt, 'log', '-1', '--format=%P').trim().split(' ').length, 2);
+      assert.equal(status(wt), '');
+    });
+
+    it('merges cleanly when nothing conflicts', async () => {
+      const wt = await agent('calm', { 'docs/x.md': 'x\n' });
+      await write(repo, 'README.md', 'main\n');
+      git(repo, 'commit', '--quiet', '-am', 'main');
+      assert.deepEqual(await landing.mergeLeavingConflicts(wt, 'main'), { conflicts: [] });
+      assert.equal(git(wt, 'log', '-1', '--format=%P').trim().split(' ').length, 2);
+    });
+
+    it('commitAll: undefined on a clean tree; otherwise everything, untracked included', async () => {
+      const wt = await agent('c', {}, false);
+      assert.equal(await landing.commitAll(wt, 'nothing'), undefined);
+      assert.equal(sha(wt), base);
+      await write(wt, 'new/file.ts', 'new\n');
+      await rm(join(wt, 'gone.txt'));
+      await write(wt, 'debug.log', 'ignored\n');
+      assert.deepEqual((await landing.dirtyFiles(wt)).sort(), ['gone.txt', 'new/file.ts']);
+      assert.deepEqual(await landing.dirtyFiles(join(wt, 'new')), ['file.ts']);
+      const inSubfolder = await landing.commitAll(join(wt, 'new'), 'only the subfolder');
+      assert.equal(git(wt, 'show', '--name-only', '--format=', 'HEAD').trim(), 'new/file.ts');
+      assert.equal(status(wt), ' D gone.txt\n');
+      const commit = await landing.commitAll(wt, 'agent work');
+      assert.equal(commit, sha(wt));
+      assert.equal(sha(wt, 'HEAD^'), inSubfolder);
+      assert.deepEqual((await landing.changedBetween(repo, base, 'agents/c')).sort(), ['gone.txt', 'new/file.ts']);
+      assert.equal(status(wt), '');
+    });
+
+    it('currentBranch: the branch, or undefined when detached', async () => {
+      assert.equal(await landing.currentBranch(repo), 'main');
+      git(repo, 'checkout', '--quiet', '--detach');
+      assert.equal(await landing.currentBranch(repo), undefined);
+    });
+  });
+
+  describe('saveWork and restoreWork', () => {
+    /** An agent worktree with one of every kind of change. */
+    const busyWorktree = async () => {
+      const wt = await agent('busy', { 'tool.sh': '#!/bin/sh\necho committed\n' });
+      await chmod(join(wt, 'tool.sh'), 0o755);
+      git(wt, 'commit', '--quiet', '-am', 'executable');
+      await write(wt, 'src/app.ts', 'line 1\nline 2 uncommitted\nline 3\n');
+      await rm(join(wt, 'gone.txt'));
+      await write(wt, 'notes/untracked.md', 'not added\n');
+      await write(wt, 'run.sh', '#!/bin/sh\necho new\n');
+      await chmod(join(wt, 'run.sh'), 0o755);
+      await write(wt, 'logo.png', pngBytes);
+      await write(wt, 'build.log', 'ignored, not saved\n');
+      if (process.platform !== 'win32') {
+        await symlink('src/app.ts', join(wt, 'app-link'));
+      }
+      return wt;
+    };
+
+    it('saves without touching index, HEAD or files, and restores byte for byte after a forced removal', async () => {
+      const wt = await busyWorktree();
+      const indexFile = resolve(wt, git(wt, 'rev-parse', '--git-path', 'index').trim());
+      const indexBefore = await readFile(indexFile);
+      const filesBefore = await listing(wt);
+      const statusBefore = status(wt);
+      const head = sha(wt);
+
+      const saved = await landing.saveWork(wt, 'refs/parallel-agents/busy', 'Saved work of busy');
+      assert.deepEqual(await readFile(indexFile), indexBefore);
+      assert.equal(sha(wt), head);
+      assert.deepEqual(await listing(wt), filesBefore);
+      assert.equal(status(wt), statusBefore);
+      assert.equal(sha(repo, 'refs/parallel-agents/busy'), saved.sha);
+      assert.equal(sha(repo, `${saved.sha}^`), head);
+      assert.ok(Math.abs(saved.date - Date.now()) < 60_000);
+      const tree = git(repo, 'ls-tree', '-r', '--name-only', saved.sha).split('\n');
+      assert.ok(tree.includes('notes/untracked.md') && !tree.includes('build.log') && !tree.includes('gone.txt'));
+
+      git(repo, 'worktree', 'remove', '--force', wt);
+      git(repo, 'branch', '-D', 'agents/busy');
+      await landing.restoreWork(repo, wt, 'agents/busy', 'refs/parallel-agents/busy');
+      assert.equal(sha(wt), head);
+      assert.equal(await landing.currentBranch(wt), 'agents/busy');
+      assert.deepEqual(await listing(wt), filesBefore.filter((l) => !l.startsWith('build.log')));
+      assert.equal(status(wt), statusBefore.replace('?? build.log\n', ''));
+      assert.equal(git(wt, 'diff', '--cached', '--name-only'), '');
+    });
+
+    it('restores onto the branch when it still points at the saved base; refuses a moved branch, leaving nothing', async () => {
+      const wt = await busyWorktree();
+      const filesBefore = await listing(wt);
+      await landing.saveWork(wt, 'refs/parallel-agents/busy', 'save');
+      git(repo, 'worktree', 'remove', '--force', wt);
+      await landing.restoreWork(repo, wt, 'agents/busy', 'refs/parallel-agents/busy');
+      assert.deepEqual(await listing(wt), filesBefore.filter((l) => !l.startsWith('build.log')));
+
+      git(repo, 'worktree', 'remove', '--force', wt);
+      git(repo, 'branch', '--force', 'agents/busy', base);
+      const worktrees = registered(repo);
+      const error = await rejectsWith(landing.restoreWork(repo, wt, 'agents/busy', 'refs/parallel-agents/busy'), 'worktreeFailed');
+      assert.match(error.message, /agents\/busy/);
+      assert.deepEqual(registered(repo), worktrees);
+      assert.ok(!existsSync(wt));
+    });
+
+    it('saves a clean worktree as a new commit with HEAD\'s tree; lists and deletes saved work', async () => {
+      const wt = await agent('clean', { 'a.txt': 'a\n' });
+      const saved = await landing.saveWork(wt, 'refs/parallel-agents/clean', 'save');
+      assert.notEqual(saved.sha, sha(wt));
+      assert.equal(sha(repo, `${saved.sha}^{tree}`), sha(wt, 'HEAD^{tree}'));
+      const listed = await landing.listSavedWork(repo, 'refs/parallel-agents/');
+      assert.deepEqual(listed, [saved]);
+      await landing.deleteRef(repo, saved.ref);
+      assert.deepEqual(await landing.listSavedWork(repo, 'refs/parallel-agents/'), []);
+      await rejectsWith(landing.saveWork(wt, 'parallel-agents/clean', 'save'), 'gitFailed');
+    });
+  });
+
+  describe('isMergedByContent', () => {
+    it('recognises squash- and merge-landed branches, not an unmerged one', async () => {
+      const squashed = await agent('squashed', { 'src/s.ts': 's\n', 'src/app.ts': 'line 1\nsquash\nline 3\n' });
+      const merged = await agent('merged', { 'src/r.ts': 'r\n' });
+      await agent('open', { 'src/o.ts': 'o\n' });
+      assert.equal(await landing.isMergedByContent(repo, 'agents/squashed', 'main'), false);
+
+      assert.ok((await landing.land(repo, squashed, 'agents/squashed', 'squash', 'squash it')).ok);
+      assert.ok((await landing.land(repo, merged, 'agents/merged', 'merge', 'merge it')).ok);
+      await write(repo, 'README.md', 'main moves on\n');
+      git(repo, 'commit', '--quiet', '-am', 'later');
+      assert.equal(await landing.isMergedByContent(repo, 'agents/squashed', 'main'), true);
+      assert.equal(await landing.isMergedByContent(repo, 'agents/merged', 'main'), true);
+      assert.equal(await landing.isMergedByContent(repo, 'agents/open', 'main'), false);
+      assert.equal(await new GitLanding({ mergeTree: 'none' }).isMergedByContent(repo, 'agents/squashed', 'main'), true);
+      // Once main edits a squashed file again, neither rule can tell: the answer errs towards keeping the branch.
+      await write(repo, 'src/s.ts', 's, edited later on main\n');
+      git(repo, 'commit', '--quiet', '-am', 'edits the squashed file');
+      assert.equal(await landing.isMergedByContent(repo, 'agents/squashed', 'main'), false);
+    });
+
+    it('recognises a branch landed by rebase', async () => {
+      const wt = await agent('re', { 'src/re.ts': 're\n' });
+      await write(repo, 'README.md', 'moved\n');
+      git(repo, 'commit', '--quiet', '-am', 'moved');
+      const before = sha(repo, 'agents/re');
+      assert.ok((await landing.land(repo, wt, 'agents/re', 'rebase', 'x')).ok);
+      git(repo, 'branch', 'old-re', before);
+      assert.equal(await landing.isMergedByContent(repo, 'old-re', 'main'), true);
+    });
+  });
+
+  describe('restoreFile', () => {
+    it('restores a modified file, deletes an added one, brings back a deleted one', async () => {
+      const wt = await agent('files', { 'src/app.ts': 'changed\n', 'src/new/added.ts': 'added\n' });
+      await rm(join(wt, 'gone.txt'));
+      await landing.restoreFile(wt, base, 'src/app.ts');
+      await landing.restoreFile(wt, base, 'src/new/added.ts');
+      await landing.restoreFile(wt, base, 'gone.txt');
+      assert.equal(await readFile(join(wt, 'src/app.ts'), 'utf8'), 'line 1\nline 2\nline 3\n');
+      assert.ok(!existsSync(join(wt, 'src/new')), 'the emptied folder is gone too');
+      assert.equal(await readFile(join(wt, 'gone.txt'), 'utf8'), 'to be deleted\n');
+      assert.equal(git(wt, 'diff', '--cached', '--name-only'), '');
+      assert.equal(git(wt, 'diff', '--name-only', base).trim(), '');
+      await rejectsWith(landing.restoreFile(wt, base, '../outside.txt'), 'gitFailed');
+      assert.ok((await stat(join(wt, 'src'))).isDirectory());
+    });
+  });
+});
