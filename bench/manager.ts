@@ -92,7 +92,10 @@ export function createBenchManager(repo: BenchRepo, demoScript: string, wrap: (d
       await waitUntil(`agent ${id} to end`, () => !['queued', 'preparing', 'running'].includes(manager.get(id).status));
       // The change-set refresh that follows the exit reads the worktree: let it finish first.
       await manager.refreshChanges(id).catch(() => undefined);
-      await manager.discard(id, { force: true });
+      const record = manager.get(id);
+      manager.forget(id);
+      await git.removeWorktree(record.repoRoot, record.worktreePath!, true);
+      await git.deleteBranch(record.repoRoot, record.branch!, true);
     },
     dispose: () => {
       subscription.dispose();

@@ -18,6 +18,9 @@ export const commands = {
   followUp: 'parallelAgents.followUp',
   commit: 'parallelAgents.commit',
   merge: 'parallelAgents.merge',
+  restore: 'parallelAgents.restore',
+  cleanUp: 'parallelAgents.cleanUp',
+  forecastConflicts: 'parallelAgents.forecastConflicts',
 } as const;
 
 export const views = {

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { commands, schemes, views } from './constants';
+import { contextKeys, schemes, settings, views } from './constants';
 import type { AgentRecord } from './core/agent';
+import { AgentLanding } from './core/agentLanding';
 import { AgentManager } from './core/agentManager';
+import type { MergeStrategy } from './core/ports';
 import { Config } from './host/config';
 import { VscodeFolderWatcher } from './host/folderWatcher';
 import { ChannelLogger } from './host/logger';
@@ -11,14 +13,16 @@ import { MementoStateStore } from './host/mementoStateStore';
 import { TerminalRunner } from './host/terminalRunner';
 import { PathExecutableResolver } from './node/executableResolver';
 import { NodeFileSystem } from './node/fileSystem';
+import { GitLanding } from './node/gitLanding';
 import { GitService } from './node/gitService';
 import { HeadlessRunner } from './node/processRunner';
 import { AgentsTreeProvider, type ViewRow } from './ui/agentsView/agentsTreeProvider';
-import { agentCommands } from './ui/commands/agentCommands';
+import { commandTable } from './ui/commands/commandTable';
 import { registerCommands } from './ui/commands/commandRunner';
 import { type DispatchArgs, dispatchCommand } from './ui/commands/dispatchCommand';
 import { BaseContentProvider } from './ui/diff/baseContentProvider';
 import { ChangeDecorationProvider } from './ui/diff/changeDecorations';
+import { FinishNotifications } from './ui/notifications';
 import { AgentOutputViews } from './ui/outputViews';
 import { OverlapModel } from './ui/overlapModel';
 import { AgentsStatusBar } from './ui/statusBar';
@@ -39,6 +43,7 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
   const logger = new ChannelLogger();
   const config = new Config(logger);
   const git = new GitService({ logger });
+  const gitLanding = new GitLanding({ context: git.context });
   const terminals = new TerminalRunner();
   const storage = context.storageUri ?? context.globalStorageUri;
   const manager = new AgentManager({
@@ -55,11 +60,13 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
     profiles: () => config.profiles(),
     newId: () => randomUUID().slice(0, 8),
   });
+  const landing = new AgentLanding(manager, git, gitLanding, logger);
   const overlaps = new OverlapModel(manager);
   const tree = new AgentsTreeProvider(manager, overlaps);
   const outputs = new AgentOutputViews(manager);
   const agentsChanged = new vscode.EventEmitter<AgentRecord[]>();
   const dispatchDeps = { manager, profiles: () => config.profiles(), defaultProfile: () => config.defaultProfile(), memento: context.globalState };
+  const strategy = () => vscode.workspace.getConfiguration(settings.section).get<MergeStrategy>(settings.mergeStrategy, 'merge');
 
   context.subscriptions.push(
     logger, terminals, manager, overlaps, tree, outputs, agentsChanged,
@@ -67,13 +74,10 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
     vscode.workspace.registerTextDocumentContentProvider(schemes.base, new BaseContentProvider(git)),
     vscode.window.registerFileDecorationProvider(new ChangeDecorationProvider(overlaps)),
     new AgentsStatusBar(manager),
+    new FinishNotifications(manager),
     manager.onDidChangeAgent(() => agentsChanged.fire(manager.list())),
-    ...registerCommands({
-      [commands.dispatch]: (args) => dispatchCommand(dispatchDeps, (args ?? {}) as DispatchArgs),
-      ...prefixed(agentCommands({ manager, outputs, terminals })),
-      [commands.showLog]: () => logger.show(),
-      [commands.focusView]: () => vscode.commands.executeCommand(`${views.agents}.focus`),
-    }, logger),
+    trackAgentDiffContext(),
+    ...registerCommands(commandTable({ manager, landing, gitLanding, outputs, terminals, dispatch: dispatchDeps, strategy, showLog: () => logger.show() }), logger),
   );
   // Restored agents are re-scanned after activation so that startup stays fast, and only in a
   // trusted workspace: nothing runs git or agents in a workspace the user has not trusted.
@@ -86,22 +90,19 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
   return {
     dispatch: async (options) => (await dispatchCommand(dispatchDeps, options)) as string,
     agents: () => manager.list(),
-    viewSnapshot: () => tree.snapshot(),
     onDidChangeAgents: agentsChanged.event,
+    viewSnapshot: () => tree.snapshot(),
     activationMs: performance.now() - started,
   };
 }
 
-function prefixed(table: ReturnType<typeof agentCommands>): Record<string, (...args: unknown[]) => unknown> {
-  return {
-    [commands.stop]: table.stop,
-    [commands.showOutput]: table.showOutput,
-    [commands.openWorktree]: table.openWorktree,
-    [commands.revealTerminal]: table.revealTerminal,
-    [commands.discard]: table.discard,
-    [commands.refresh]: table.refresh,
-    [commands.openChange]: table.openChange,
+/** Lets the diff editor's title bar offer Accept File / Revert File when the diff is an agent's. */
+function trackAgentDiffContext(): vscode.Disposable {
+  const update = () => {
+    const active = BaseContentProvider.changeOf(vscode.window.tabGroups.activeTabGroup.activeTab) !== undefined;
+    void vscode.commands.executeCommand('setContext', contextKeys.agentDiffActive, active);
   };
+  return vscode.Disposable.from(vscode.window.tabGroups.onDidChangeTabs(update), vscode.window.tabGroups.onDidChangeTabGroups(update));
 }
 
 export function deactivate(): void {

@@ -50,6 +50,14 @@ export interface AgentRecord {
   readonly error?: string;
   readonly logPath?: string;
   readonly changedFiles: readonly ChangedFile[];
+  /** false once the worktree has been removed (after a merge or a discard). */
+  readonly worktreePresent?: boolean;
+  /** Where the work was saved before the worktree was removed: refs/parallel-agents/saved/<id>. */
+  readonly savedRef?: string;
+  /** The status a discarded agent had, given back by Restore Agent. */
+  readonly statusBeforeDiscard?: AgentStatus;
+  /** The branch the agent's work was merged into. */
+  readonly mergedInto?: string;
 }
 
 export const activeStatuses: ReadonlySet<AgentStatus> = new Set(['queued', 'preparing', 'running', 'waiting-for-input']);

@@ -89,8 +89,10 @@ export class AgentManager implements Disposable {
   /** Starts watching every restored agent and recomputes their change sets in the background. */
   resume(): void {
     for (const record of this.records.values()) {
-      this.tracker.track(record.id, record);
-      void this.tracker.refresh(record.id);
+      if (record.worktreePresent !== false) {
+        this.tracker.track(record.id, record);
+        void this.tracker.refresh(record.id);
+      }
     }
   }
 
@@ -149,7 +151,10 @@ export class AgentManager implements Disposable {
     }
     this.launch(record, executable, profile.args, prompt);
     this.tracker.track(id, record);
-    void this.tracker.refresh(id);
+    if (isolation === 'terminal') {
+      // A new worktree starts at its base with no changes; the workspace may already have some.
+      void this.tracker.refresh(id);
+    }
     return this.get(id);
   }
 
@@ -186,25 +191,38 @@ export class AgentManager implements Disposable {
     return this.deps.git.workState(record.cwd, record.baseSha);
   }
 
-  /**
-   * Stops the agent if needed and removes its worktree and branch. Without `force`, a dirty
-   * worktree makes git refuse, so work is never lost silently. Terminal agents in the workspace
-   * only leave the list: the workspace's files are the user's.
-   */
-  async discard(id: string, options: { force: boolean }): Promise<void> {
-    const record = this.get(id);
+  /** Records a status change decided elsewhere (landing, discard, restore); the state machine still rules. */
+  transition(id: string, status: AgentRecord['status'], patch: Partial<AgentRecord> = {}): void {
+    this.update(id, { ...patch, status });
+  }
+
+  /** Updates fields that are not a status change (e.g. worktreePresent after a removal). */
+  annotate(id: string, patch: Omit<Partial<AgentRecord>, 'status'>): void {
+    this.update(id, patch);
+  }
+
+  /** Stops or resumes watching an agent's folder, for when its worktree is removed or restored. */
+  setTracked(id: string, tracked: boolean): void {
+    if (tracked) {
+      this.tracker.track(id, this.get(id));
+      void this.tracker.refresh(id);
+    } else {
+      this.tracker.untrack(id);
+    }
+  }
+
+  /** Drops an agent from the list (clean-up). Its saved work ref, if any, stays in the repository. */
+  forget(id: string): void {
     if (this.running.has(id)) {
-      await this.stop(id);
-    }
-    if (record.worktreePath) {
-      await this.deps.git.removeWorktree(record.repoRoot, record.worktreePath, options.force);
-    }
-    if (record.branch) {
-      await this.deps.git.deleteBranch(record.repoRoot, record.branch, true);
+      throw new AgentError('invalidTransition', `Agent "${this.get(id).title}" is still running.`);
     }
     this.tracker.untrack(id);
     this.records.delete(id);
     this.changed(id, 'removed');
+  }
+
+  isRunning(id: string): boolean {
+    return this.running.has(id);
   }
 
   refreshChanges(id: string): Promise<void> {

@@ -3,7 +3,8 @@ import { AgentError } from './errors';
 
 /**
  * Status moves forward; the one way back to "running" is a follow-up, a new run in the same
- * worktree. "interrupted" marks a run cut by a window reload; "discarded" ends every path.
+ * worktree, and the one way out of "discarded" is Restore Agent. "interrupted" marks a run cut by
+ * a window reload.
  */
 const transitions: Record<AgentStatus, readonly AgentStatus[]> = {
   queued: ['preparing', 'stopped', 'failed', 'interrupted'],
@@ -16,7 +17,8 @@ const transitions: Record<AgentStatus, readonly AgentStatus[]> = {
   interrupted: ['running', 'reviewed', 'merged', 'discarded'],
   reviewed: ['running', 'merged', 'discarded'],
   merged: ['discarded'],
-  discarded: [],
+  // Restore Agent gives a discarded agent back the status it had.
+  discarded: ['succeeded', 'failed', 'stopped', 'interrupted', 'reviewed', 'merged'],
 };
 
 export function canTransition(from: AgentStatus, to: AgentStatus): boolean {

@@ -1,101 +1,25 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AgentRecord } from '../../src/core/agent';
-import { AgentManager, type AgentManagerDeps } from '../../src/core/agentManager';
+import type { AgentManager, AgentManagerDeps } from '../../src/core/agentManager';
 import { AgentError } from '../../src/core/errors';
-import type { FolderWatcher, StateStore } from '../../src/core/ports';
-import { builtinProfiles } from '../../src/core/profiles';
-import { PathExecutableResolver } from '../../src/node/executableResolver';
-import { NodeFileSystem } from '../../src/node/fileSystem';
-import { GitService } from '../../src/node/gitService';
-import { HeadlessRunner } from '../../src/node/processRunner';
-
-const demoScript = path.resolve(__dirname, '../../../dist/demoAgent.js');
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } }).trim();
-}
-
-class MemoryStore implements StateStore {
-  records: readonly AgentRecord[] = [];
-  load() {
-    return this.records;
-  }
-  async save(records: readonly AgentRecord[]) {
-    this.records = JSON.parse(JSON.stringify(records));
-  }
-}
-
-/** File events are not what these tests are about: they refresh change sets explicitly. */
-const quietWatcher: FolderWatcher = { watch: () => ({ dispose() {} }) };
+import { git, ManagerFixture, type MemoryStore } from './managerFixture';
 
 describe('AgentManager with real git and real agent processes', function () {
   this.timeout(60000);
+  let fx: ManagerFixture;
   let tmp: string;
   let repo: string;
   let store: MemoryStore;
-  let managers: AgentManager[];
-
-  function makeManager(overrides: Partial<AgentManagerDeps> = {}): AgentManager {
-    let n = 0;
-    const manager = new AgentManager({
-      git: new GitService(),
-      fs: new NodeFileSystem(),
-      resolver: new PathExecutableResolver({ demoAgentScript: demoScript, runtime: process.execPath }),
-      headlessRunner: new HeadlessRunner({ graceMs: 1000 }),
-      terminalRunner: { start: () => assert.fail('no terminal agents in this suite') },
-      watcher: quietWatcher,
-      store,
-      clock: { now: () => Date.now() },
-      logger: { info() {}, warn() {}, error() {} },
-      settings: () => ({ branchPrefix: 'agents', logDir: path.join(tmp, 'logs') }),
-      profiles: () => [...builtinProfiles, { name: 'missing', command: 'definitely-not-installed-cli', args: ['${prompt}'], mode: 'headless' }],
-      newId: () => `t${Date.now().toString(36)}${n++}`,
-      ...overrides,
-    });
-    managers.push(manager);
-    return manager;
-  }
-
-  async function finished(manager: AgentManager, id: string): Promise<AgentRecord> {
-    for (let i = 0; i < 600; i++) {
-      const r = manager.get(id);
-      if (!['preparing', 'running', 'queued'].includes(r.status)) {
-        await manager.refreshChanges(id);
-        return manager.get(id);
-      }
-      await new Promise((res) => setTimeout(res, 50));
-    }
-    throw new Error(`agent ${id} did not finish`);
-  }
+  const makeManager = (overrides: Partial<AgentManagerDeps> = {}) => fx.manager(overrides);
+  const finished = (manager: AgentManager, id: string) => fx.finished(manager, id);
 
   beforeEach(() => {
-    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pa-manager-')));
-    repo = path.join(tmp, 'repo');
-    fs.mkdirSync(repo);
-    git(repo, 'init', '-q', '-b', 'main');
-    fs.writeFileSync(path.join(repo, 'README.md'), '# sample\n');
-    fs.writeFileSync(path.join(repo, 'app.js'), 'console.log("hi");\n');
-    git(repo, 'add', '.');
-    git(repo, 'commit', '-q', '-m', 'init');
-    store = new MemoryStore();
-    managers = [];
+    fx = new ManagerFixture();
+    ({ tmp, repo, store } = fx);
   });
 
-  afterEach(async () => {
-    for (const m of managers) {
-      for (const r of m.list()) {
-        if (r.status === 'running') {
-          await m.stop(r.id).catch(() => undefined);
-        }
-      }
-      m.dispose();
-    }
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
+  afterEach(() => fx.dispose());
 
   it('dispatches the demo agent into a new worktree at the recorded base and tracks its changes', async () => {
     const manager = makeManager();
@@ -204,17 +128,4 @@ describe('AgentManager with real git and real agent processes', function () {
     await assert.rejects(manager.followUp(record.id, '  '), (e) => AgentError.is(e, 'emptyPrompt'));
   });
 
-  it('discards only with force when the worktree holds work, removing worktree and branch', async () => {
-    const manager = makeManager();
-    const record = await manager.dispatch({ prompt: 'create new.txt: work', profile: 'demo', folder: repo, title: 'work' });
-    await finished(manager, record.id);
-    const state = await manager.workState(record.id);
-    assert.equal(state.uncommittedFiles, 1);
-    await assert.rejects(manager.discard(record.id, { force: false }));
-    assert.ok(fs.existsSync(record.worktreePath!));
-    await manager.discard(record.id, { force: true });
-    assert.ok(!fs.existsSync(record.worktreePath!));
-    assert.equal(git(repo, 'branch', '--list', 'agents/work'), '');
-    assert.equal(manager.list().length, 0);
-  });
 });

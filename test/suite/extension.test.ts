@@ -162,15 +162,57 @@ describe('Parallel Agents in a real VS Code', function () {
     fs.rmSync(file);
   });
 
-  it('discards an agent: worktree and branch removed, refusing silent loss of work', async () => {
+  it('reviews, accepts a file, follows up, merges, and warns about overlapping agents', async () => {
+    const a = await api.dispatch({ prompt: 'create shared.txt: from A\ncreate only-a.txt: a', profile: 'demo', title: 'Overlap A' });
+    const b = await api.dispatch({ prompt: 'create shared.txt: from B', profile: 'demo', title: 'Overlap B' });
+    await settled(a);
+    await settled(b);
+    const rows = await waitFor('overlap warnings on both agents', () => {
+      const snapshot = api.viewSnapshot().filter((r) => r.label.startsWith('Overlap '));
+      return snapshot.length === 2 && snapshot.every((r) => r.description.includes('overlaps')) && snapshot;
+    });
+    assert.ok(!rows.find((r) => r.label === 'Overlap A')!.children.find((c) => c.label === 'only-a.txt')!.description.includes('overlaps'));
+
+    await vscode.commands.executeCommand('parallelAgents.reviewAll', a);
+    const multi = await waitFor('the multi-file diff editor', () => {
+      const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return tab?.label.includes('Overlap A') && tab;
+    });
+    assert.ok(!(multi.input instanceof vscode.TabInputTextDiff), 'one editor for all files, not a single diff');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+
+    await vscode.commands.executeCommand('parallelAgents.acceptFile', { agentId: a, path: 'only-a.txt' });
+    assert.equal(fs.readFileSync(path.join(workspaceDir(), 'only-a.txt'), 'utf8'), 'a');
+    fs.rmSync(path.join(workspaceDir(), 'only-a.txt'));
+
+    await vscode.commands.executeCommand('parallelAgents.followUp', { id: b, prompt: 'append shared.txt: , again' });
+    const again = await settled(b);
+    assert.deepEqual(again.followUps, ['append shared.txt: , again']);
+    assert.equal(fs.readFileSync(path.join(again.worktreePath!, 'shared.txt'), 'utf8'), 'from B, again');
+
+    const merged = await vscode.commands.executeCommand<{ kind: string }>('parallelAgents.merge', { id: a, confirm: false, commit: true });
+    assert.equal(merged.kind, 'merged');
+    assert.equal(agent(a).status, 'merged');
+    assert.equal(git('show', 'HEAD:shared.txt'), 'from A');
+    const conflict = await vscode.commands.executeCommand<{ kind: string; files: string[] }>('parallelAgents.merge', { id: b, confirm: false, commit: true });
+    assert.deepEqual(conflict, { kind: 'conflicts', files: ['shared.txt'], target: 'main' });
+    assert.equal(git('status', '--porcelain'), '', 'a forecast conflict leaves the workspace untouched');
+    const report = await vscode.commands.executeCommand<{ repos: { conflicts: unknown[] }[] }>('parallelAgents.forecastConflicts', { quiet: true });
+    assert.equal(report.repos.length, 1);
+    assert.ok(report.repos[0].conflicts.length >= 1, 'the forecast names the conflict with the current branch');
+  });
+
+  it('discards an agent without losing its work, and restores it', async () => {
     const id = await api.dispatch({ prompt: 'create keep.txt: precious', profile: 'demo', title: 'Throwaway' });
     const done = await settled(id);
-    assert.equal(await vscode.commands.executeCommand('parallelAgents.discard', { id, confirm: false }), undefined);
-    assert.ok(fs.existsSync(done.worktreePath!), 'work is kept without force');
-    assert.ok(agent(id), 'agent is still listed');
-    await vscode.commands.executeCommand('parallelAgents.discard', { id, confirm: false, force: true });
+    await vscode.commands.executeCommand('parallelAgents.discard', { id, confirm: false });
     assert.ok(!fs.existsSync(done.worktreePath!));
     assert.equal(git('branch', '--list', done.branch!), '');
-    assert.equal(agent(id), undefined);
+    assert.equal(agent(id).status, 'discarded');
+    assert.ok(git('rev-parse', '--verify', `refs/parallel-agents/saved/${id}`));
+    assert.equal(api.viewSnapshot().find((r) => r.label === 'Throwaway')?.contextValue, 'agent.discarded.worktree.headless');
+    await vscode.commands.executeCommand('parallelAgents.restore', id);
+    assert.equal(fs.readFileSync(path.join(done.worktreePath!, 'keep.txt'), 'utf8'), 'precious');
+    assert.equal(agent(id).status, 'succeeded');
   });
 });

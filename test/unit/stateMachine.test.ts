@@ -20,9 +20,10 @@ describe('agent state machine', () => {
     assert.equal(canTransition('merged', 'running'), false);
   });
 
-  it('ends at discarded, which has no way out', () => {
+  it('leaves discarded only by a restore to a finished status', () => {
     for (const to of allStatuses()) {
-      assert.equal(canTransition('discarded', to), false);
+      const restorable = ['succeeded', 'failed', 'stopped', 'interrupted', 'reviewed', 'merged'].includes(to);
+      assert.equal(canTransition('discarded', to), restorable, to);
     }
   });
 

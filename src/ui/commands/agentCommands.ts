@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentRecord } from '../../core/agent';
+import type { AgentLanding } from '../../core/agentLanding';
 import type { AgentManager } from '../../core/agentManager';
 import { AgentError } from '../../core/errors';
 import type { TerminalRunner } from '../../host/terminalRunner';
@@ -9,15 +10,15 @@ import { agentIdOf } from './commandRunner';
 
 export interface AgentCommandDeps {
   readonly manager: AgentManager;
+  readonly landing: AgentLanding;
   readonly outputs: AgentOutputViews;
   readonly terminals: TerminalRunner;
 }
 
 export interface DiscardArgs {
   readonly id?: string;
-  /** false: no dialogs; refuses when the agent has work unless `force` is true. */
+  /** false: no dialog (the work is saved either way). */
   readonly confirm?: boolean;
-  readonly force?: boolean;
 }
 
 async function pickAgent(manager: AgentManager, arg: unknown, filter: (r: AgentRecord) => boolean = () => true): Promise<AgentRecord> {
@@ -67,10 +68,16 @@ export function agentCommands(deps: AgentCommandDeps) {
       }
     },
     discard: async (arg?: unknown) => {
-      const record = await pickAgent(manager, arg);
+      const record = await pickAgent(manager, arg, (r) => r.status !== 'discarded');
       const options = (arg && typeof arg === 'object' ? arg : {}) as DiscardArgs;
-      const force = await confirmDiscard(manager, record, options);
-      await manager.discard(record.id, { force });
+      if (options.confirm !== false) {
+        await confirmDiscard(manager, record);
+      }
+      await deps.landing.discard(record.id);
+    },
+    restore: async (arg?: unknown) => {
+      const record = await pickAgent(manager, arg, (r) => r.worktreePresent === false && r.savedRef !== undefined);
+      await deps.landing.restore(record.id);
     },
     refresh: async (arg?: unknown) => {
       const id = agentIdOf(arg);
@@ -87,30 +94,19 @@ export function agentCommands(deps: AgentCommandDeps) {
   };
 }
 
-/** Returns whether removal may force past uncommitted content; throws 'cancelled' when the user backs out. */
-async function confirmDiscard(manager: AgentManager, record: AgentRecord, options: DiscardArgs): Promise<boolean> {
-  const work = record.worktreePath ? await manager.workState(record.id) : { uncommittedFiles: 0, commitsAhead: 0 };
-  const hasWork = work.uncommittedFiles > 0 || work.commitsAhead > 0;
-  if (options.confirm === false) {
-    if (hasWork && !options.force) {
-      throw new AgentError('invalidTransition', vscode.l10n.t('Agent "{0}" has {1} uncommitted files and {2} commits not merged; pass force to discard them.', record.title, work.uncommittedFiles, work.commitsAhead));
-    }
-    return true;
-  }
+/** One modal confirmation naming what is removed and where the work is kept; throws 'cancelled' on no. */
+async function confirmDiscard(manager: AgentManager, record: AgentRecord): Promise<void> {
+  const work = record.worktreePath && record.worktreePresent !== false ? await manager.workState(record.id) : undefined;
   const discard = vscode.l10n.t('Discard');
-  const detail = record.worktreePath
-    ? vscode.l10n.t('Its worktree {0} and branch {1} will be removed.', record.worktreePath, record.branch ?? '')
-    : vscode.l10n.t('It is removed from the list; the workspace files it edited stay as they are.');
-  if ((await vscode.window.showWarningMessage(vscode.l10n.t('Discard agent "{0}"?', record.title), { modal: true, detail }, discard)) !== discard) {
+  const parts = [
+    record.worktreePath
+      ? vscode.l10n.t('Its worktree {0} and branch {1} will be removed.', record.worktreePath, record.branch ?? '')
+      : vscode.l10n.t('It is removed from the list; the workspace files it edited stay as they are.'),
+  ];
+  if (work && (work.uncommittedFiles > 0 || work.commitsAhead > 0)) {
+    parts.push(vscode.l10n.t('Its work ({0} uncommitted files, {1} commits) is saved first; Restore Agent brings it back.', work.uncommittedFiles, work.commitsAhead));
+  }
+  if ((await vscode.window.showWarningMessage(vscode.l10n.t('Discard agent "{0}"?', record.title), { modal: true, detail: parts.join('\n\n') }, discard)) !== discard) {
     throw new AgentError('cancelled', 'cancelled');
   }
-  if (!hasWork) {
-    return false;
-  }
-  const anyway = vscode.l10n.t('Discard Work');
-  const lost = vscode.l10n.t('Agent "{0}" has {1} uncommitted files and {2} commits that are not merged. Discarding deletes this work.', record.title, work.uncommittedFiles, work.commitsAhead);
-  if ((await vscode.window.showWarningMessage(lost, { modal: true }, anyway)) !== anyway) {
-    throw new AgentError('cancelled', 'cancelled');
-  }
-  return true;
 }

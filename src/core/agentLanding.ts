@@ -1,0 +1,166 @@
+import type { AgentRecord } from './agent';
+import { isActive } from './agent';
+import type { AgentManager } from './agentManager';
+import { AgentError } from './errors';
+import type { GitLandingPort, GitPort, Logger, MergeStrategy } from './ports';
+
+export type MergeResult =
+  /** The main worktree has uncommitted changes to files the merge would touch: nothing was done. */
+  | { readonly kind: 'dirtyMain'; readonly files: readonly string[] }
+  /** The agent's worktree has uncommitted work: commit it first (nothing was done). */
+  | { readonly kind: 'uncommitted'; readonly files: number }
+  /** Conflicts are forecast: nothing was done. */
+  | { readonly kind: 'conflicts'; readonly files: readonly string[]; readonly target: string }
+  | { readonly kind: 'merged'; readonly sha: string; readonly target: string };
+
+export const savedRefPrefix = 'refs/parallel-agents/saved/';
+
+/** Landing an agent's work and removing it without ever losing anything. */
+export class AgentLanding {
+  constructor(
+    private readonly manager: AgentManager,
+    private readonly git: GitPort,
+    private readonly landing: GitLandingPort,
+    private readonly logger: Logger,
+  ) {}
+
+  async commit(id: string, message: string): Promise<string | undefined> {
+    const record = this.landable(id);
+    const sha = await this.landing.commitAll(record.cwd, message);
+    await this.manager.refreshChanges(id);
+    return sha;
+  }
+
+  /** Forecasts first; touches the main worktree only for a merge that is known to be clean. */
+  async merge(id: string, strategy: MergeStrategy, message: string): Promise<MergeResult> {
+    const record = this.landable(id);
+    const target = await this.targetBranch(record);
+    const work = await this.git.workState(record.cwd, record.baseSha);
+    if (work.uncommittedFiles > 0) {
+      return { kind: 'uncommitted', files: work.uncommittedFiles };
+    }
+    const touched = new Set(await this.landing.changedBetween(record.repoRoot, record.baseSha, record.branch!));
+    const dirty = (await this.landing.dirtyFiles(record.repoRoot)).filter((f) => touched.has(f));
+    if (dirty.length > 0) {
+      return { kind: 'dirtyMain', files: dirty };
+    }
+    const forecast = await this.landing.forecastMerge(record.repoRoot, target, record.branch!);
+    if (!forecast.clean) {
+      return { kind: 'conflicts', files: forecast.conflicts, target };
+    }
+    const outcome = await this.landing.land(record.repoRoot, record.cwd, record.branch!, strategy, message);
+    if (!outcome.ok) {
+      return { kind: 'conflicts', files: outcome.conflicts, target };
+    }
+    this.logger.info(`[Landing] merged ${record.branch} into ${target} (${strategy}) as ${outcome.sha.slice(0, 12)}`);
+    this.manager.transition(id, 'merged', { mergedInto: target });
+    await this.manager.refreshChanges(id);
+    return { kind: 'merged', sha: outcome.sha, target };
+  }
+
+  /** Merges the current branch INTO the agent's branch in its worktree, leaving conflicts there. */
+  async resolveInWorktree(id: string): Promise<readonly string[]> {
+    const record = this.landable(id);
+    const target = await this.targetBranch(record);
+    const { conflicts } = await this.landing.mergeLeavingConflicts(record.cwd, target);
+    await this.manager.refreshChanges(id);
+    return conflicts;
+  }
+
+  async sendConflictsToAgent(id: string, files: readonly string[]): Promise<void> {
+    const record = this.landable(id);
+    const target = await this.targetBranch(record);
+    const prompt = [
+      `Merge the branch ${target} into your branch ${record.branch} (git merge ${target}) and resolve the conflicts in these files:`,
+      ...files.map((f) => `- ${f}`),
+      'Keep the intent of both sides, then commit the merge.',
+    ].join('\n');
+    await this.manager.followUp(id, prompt);
+  }
+
+  /** Saves everything, then removes the worktree and branch; Restore Agent brings it back exactly. */
+  async discard(id: string): Promise<void> {
+    const record = this.manager.get(id);
+    if (this.manager.isRunning(id)) {
+      await this.manager.stop(id);
+    }
+    const savedRef = await this.removeWorktree(this.manager.get(id), { deleteBranch: 'always' });
+    this.manager.transition(id, 'discarded', { statusBeforeDiscard: record.status, savedRef: savedRef ?? record.savedRef });
+  }
+
+  async restore(id: string): Promise<void> {
+    const record = this.manager.get(id);
+    if (record.worktreePresent !== false || !record.savedRef || !record.worktreePath || !record.branch) {
+      throw new AgentError('invalidTransition', `Agent "${record.title}" has no saved worktree to restore.`);
+    }
+    await this.landing.restoreWork(record.repoRoot, record.worktreePath, record.branch, record.savedRef);
+    const status = record.status === 'discarded' ? (record.statusBeforeDiscard ?? 'stopped') : record.status;
+    if (status !== record.status) {
+      this.manager.transition(id, status, { worktreePresent: true });
+    } else {
+      this.manager.annotate(id, { worktreePresent: true });
+    }
+    this.manager.setTracked(id, true);
+  }
+
+  /**
+   * Clean Up Agents: removes the worktrees of merged agents (saved first; their branch goes only
+   * when its content is in the target branch) and drops merged and discarded agents from the list.
+   */
+  async cleanUp(): Promise<{ removed: number }> {
+    let removed = 0;
+    for (const record of this.manager.list()) {
+      if (record.status === 'merged' && record.worktreePresent !== false && record.worktreePath) {
+        await this.removeWorktree(record, { deleteBranch: 'ifMerged' });
+      }
+      if (record.status === 'merged' || record.status === 'discarded') {
+        this.manager.forget(record.id);
+        removed++;
+      }
+    }
+    return { removed };
+  }
+
+  /** Removes a merged agent's worktree right after its merge (offered by the Merge command). */
+  async removeMergedWorktree(id: string): Promise<void> {
+    await this.removeWorktree(this.manager.get(id), { deleteBranch: 'ifMerged' });
+  }
+
+  private async removeWorktree(record: AgentRecord, options: { deleteBranch: 'always' | 'ifMerged' }): Promise<string | undefined> {
+    if (!record.worktreePath || record.worktreePresent === false) {
+      return undefined;
+    }
+    const ref = `${savedRefPrefix}${record.id}`;
+    const saved = await this.landing.saveWork(record.cwd, ref, `Parallel Agents: work of "${record.title}" saved before removing its worktree`);
+    this.manager.setTracked(record.id, false);
+    await this.git.removeWorktree(record.repoRoot, record.worktreePath, true);
+    this.manager.annotate(record.id, { worktreePresent: false, savedRef: saved.ref, changedFiles: [] });
+    if (record.branch) {
+      const target = await this.landing.currentBranch(record.repoRoot);
+      const merged = target !== undefined && (await this.landing.isMergedByContent(record.repoRoot, record.branch, target));
+      if (options.deleteBranch === 'always' || merged) {
+        await this.git.deleteBranch(record.repoRoot, record.branch, true);
+      }
+    }
+    return saved.ref;
+  }
+
+  private landable(id: string): AgentRecord & { branch: string } {
+    const record = this.manager.get(id);
+    if (!record.branch || !record.worktreePath || record.worktreePresent === false) {
+      throw new AgentError('invalidTransition', `Agent "${record.title}" has no worktree branch to land — it worked in the workspace itself.`);
+    }
+    if (isActive(record.status)) {
+      throw new AgentError('invalidTransition', `Agent "${record.title}" is still running — wait for it to finish or stop it first.`);
+    }
+    return record as AgentRecord & { branch: string };
+  }
+
+  private async targetBranch(record: AgentRecord): Promise<string> {
+    const target = await this.landing.currentBranch(record.repoRoot);
+    if (!target) {
+      throw new AgentError('gitFailed', `The workspace at ${record.repoRoot} has no branch checked out (detached HEAD) — check out the branch to merge into.`);
+    }
+    return target;
+  }
+}

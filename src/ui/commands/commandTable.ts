@@ -1,0 +1,52 @@
+import * as vscode from 'vscode';
+import { commands, views } from '../../constants';
+import type { AgentLanding } from '../../core/agentLanding';
+import type { AgentManager } from '../../core/agentManager';
+import type { GitLandingPort, MergeStrategy } from '../../core/ports';
+import type { TerminalRunner } from '../../host/terminalRunner';
+import type { AgentOutputViews } from '../outputViews';
+import { agentCommands } from './agentCommands';
+import type { CommandHandler } from './commandRunner';
+import { type DispatchArgs, type DispatchDeps, dispatchCommand } from './dispatchCommand';
+import { forecastConflicts } from './forecastCommand';
+import { landCommands } from './landCommands';
+import { reviewCommands } from './reviewCommands';
+
+export interface CommandTableDeps {
+  readonly manager: AgentManager;
+  readonly landing: AgentLanding;
+  readonly gitLanding: GitLandingPort;
+  readonly outputs: AgentOutputViews;
+  readonly terminals: TerminalRunner;
+  readonly dispatch: DispatchDeps;
+  readonly strategy: () => MergeStrategy;
+  readonly showLog: () => void;
+}
+
+/** Every command id contributed in package.json, with its handler. */
+export function commandTable(deps: CommandTableDeps): Record<string, CommandHandler> {
+  const agent = agentCommands(deps);
+  const review = reviewCommands({ manager: deps.manager, landing: deps.gitLanding });
+  const land = landCommands(deps);
+  return {
+    [commands.dispatch]: (args) => dispatchCommand(deps.dispatch, (args ?? {}) as DispatchArgs),
+    [commands.stop]: agent.stop,
+    [commands.showOutput]: agent.showOutput,
+    [commands.openWorktree]: agent.openWorktree,
+    [commands.revealTerminal]: agent.revealTerminal,
+    [commands.discard]: agent.discard,
+    [commands.restore]: agent.restore,
+    [commands.refresh]: agent.refresh,
+    [commands.openChange]: agent.openChange,
+    [commands.reviewAll]: review.reviewAll,
+    [commands.acceptFile]: review.acceptFile,
+    [commands.revertFile]: review.revertFile,
+    [commands.followUp]: review.followUp,
+    [commands.commit]: land.commit,
+    [commands.merge]: land.merge,
+    [commands.cleanUp]: land.cleanUp,
+    [commands.forecastConflicts]: (arg) => forecastConflicts({ manager: deps.manager, landing: deps.gitLanding, currentBranch: (root) => deps.gitLanding.currentBranch(root) }, arg),
+    [commands.showLog]: () => deps.showLog(),
+    [commands.focusView]: () => vscode.commands.executeCommand(`${views.agents}.focus`),
+  };
+}

@@ -1,0 +1,125 @@
+import * as vscode from 'vscode';
+import type { AgentLanding, MergeResult } from '../../core/agentLanding';
+import type { AgentManager } from '../../core/agentManager';
+import { AgentError } from '../../core/errors';
+import type { MergeStrategy } from '../../core/ports';
+import { joinPath } from '../../util/paths';
+import { agentIdOf } from './commandRunner';
+
+export interface LandDeps {
+  readonly manager: AgentManager;
+  readonly landing: AgentLanding;
+  readonly strategy: () => MergeStrategy;
+}
+
+interface MergeArgs {
+  readonly strategy?: MergeStrategy;
+  readonly message?: string;
+  /** Without dialogs: commit uncommitted agent work first when true, refuse otherwise. */
+  readonly commit?: boolean;
+  readonly confirm?: boolean;
+}
+
+function cancelled(): never {
+  throw new AgentError('cancelled', 'cancelled');
+}
+
+async function pickLandable(manager: AgentManager, arg: unknown): Promise<string> {
+  const id = agentIdOf(arg);
+  if (id) {
+    return id;
+  }
+  const candidates = manager.list().filter((r) => r.branch && r.worktreePresent !== false && !['running', 'preparing', 'merged', 'discarded'].includes(r.status));
+  const picked = await vscode.window.showQuickPick(candidates.map((r) => ({ label: r.title, description: `${r.branch} · ${r.status}`, id: r.id })), { placeHolder: vscode.l10n.t('Which agent?') });
+  return picked?.id ?? cancelled();
+}
+
+export function landCommands({ manager, landing, strategy }: LandDeps) {
+  const commitWork = async (id: string, message?: string): Promise<string | undefined> => {
+    const record = manager.get(id);
+    const text = message ?? (await vscode.window.showInputBox({ title: vscode.l10n.t('Commit Agent Work'), prompt: vscode.l10n.t('Commit message'), value: record.title, ignoreFocusOut: true }));
+    if (!text?.trim()) {
+      cancelled();
+    }
+    return landing.commit(id, text);
+  };
+
+  return {
+    commit: async (arg?: unknown) => {
+      const id = await pickLandable(manager, arg);
+      const o = (arg && typeof arg === 'object' ? arg : {}) as { message?: string };
+      const sha = await commitWork(id, o.message);
+      if (!sha) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('Agent "{0}" has nothing to commit.', manager.get(id).title));
+      }
+      return sha;
+    },
+    merge: async (arg?: unknown): Promise<MergeResult> => {
+      const id = await pickLandable(manager, arg);
+      const o = (arg && typeof arg === 'object' ? arg : {}) as MergeArgs;
+      const interactive = o.confirm !== false;
+      const record = manager.get(id);
+      const how = o.strategy ?? strategy();
+      const message = o.message ?? (how === 'merge' ? `Merge agent "${record.title}" (${record.branch})` : record.title);
+      let result = await landing.merge(id, how, message);
+      if (result.kind === 'uncommitted') {
+        const commitFirst = vscode.l10n.t('Commit and Merge');
+        const ok = interactive
+          ? (await vscode.window.showWarningMessage(vscode.l10n.t('Agent "{0}" has {1} uncommitted files. Commit them to its branch first?', record.title, result.files), { modal: true }, commitFirst)) === commitFirst
+          : o.commit === true;
+        if (!ok) {
+          if (!interactive) {
+            throw new AgentError('invalidTransition', vscode.l10n.t('Agent "{0}" has {1} uncommitted files: commit them first (pass commit: true).', record.title, result.files));
+          }
+          cancelled();
+        }
+        await commitWork(id, interactive ? undefined : record.title);
+        result = await landing.merge(id, how, message);
+      }
+      if (!interactive) {
+        return result;
+      }
+      await report(result, id);
+      return result;
+    },
+    cleanUp: async () => {
+      const { removed } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Cleaning up agents…') }, () => landing.cleanUp());
+      void vscode.window.showInformationMessage(removed === 0
+        ? vscode.l10n.t('Nothing to clean up: no merged or discarded agents.')
+        : vscode.l10n.t('Removed {0} merged or discarded agents; their work stays saved under refs/parallel-agents/saved/.', removed));
+    },
+  };
+
+  async function report(result: MergeResult, id: string): Promise<void> {
+    const record = manager.get(id);
+    switch (result.kind) {
+      case 'dirtyMain':
+        throw new AgentError('invalidTransition', vscode.l10n.t('The workspace has uncommitted changes to files this merge touches ({0}) — commit or stash them, then merge again.', result.files.join(', ')));
+      case 'conflicts': {
+        const resolve = vscode.l10n.t('Resolve in Agent Worktree');
+        const send = vscode.l10n.t('Send Conflicts to Agent');
+        const detail = vscode.l10n.t('Nothing was changed. Conflicting files:\n{0}', result.files.join('\n'));
+        const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Merging agent "{0}" into {1} would conflict.', record.title, result.target), { modal: true, detail }, resolve, send);
+        if (choice === resolve) {
+          const conflicts = await landing.resolveInWorktree(id);
+          for (const file of conflicts.slice(0, 5)) {
+            await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(joinPath(record.cwd, file)), { preview: false });
+          }
+        } else if (choice === send) {
+          await landing.sendConflictsToAgent(id, result.files);
+        }
+        return;
+      }
+      case 'merged': {
+        const remove = vscode.l10n.t('Remove Worktree');
+        const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Merged agent "{0}" into {1}.', record.title, result.target), remove);
+        if (choice === remove) {
+          await landing.removeMergedWorktree(id);
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+}

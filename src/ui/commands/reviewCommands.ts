@@ -1,0 +1,115 @@
+import * as vscode from 'vscode';
+import type { AgentRecord, ChangedFile } from '../../core/agent';
+import type { AgentManager } from '../../core/agentManager';
+import { AgentError } from '../../core/errors';
+import { repoRelativePath } from '../../core/overlaps';
+import type { GitLandingPort } from '../../core/ports';
+import { joinPath, parentDir } from '../../util/paths';
+import { BaseContentProvider } from '../diff/baseContentProvider';
+import { diffSides } from '../diff/openChange';
+import { agentIdOf } from './commandRunner';
+
+export interface ReviewDeps {
+  readonly manager: AgentManager;
+  readonly landing: GitLandingPort;
+}
+
+/** A file command's target: a file row, `{ agentId, path }`, or (from the diff editor's title) the active agent diff. */
+function fileOf(manager: AgentManager, arg: unknown): { record: AgentRecord; file: ChangedFile } {
+  const o = (arg && typeof arg === 'object' ? arg : {}) as { agentId?: unknown; path?: unknown; file?: { path?: unknown } };
+  const agentId = typeof o.agentId === 'string' ? o.agentId : undefined;
+  const path = typeof o.path === 'string' ? o.path : typeof o.file?.path === 'string' ? o.file.path : undefined;
+  const target = agentId && path ? { agentId, path } : BaseContentProvider.changeOf(vscode.window.tabGroups.activeTabGroup.activeTab);
+  if (!target) {
+    throw new AgentError('unknownAgent', vscode.l10n.t('Choose a file of an agent in the Agents view, or open one of its diffs.'));
+  }
+  const record = manager.get(target.agentId);
+  const file = record.changedFiles.find((f) => f.path === target.path);
+  if (!file) {
+    throw new AgentError('unknownAgent', vscode.l10n.t('{0} is no longer among the changes of agent "{1}".', target.path, record.title));
+  }
+  return { record, file };
+}
+
+export function reviewCommands({ manager, landing }: ReviewDeps) {
+  return {
+    reviewAll: async (arg?: unknown) => {
+      const id = agentIdOf(arg) ?? (await pickFinished(manager));
+      const record = manager.get(id);
+      if (record.changedFiles.length === 0) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('Agent "{0}" has not changed any file.', record.title));
+        return;
+      }
+      const resources = record.changedFiles.map((file) => {
+        const { left, right } = diffSides(record, file);
+        return [right, left, right];
+      });
+      await vscode.commands.executeCommand('vscode.changes', vscode.l10n.t('Agent: {0}', record.title), resources);
+    },
+    acceptFile: async (arg?: unknown) => {
+      const { record, file } = fileOf(manager, arg);
+      await acceptFile(record, file);
+      void vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Accepted {0} from agent "{1}"', file.path, record.title), 4000);
+    },
+    revertFile: async (arg?: unknown) => {
+      const { record, file } = fileOf(manager, arg);
+      if (!record.worktreePath) {
+        throw new AgentError('invalidTransition', vscode.l10n.t('Agent "{0}" works in the workspace itself; use Source Control to revert its files.', record.title));
+      }
+      await landing.restoreFile(record.cwd, record.baseSha, file.oldPath ?? file.path);
+      if (file.oldPath) {
+        await landing.restoreFile(record.cwd, record.baseSha, file.path);
+      }
+      await manager.refreshChanges(record.id);
+    },
+    followUp: async (arg?: unknown) => {
+      const o = (arg && typeof arg === 'object' ? arg : {}) as { prompt?: unknown };
+      const id = agentIdOf(arg) ?? (await pickFinished(manager));
+      const record = manager.get(id);
+      const prompt = typeof o.prompt === 'string' ? o.prompt : await vscode.window.showInputBox({
+        title: vscode.l10n.t('Send Follow-up to "{0}"', record.title),
+        prompt: vscode.l10n.t('What should the agent do next, in the same worktree?'),
+        ignoreFocusOut: true,
+        validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('Describe the next step.') : undefined),
+      });
+      if (prompt === undefined) {
+        throw new AgentError('cancelled', 'cancelled');
+      }
+      await manager.followUp(id, prompt);
+    },
+  };
+}
+
+/** Writes the agent's version of one file into the main worktree (added, modified, deleted, renamed). */
+async function acceptFile(record: AgentRecord, file: ChangedFile): Promise<void> {
+  if (!record.worktreePath) {
+    throw new AgentError('invalidTransition', vscode.l10n.t('Agent "{0}" already works in the workspace: its changes are there.', record.title));
+  }
+  const target = (p: string) => vscode.Uri.file(joinPath(record.repoRoot, repoRelativePath(record, p)));
+  const dirty = vscode.workspace.textDocuments.find((d) => d.isDirty && [file.path, file.oldPath].some((p) => p && d.uri.fsPath === target(p).fsPath));
+  if (dirty) {
+    throw new AgentError('invalidTransition', vscode.l10n.t('{0} has unsaved changes in an editor — save or revert them before accepting the agent\'s version.', vscode.workspace.asRelativePath(dirty.uri)));
+  }
+  if (file.kind !== 'deleted') {
+    const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(joinPath(record.cwd, file.path)));
+    await vscode.workspace.fs.createDirectory(vscode.Uri.file(parentDir(target(file.path).fsPath)));
+    await vscode.workspace.fs.writeFile(target(file.path), bytes);
+  }
+  const removed = file.kind === 'deleted' ? file.path : file.kind === 'renamed' ? file.oldPath : undefined;
+  if (removed) {
+    await vscode.workspace.fs.delete(target(removed), { useTrash: false }).then(undefined, (e: unknown) => {
+      if (!(e instanceof vscode.FileSystemError && e.code === 'FileNotFound')) {
+        throw e;
+      }
+    });
+  }
+}
+
+async function pickFinished(manager: AgentManager): Promise<string> {
+  const candidates = manager.list().filter((r) => r.changedFiles.length > 0 || r.status !== 'running');
+  const picked = await vscode.window.showQuickPick(candidates.map((r) => ({ label: r.title, description: `${r.profile} · ${r.status}`, id: r.id })), { placeHolder: vscode.l10n.t('Which agent?') });
+  if (!picked) {
+    throw new AgentError('cancelled', 'cancelled');
+  }
+  return picked.id;
+}

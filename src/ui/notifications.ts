@@ -1,0 +1,57 @@
+import * as vscode from 'vscode';
+import type { AgentStatus } from '../core/agent';
+import type { AgentManager } from '../core/agentManager';
+import { commands, settings } from '../constants';
+
+/** Tells the user when an agent's run ends, with the next step one click away. */
+export class FinishNotifications implements vscode.Disposable {
+  private readonly last = new Map<string, AgentStatus>();
+  private readonly subscription: vscode.Disposable;
+
+  constructor(manager: AgentManager) {
+    for (const record of manager.list()) {
+      this.last.set(record.id, record.status);
+    }
+    this.subscription = manager.onDidChangeAgent(({ id, kind }) => {
+      if (kind === 'removed') {
+        this.last.delete(id);
+        return;
+      }
+      const record = manager.get(id);
+      const before = this.last.get(id);
+      this.last.set(id, record.status);
+      if (before === 'running' && before !== record.status && enabled()) {
+        void this.notify(id, record.title, record.status, record.changedFiles.length);
+      }
+    });
+  }
+
+  private async notify(id: string, title: string, status: AgentStatus, files: number): Promise<void> {
+    if (status === 'succeeded') {
+      const review = vscode.l10n.t('Review');
+      const merge = vscode.l10n.t('Merge');
+      const message = files === 1
+        ? vscode.l10n.t('Agent "{0}" finished — 1 file changed', title)
+        : vscode.l10n.t('Agent "{0}" finished — {1} files changed', title, files);
+      const choice = await vscode.window.showInformationMessage(message, review, merge);
+      if (choice === review) {
+        await vscode.commands.executeCommand(commands.reviewAll, id);
+      } else if (choice === merge) {
+        await vscode.commands.executeCommand(commands.merge, id);
+      }
+    } else if (status === 'failed') {
+      const show = vscode.l10n.t('Show Output');
+      if ((await vscode.window.showWarningMessage(vscode.l10n.t('Agent "{0}" failed', title), show)) === show) {
+        await vscode.commands.executeCommand(commands.showOutput, id);
+      }
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+}
+
+function enabled(): boolean {
+  return vscode.workspace.getConfiguration(settings.section).get<boolean>(settings.notifyOnFinish, true);
+}
