@@ -121,6 +121,26 @@ export class AgentLanding {
     return { removed };
   }
 
+  /** Parks the user's own changes that block a merge, so the merge can go ahead. */
+  async stashBlockingChanges(id: string, files: readonly string[]): Promise<void> {
+    const record = this.manager.get(id);
+    await this.landing.stashFiles(record.repoRoot, files, `Parallel Agents: before merging "${record.title}"`);
+  }
+
+  /** Deletes saved work refs older than `maxAgeMs` — only ever on the user's explicit request. */
+  async deleteSavedWork(repoRoots: Iterable<string>, maxAgeMs: number, now: number): Promise<number> {
+    let deleted = 0;
+    for (const repoRoot of new Set(repoRoots)) {
+      for (const saved of await this.landing.listSavedWork(repoRoot, savedRefPrefix)) {
+        if (now - saved.date > maxAgeMs) {
+          await this.landing.deleteRef(repoRoot, saved.ref);
+          deleted++;
+        }
+      }
+    }
+    return deleted;
+  }
+
   /** Removes a merged agent's worktree right after its merge (offered by the Merge command). */
   async removeMergedWorktree(id: string): Promise<void> {
     await this.removeWorktree(this.manager.get(id), { deleteBranch: 'ifMerged' });

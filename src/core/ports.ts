@@ -95,6 +95,8 @@ export interface GitLandingPort {
   isMergedByContent(repoRoot: string, branch: string, into: string): Promise<boolean>;
   /** Sets `path` in the worktree to its content at `sha`, deleting it when absent there. */
   restoreFile(cwd: string, sha: string, path: string): Promise<void>;
+  /** Stashes the user's own uncommitted changes to `files` in the main worktree (untracked included). */
+  stashFiles(cwd: string, files: readonly string[], message: string): Promise<void>;
   listSavedWork(repoRoot: string, prefix: string): Promise<SavedWork[]>;
   deleteRef(repoRoot: string, ref: string): Promise<void>;
 }

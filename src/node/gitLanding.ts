@@ -160,6 +160,15 @@ export class GitLanding implements GitLandingPort {
     });
   }
 
+  async stashFiles(cwd: string, files: readonly string[], message: string): Promise<void> {
+    if (files.length === 0) {
+      return;
+    }
+    return this.context.write(cwd, async () => {
+      await this.context.run(cwd, ['stash', 'push', '--include-untracked', '-m', message, '--', ...files]);
+    });
+  }
+
   async listSavedWork(repoRoot: string, prefix: string): Promise<SavedWork[]> {
     const format = '--format=%(refname)%00%(objectname)%00%(committerdate:unix)';
     return parseSavedWork(await this.context.out(repoRoot, ['for-each-ref', format, '--', prefix]));

@@ -95,6 +95,11 @@ describe('AgentLanding: commit, merge, conflicts, discard and restore with real 
     assert.deepEqual(result, { kind: 'dirtyMain', files: ['app.js'] });
     assert.equal(fs.readFileSync(path.join(fx.repo, 'app.js'), 'utf8'), 'my own edit\n');
     assert.equal(manager.get(agent.id).status, 'succeeded');
+    // The offered way out: park the user's edit in the stash, then merge.
+    await landing.stashBlockingChanges(agent.id, result.kind === 'dirtyMain' ? result.files : []);
+    assert.match(git(fx.repo, 'stash', 'list'), /Parallel Agents: before merging "Touches app"/);
+    assert.equal((await landing.merge(agent.id, 'merge', 'x')).kind, 'merged');
+    assert.equal(fs.readFileSync(path.join(fx.repo, 'app.js'), 'utf8'), 'console.log("agent");\n');
   });
 
   it('discards without losing work: Restore brings the worktree back byte for byte', async () => {
@@ -118,6 +123,11 @@ describe('AgentLanding: commit, merge, conflicts, discard and restore with real 
     assert.equal(git(agent.cwd, 'status', '--porcelain'), statusBefore);
     assert.equal(manager.get(agent.id).status, 'succeeded');
     assert.equal(git(agent.cwd, 'log', '-1', '--format=%s'), 'first part');
+    // Saved work goes only when asked, and only when old enough.
+    const now = Date.now();
+    assert.equal(await landing.deleteSavedWork([fx.repo], 24 * 3600 * 1000, now), 0);
+    assert.equal(await landing.deleteSavedWork([fx.repo], 0, now + 10_000), 1);
+    assert.equal(git(fx.repo, 'for-each-ref', 'refs/parallel-agents/'), '');
   });
 
   it('cleans up a squash-merged agent: worktree and branch gone, saved ref kept', async () => {

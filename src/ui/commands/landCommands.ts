@@ -76,6 +76,15 @@ export function landCommands({ manager, landing, strategy }: LandDeps) {
         await commitWork(id, interactive ? undefined : record.title);
         result = await landing.merge(id, how, message);
       }
+      if (result.kind === 'dirtyMain' && interactive) {
+        const stash = vscode.l10n.t('Stash My Changes and Merge');
+        const detail = vscode.l10n.t('Your uncommitted changes to {0} would be overwritten. They can be stashed (git stash) and the merge run; get them back later with git stash pop.', result.files.join(', '));
+        if ((await vscode.window.showWarningMessage(vscode.l10n.t('The workspace has uncommitted changes to files this merge touches.'), { modal: true, detail }, stash)) !== stash) {
+          cancelled();
+        }
+        await landing.stashBlockingChanges(id, result.files);
+        result = await landing.merge(id, how, message);
+      }
       if (!interactive) {
         return result;
       }
@@ -83,10 +92,18 @@ export function landCommands({ manager, landing, strategy }: LandDeps) {
       return result;
     },
     cleanUp: async () => {
+      const repoRoots = manager.list().map((r) => r.repoRoot);
       const { removed } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Cleaning up agents…') }, () => landing.cleanUp());
-      void vscode.window.showInformationMessage(removed === 0
-        ? vscode.l10n.t('Nothing to clean up: no merged or discarded agents.')
-        : vscode.l10n.t('Removed {0} merged or discarded agents; their work stays saved under refs/parallel-agents/saved/.', removed));
+      const keep = { label: vscode.l10n.t('Keep all saved work'), days: 0 };
+      const ages = [keep, ...[7, 30, 90].map((days) => ({ label: vscode.l10n.t('Also delete saved work older than {0} days', days), days }))];
+      const age = await vscode.window.showQuickPick(ages, {
+        title: removed === 0 ? vscode.l10n.t('No merged or discarded agents to remove') : vscode.l10n.t('Removed {0} merged or discarded agents', removed),
+        placeHolder: vscode.l10n.t('Their work stays saved under refs/parallel-agents/saved/ unless you choose otherwise'),
+      });
+      if (age && age.days > 0) {
+        const deleted = await landing.deleteSavedWork(repoRoots, age.days * 24 * 3600 * 1000, Date.now());
+        void vscode.window.showInformationMessage(vscode.l10n.t('Deleted {0} saved work refs older than {1} days.', deleted, age.days));
+      }
     },
   };
 
