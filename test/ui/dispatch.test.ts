@@ -35,7 +35,7 @@ describe('Dispatch → sidebar → diff through the real UI', function () {
   let wb: Workbench;
 
   before(async () => {
-    wb = await openWorkbench({ viewport: { width: 1400, height: 850 } });
+    wb = await openWorkbench({ viewport: { width: 1600, height: 900 }, settings: { 'diffEditor.useInlineViewWhenSpaceIsLimited': false } });
   });
 
   after(async () => {
@@ -50,27 +50,45 @@ describe('Dispatch → sidebar → diff through the real UI', function () {
 
   it('dispatches the demo agent like a person and reviews a file in the diff editor', async () => {
     const { page } = wb;
+    // A wider side bar, as a person would drag it, so that rows show their whole description.
+    const sashes = await page.locator('.monaco-sash.vertical').all();
+    const boxes = await Promise.all(sashes.map((sash) => sash.boundingBox()));
+    const box = boxes.find((b) => b && b.x > 250 && b.x < 450 && b.height > 300);
+    if (box) {
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + 200, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+    }
     await page.locator('.activitybar [aria-label^="Parallel Agents"]').first().click();
     const welcome = page.locator('.welcome-view-content', { hasText: 'No agents yet' });
     await welcome.waitFor({ timeout: 30_000 });
     assert.ok(await welcome.locator('.monaco-button', { hasText: 'Dispatch Agent' }).isVisible(), 'the welcome view offers Dispatch Agent');
     await shot(wb, 'welcome');
 
-    await page.keyboard.press('F1');
-    await answerQuickInput(page, undefined, '>Parallel Agents: Dispatch Agent');
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Dispatch Agent' }).first().waitFor({ timeout: 10_000 });
-    await answerQuickInput(page, undefined, undefined);
-    await answerQuickInput(page, '(1/4)', 'replace src/math.js: a + b => b + a');
-    await answerQuickInput(page, '(2/4)', 'demo');
-    await answerQuickInput(page, '(3/4)', undefined); // isolation: the default, worktree
-    await answerQuickInput(page, '(4/4)', 'Swap the operands');
+    const dispatch = async (prompt: string, title: string) => {
+      await page.keyboard.press('F1');
+      await answerQuickInput(page, undefined, '>Parallel Agents: Dispatch Agent');
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Dispatch Agent' }).first().waitFor({ timeout: 10_000 });
+      await answerQuickInput(page, undefined, undefined);
+      await answerQuickInput(page, '(1/4)', prompt);
+      await answerQuickInput(page, '(2/4)', 'demo');
+      await answerQuickInput(page, '(3/4)', undefined); // isolation: the default, worktree
+      await answerQuickInput(page, '(4/4)', title);
+      await page.locator('.monaco-list-row', { hasText: title }).waitFor({ timeout: 30_000 });
+    };
+    await dispatch('replace src/math.js: a + b => b + a', 'Swap the operands');
+    await dispatch('append src/math.js: // reviewed', 'Annotate math');
+    await dispatch('sleep 40', 'Long task');
 
     const row = page.locator('.monaco-list-row', { hasText: 'Swap the operands' });
-    await row.waitFor({ timeout: 30_000 });
-    await page.locator('.monaco-list-row', { hasText: 'Swap the operands' }).filter({ hasText: 'succeeded' }).waitFor({ timeout: 30_000 });
+    await row.filter({ hasText: 'succeeded' }).waitFor({ timeout: 30_000 });
     assert.match(await row.innerText(), /demo · succeeded · \d+s/);
-    const statusBar = page.locator('.statusbar-item', { hasText: 'ready for review' });
-    await statusBar.waitFor({ timeout: 10_000 });
+    await page.locator('.monaco-list-row', { hasText: 'Long task' }).filter({ hasText: 'running' }).waitFor({ timeout: 15_000 });
+    // Both agents edit src/math.js: each is marked as overlapping the other.
+    await row.filter({ hasText: 'overlaps' }).waitFor({ timeout: 15_000 });
+    assert.match(await page.locator('.monaco-list-row', { hasText: 'Annotate math' }).innerText(), /overlaps/);
+    await page.locator('.statusbar-item', { hasText: '1 agent running' }).waitFor({ timeout: 10_000 });
 
     await row.click();
     const fileRow = page.locator('.monaco-list-row', { hasText: 'math.js' });
@@ -88,5 +106,14 @@ describe('Dispatch → sidebar → diff through the real UI', function () {
     assert.match(modified.replace(/\u00a0/g, ' '), /b \+ a/);
     await shot(wb, 'diff');
     assert.ok(existsSync(join(repoRoot, 'test-results', 'diff.png')));
+
+    // Review All Changes from the row's inline action: one multi-file diff editor.
+    await row.hover();
+    await row.locator('.action-label[aria-label="Review All Changes"]').click();
+    const multi = page.locator('.multiDiffEditor');
+    await multi.waitFor({ timeout: 20_000 });
+    await multi.locator('.view-lines', { hasText: 'exports.add' }).first().waitFor({ timeout: 20_000 });
+    await page.locator('.tab', { hasText: 'Agent: Swap the operands' }).waitFor({ timeout: 10_000 });
+    await shot(wb, 'review-all');
   });
 });

@@ -16,8 +16,12 @@ export interface BaseQuery {
 export class BaseContentProvider implements vscode.TextDocumentContentProvider {
   constructor(private readonly git: GitPort) {}
 
-  static uri(displayPath: string, query: BaseQuery): vscode.Uri {
-    return vscode.Uri.from({ scheme: schemes.base, path: `/${displayPath}`, query: JSON.stringify(query) });
+  /**
+   * `filePath` is where the file lives in the agent's folder: with the same path on both sides, VS Code
+   * labels the pair by that file and does not mistake it for a rename.
+   */
+  static uri(filePath: string, query: BaseQuery): vscode.Uri {
+    return vscode.Uri.from({ scheme: schemes.base, path: filePath.startsWith('/') ? filePath : `/${filePath}`, query: JSON.stringify(query) });
   }
 
   /** The agent change behind a diff tab, when the tab is one of an agent's diffs. */

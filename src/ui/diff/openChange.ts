@@ -11,9 +11,9 @@ export function diffSides(record: AgentRecord, file: ChangedFile): { left: vscod
   // Change-set paths are relative to the agent's folder; git show wants them relative to the repository.
   const basePath = file.kind === 'added' || file.kind === 'untracked' ? undefined : repoRelativePath(record, file.oldPath ?? file.path);
   const owner = { repo: record.repoRoot, sha, agent: record.id, file: file.path };
-  const left = BaseContentProvider.uri(file.oldPath ?? file.path, { ...owner, path: basePath });
+  const left = BaseContentProvider.uri(joinPath(record.cwd, file.oldPath ?? file.path), { ...owner, path: basePath });
   const right = file.kind === 'deleted'
-    ? BaseContentProvider.uri(file.path, owner)
+    ? BaseContentProvider.uri(joinPath(record.cwd, file.path), owner)
     : vscode.Uri.file(joinPath(record.cwd, file.path));
   const name = baseName(file.path);
   const title = vscode.l10n.t('{0} ({1} ↔ {2})', name, sha.slice(0, 7), record.title);
