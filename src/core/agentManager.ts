@@ -171,7 +171,7 @@ export class AgentManager implements Disposable {
     const profile = findProfile(this.deps.profiles(), record.profile);
     const executable = await this.resolveExecutable(profile);
     this.records.set(id, { ...record, followUps: [...(record.followUps ?? []), prompt], exitCode: undefined, signal: undefined, error: undefined, endedAt: undefined });
-    this.launch(this.get(id), executable, profile.continueArgs ?? profile.args, prompt);
+    this.launch(this.get(id), executable, profile.continueArgs ?? profile.args, prompt, `\n──── follow-up: ${prompt}`);
   }
 
   async stop(id: string): Promise<void> {
@@ -274,7 +274,7 @@ export class AgentManager implements Disposable {
     return { ...executable, profile };
   }
 
-  private launch(record: AgentRecord, executable: ResolvedExecutable & { readonly profile: Profile }, argTemplate: readonly string[], prompt: string): void {
+  private launch(record: AgentRecord, executable: ResolvedExecutable & { readonly profile: Profile }, argTemplate: readonly string[], prompt: string, banner?: string): void {
     const profile = executable.profile;
     const runner = record.mode === 'terminal' ? this.deps.terminalRunner : this.deps.headlessRunner;
     let process: AgentProcess;
@@ -282,8 +282,11 @@ export class AgentManager implements Disposable {
       process = runner.start({
         agentId: record.id, title: record.title, file: executable.file,
         args: [...executable.prefixArgs, ...expandArgs(argTemplate, prompt)],
-        cwd: record.cwd, env: { ...executable.env, ...profile.env }, logPath: record.logPath ?? '',
+        cwd: record.cwd, env: { ...executable.env, ...profile.env }, logPath: record.logPath ?? '', banner,
       });
+      if (banner) {
+        this.outputEmitter.fire({ id: record.id, text: `${banner}\n` });
+      }
     } catch (e) {
       // Through "running", the one status every start (first run or follow-up) may pass to "failed".
       this.update(record.id, { status: 'running', startedAt: this.deps.clock.now() });

@@ -130,6 +130,8 @@ export interface LaunchRequest {
   readonly env: Readonly<Record<string, string>>;
   /** Headless runners write all output here. */
   readonly logPath: string;
+  /** A line written to the log (and output) before the agent's own output, e.g. a follow-up's prompt. */
+  readonly banner?: string;
 }
 
 export interface ProcessExit {

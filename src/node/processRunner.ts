@@ -53,6 +53,9 @@ export class HeadlessProcess implements AgentProcess {
 
   constructor(request: LaunchRequest, private readonly settings: Settings) {
     const log = openLog(request.logPath);
+    if (request.banner) {
+      log.write(`${request.banner}\n`);
+    }
     const subprocess = execa(request.file, [...request.args], {
       cwd: request.cwd,
       env: { ...request.env },

@@ -125,6 +125,7 @@ describe('AgentManager with real git and real agent processes', function () {
     assert.equal(done.cwd, record.cwd);
     assert.deepEqual(done.followUps, ['append a.txt: two']);
     assert.equal(fs.readFileSync(path.join(record.cwd, 'a.txt'), 'utf8'), 'onetwo');
+    assert.match(fs.readFileSync(done.logPath!, 'utf8'), /create a\.txt[\s\S]*──── follow-up: append a\.txt: two\n[\s\S]*append a\.txt/);
     await assert.rejects(manager.followUp(record.id, '  '), (e) => AgentError.is(e, 'emptyPrompt'));
   });
 

@@ -202,6 +202,42 @@ describe('Parallel Agents in a real VS Code', function () {
     assert.ok(report.repos[0].conflicts.length >= 1, 'the forecast names the conflict with the current branch');
   });
 
+  it('accepts added, modified, deleted and renamed files into the workspace, and reverts a file in the agent', async () => {
+    const id = await api.dispatch({ prompt: 'create added.txt: new\nreplace src/math.js: a + b => a - b\ndelete src/greet.js\nrename README.md -> README.txt\nappend package.json: \n', profile: 'demo', title: 'Accept each kind' });
+    const done = await settled(id);
+    const kinds = Object.fromEntries(done.changedFiles.map((f) => [f.path, f.kind]));
+    assert.equal(kinds['src/greet.js'], 'deleted');
+    assert.equal(kinds['src/math.js'], 'modified');
+    const renamed = done.changedFiles.find((f) => f.oldPath === 'README.md');
+    const accept = (p: string) => vscode.commands.executeCommand('parallelAgents.acceptFile', { agentId: id, path: p });
+    await accept('added.txt');
+    await accept('src/math.js');
+    await accept('src/greet.js');
+    // Untracked renames show as a deleted file plus a new one; a detected rename is one row.
+    if (renamed) {
+      await accept(renamed.path);
+    } else {
+      await accept('README.md');
+      await accept('README.txt');
+    }
+    const ws = workspaceDir();
+    assert.equal(fs.readFileSync(path.join(ws, 'added.txt'), 'utf8'), 'new');
+    assert.equal(fs.readFileSync(path.join(ws, 'src/math.js'), 'utf8'), 'exports.add = (a, b) => a - b;\n');
+    assert.ok(!fs.existsSync(path.join(ws, 'src/greet.js')));
+    assert.ok(!fs.existsSync(path.join(ws, 'README.md')));
+    assert.ok(fs.existsSync(path.join(ws, 'README.txt')));
+    git('checkout', '--', '.');
+    git('clean', '-fdq');
+
+    // Revert in the agent, from the diff editor's title bar (no argument: the active agent diff).
+    await vscode.commands.executeCommand('parallelAgents.openChange', { agentId: id, path: 'src/math.js' });
+    await waitFor('the agent diff', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff);
+    await vscode.commands.executeCommand('parallelAgents.revertFile');
+    assert.equal(fs.readFileSync(path.join(done.worktreePath!, 'src/math.js'), 'utf8'), 'exports.add = (a, b) => a + b;\n');
+    await waitFor('math.js to leave the change list', () => !agent(id).changedFiles.some((f) => f.path === 'src/math.js'));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   it('discards an agent without losing its work, and restores it', async () => {
     const id = await api.dispatch({ prompt: 'create keep.txt: precious', profile: 'demo', title: 'Throwaway' });
     const done = await settled(id);

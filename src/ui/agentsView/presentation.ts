@@ -56,6 +56,10 @@ export function agentTooltip(record: AgentRecord): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${escape(record.title)}** — ${statusLabel(record)}\n\n`);
   md.appendCodeblock(record.prompt, 'text');
+  (record.followUps ?? []).forEach((followUp, i) => {
+    md.appendMarkdown(`${vscode.l10n.t('Follow-up {0}', i + 1)}:`);
+    md.appendCodeblock(followUp, 'text');
+  });
   const rows: [string, string | undefined][] = [
     [vscode.l10n.t('Profile'), record.profile],
     [vscode.l10n.t('Branch'), record.branch],
