@@ -27,6 +27,7 @@ export function delegateGit(git: GitPort, overrides: Partial<GitPort> = {}): Git
   return {
     repoRoot: (f) => git.repoRoot(f),
     headSha: (r) => git.headSha(r),
+    resolveCommit: (r, ref) => git.resolveCommit(r, ref),
     localBranches: (r) => git.localBranches(r),
     addWorktree: (r, d, b, s) => git.addWorktree(r, d, b, s),
     removeWorktree: (r, d, f) => git.removeWorktree(r, d, f),

@@ -58,6 +58,8 @@ export interface AgentRecord {
   readonly statusBeforeDiscard?: AgentStatus;
   /** The branch the agent's work was merged into. */
   readonly mergedInto?: string;
+  /** Set for agents that run a task of a plan. */
+  readonly plan?: { readonly runId: string; readonly taskId: string };
 }
 
 export const activeStatuses: ReadonlySet<AgentStatus> = new Set(['queued', 'preparing', 'running', 'waiting-for-input']);

@@ -20,6 +20,10 @@ export interface DispatchOptions {
   readonly title?: string;
   /** The workspace folder the agent works on (any folder inside the repository). */
   readonly folder: string;
+  /** Commit or branch the worktree starts from; default: HEAD of the repository. */
+  readonly base?: string;
+  /** Marks the agent as a task of a plan run. */
+  readonly plan?: AgentRecord['plan'];
 }
 
 export interface AgentChange {
@@ -121,7 +125,7 @@ export class AgentManager implements Disposable {
     // Everything that can fail cheaply is checked before anything is created.
     const executable = await this.resolveExecutable(profile);
     const repoRoot = await this.deps.git.repoRoot(options.folder);
-    const baseSha = await this.deps.git.headSha(repoRoot);
+    const baseSha = options.base ? await this.deps.git.resolveCommit(repoRoot, options.base) : await this.deps.git.headSha(repoRoot);
     const isolation = options.isolation ?? 'worktree';
     const title = options.title?.trim() || titleFromPrompt(prompt);
     const id = this.deps.newId();
@@ -131,7 +135,7 @@ export class AgentManager implements Disposable {
     const record: AgentRecord = {
       id, title, prompt, profile: profile.name, mode: isolation === 'terminal' ? 'terminal' : profile.mode, isolation,
       status: 'preparing', repoRoot, cwd: place.cwd, branch: place.branch, worktreePath: place.worktreePath, baseSha,
-      createdAt: this.deps.clock.now(), logPath: joinPath(settings.logDir, `${id}.log`), changedFiles: [],
+      createdAt: this.deps.clock.now(), logPath: joinPath(settings.logDir, `${id}.log`), changedFiles: [], plan: options.plan,
     };
     this.records.set(id, record);
     this.changed(id, 'added');

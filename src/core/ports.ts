@@ -29,6 +29,8 @@ export interface GitPort {
   repoRoot(folder: string): Promise<string>;
   /** Full sha of HEAD. */
   headSha(repoRoot: string): Promise<string>;
+  /** Full sha of the commit a ref (branch, tag, sha) names; gitFailed when it names none. */
+  resolveCommit(repoRoot: string, ref: string): Promise<string>;
   /** Local branch names (short form, e.g. "agents/fix-bug"). */
   localBranches(repoRoot: string): Promise<Set<string>>;
   /** `git worktree add -b branch dir baseSha`, verified against `git worktree list`. */

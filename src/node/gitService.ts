@@ -61,6 +61,21 @@ export class GitService implements GitPort {
     }
   }
 
+  async resolveCommit(repoRoot: string, ref: string): Promise<string> {
+    if (ref.startsWith('-')) {
+      throw new AgentError('gitFailed', `"${ref}" is not a commit or branch name.`);
+    }
+    const args = ['rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`];
+    try {
+      return (await this.runner.text(repoRoot, args)).trim();
+    } catch (e) {
+      if (e instanceof GitProcessError && /needed a single revision|unknown revision|bad revision/i.test(e.stderr)) {
+        throw new AgentError('gitFailed', `"${ref}" is not a commit or branch of the repository at ${repoRoot}.`, e.stderr.trim());
+      }
+      throw this.fail(e, repoRoot, args, 'gitFailed');
+    }
+  }
+
   async localBranches(repoRoot: string): Promise<Set<string>> {
     const out = await this.read(repoRoot, ['for-each-ref', '--format=%(refname)', 'refs/heads/']);
     const prefix = 'refs/heads/';

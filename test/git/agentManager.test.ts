@@ -79,6 +79,22 @@ describe('AgentManager with real git and real agent processes', function () {
     assert.deepEqual(fs.readdirSync(tmp).sort(), ['empty', 'plain', 'repo']);
   });
 
+  it('starts from a given base branch, and refuses an unknown base leaving nothing', async () => {
+    const manager = makeManager();
+    git(repo, 'checkout', '-q', '-b', 'integration');
+    fs.writeFileSync(path.join(repo, 'from-integration.txt'), 'prerequisite\n');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'prerequisite');
+    git(repo, 'checkout', '-q', 'main');
+    const record = await manager.dispatch({ prompt: 'print hi', profile: 'demo', folder: repo, base: 'integration', title: 'Dependent' });
+    assert.equal(record.baseSha, git(repo, 'rev-parse', 'integration'));
+    assert.ok(fs.existsSync(path.join(record.cwd, 'from-integration.txt')));
+    await finished(manager, record.id);
+    await assert.rejects(manager.dispatch({ prompt: 'x', profile: 'demo', folder: repo, base: 'no-such-branch', title: 'Lost' }), /"no-such-branch" is not a commit or branch/);
+    assert.equal(manager.list().length, 1);
+    assert.equal(git(repo, 'branch', '--list', 'agents/lost'), '');
+  });
+
   it('skips a name whose folder already exists', async () => {
     const manager = makeManager();
     fs.mkdirSync(path.join(tmp, 'repo.worktrees', 'busy'), { recursive: true });
