@@ -1,0 +1,371 @@
+/**
+ * Runs a plan as a graph. Tasks without dependencies start from the plan's base, every other task
+ * from the integration branch, once all its prerequisites are satisfied there. A task is satisfied
+ * when it is done (merged into the integration branch); a skipped task is transparent: it counts as
+ * satisfied once its own prerequisites are, so skipping b in a → b → c lets c start only after a
+ * has landed (c still starts from 'integration': any task with a prerequisite does).
+ *
+ * Invariants: at most maxParallel tasks are `running` (an integrating task holds no slot); one
+ * integration at a time, in the order the runs ended; ready tasks start in topological order,
+ * ties broken by file order; nothing starts before start(), after stop() (until start() or a
+ * retry resumes) or while a task is `conflicted` (the plan is paused; runs in flight still end and
+ * integrate). `waiting`, `queued` and `blocked` are derived from the prerequisites and recomputed
+ * after every change; the other states change only on a runner outcome or a user action.
+ */
+import { SerialQueue } from '../util/async';
+import { Emitter, type Event } from '../util/event';
+import { AgentError } from './errors';
+import type { Plan, PlanTask, TaskState } from './planTypes';
+import type { Clock } from './ports';
+
+export type StartPoint = 'base' | 'integration';
+export type RunOutcome = 'succeeded' | 'failed' | 'stopped';
+export type IntegrationOutcome = 'merged' | 'conflicts';
+
+export interface TaskRunner {
+  /** Starts the task's agent from `from`; resolves with its outcome when the agent ends. */
+  run(task: PlanTask, from: StartPoint): Promise<RunOutcome>;
+  /** Commits the task's work and merges it into the integration branch (forecast first). */
+  integrate(task: PlanTask): Promise<IntegrationOutcome>;
+  /** Stops the task's running agent (the run() promise then resolves 'stopped'). */
+  stop(task: PlanTask): Promise<void>;
+}
+
+/** Clock readings of a task's latest attempt; a retry starts a new attempt. */
+export interface TaskTimings {
+  /** When it became ready (all prerequisites satisfied, or retried). */
+  readonly queuedAt?: number;
+  readonly startedAt?: number;
+  /** When its run ended, however it ended. */
+  readonly endedAt?: number;
+  readonly integratedAt?: number;
+}
+
+export interface PlanSchedulerOptions {
+  /** Wins over plan.maxParallel: the caller resolves plan value vs setting. Integer >= 1. */
+  readonly maxParallel: number;
+  readonly clock: Clock;
+}
+
+/** `id` names the task whose state or reason changed; no id: the plan was stopped or resumed. */
+export interface PlanChange {
+  readonly id?: string;
+}
+
+export const conflictReason = 'conflicts while integrating';
+
+interface Entry {
+  readonly task: PlanTask;
+  /** Position in topological order. */
+  readonly index: number;
+  readonly prerequisites: readonly Entry[];
+  state: TaskState;
+  reason?: string;
+  timings: { queuedAt?: number; startedAt?: number; endedAt?: number; integratedAt?: number };
+}
+
+const derivedStates: ReadonlySet<TaskState> = new Set(['waiting', 'queued', 'blocked']);
+const retryable: ReadonlySet<TaskState> = new Set(['failed', 'stopped', 'conflicted']);
+const skippable: ReadonlySet<TaskState> = new Set(['waiting', 'queued', 'blocked', 'failed', 'stopped', 'conflicted']);
+
+export class PlanScheduler {
+  private readonly entries: readonly Entry[];
+  private readonly byId = new Map<string, Entry>();
+  private readonly integrations = new SerialQueue();
+  private readonly changes = new Emitter<PlanChange>();
+  private idleWaiters: (() => void)[] = [];
+  private started = false;
+  private stopRequested = false;
+
+  readonly onDidChange: Event<PlanChange> = this.changes.event;
+
+  constructor(
+    plan: Plan,
+    private readonly runner: TaskRunner,
+    private readonly options: PlanSchedulerOptions,
+  ) {
+    if (!Number.isInteger(options.maxParallel) || options.maxParallel < 1) {
+      throw invalidPlan(`maxParallel must be a whole number of at least 1, not ${options.maxParallel}.`);
+    }
+    this.entries = topologicalOrder(plan.tasks).map((task, index) => {
+      const prerequisites = [...new Set(task.dependsOn ?? [])].map((id) => this.byId.get(id) as Entry);
+      const entry: Entry = { task, index, prerequisites, state: 'waiting', timings: {} };
+      this.byId.set(task.id, entry);
+      return entry;
+    });
+    this.refresh();
+  }
+
+  /** Every task is done or skipped. */
+  get finished(): boolean {
+    return this.entries.every((e) => e.state === 'done' || e.state === 'skipped');
+  }
+
+  /** A task is conflicted: no task starts until it is retried or skipped. */
+  get paused(): boolean {
+    return this.entries.some((e) => e.state === 'conflicted');
+  }
+
+  /** stop() was called and neither start() nor retry() has resumed the plan since. */
+  get stopped(): boolean {
+    return this.stopRequested;
+  }
+
+  /** Starts the plan; after stop() it resumes it (stopped tasks stay stopped until retried). */
+  start(): void {
+    this.started = true;
+    this.resume();
+    this.settle();
+  }
+
+  /** Failed or stopped: runs it again (run, then integrate); conflicted: integrates it again. Resumes a stopped plan. */
+  retry(id: string): void {
+    const entry = this.entry(id, retryable, 'retried');
+    this.resume();
+    if (entry.state === 'conflicted') {
+      entry.timings.integratedAt = undefined;
+      this.set(entry, 'integrating');
+      this.integrate(entry);
+    } else {
+      entry.timings = {};
+      this.set(entry, 'queued');
+    }
+    this.settle();
+  }
+
+  /** Gives up on a task that is not running or integrating; its dependents go on without it. */
+  skip(id: string): void {
+    this.set(this.entry(id, skippable, 'skipped'), 'skipped');
+    this.settle();
+  }
+
+  /** Stops every running task (they become `stopped`, their work kept) and starts nothing new. */
+  async stop(): Promise<void> {
+    if (!this.stopRequested) {
+      this.stopRequested = true;
+      this.changes.fire({});
+    }
+    const running = this.entries.filter((e) => e.state === 'running');
+    const results = await Promise.allSettled(running.map(async (e) => this.runner.stop(e.task)));
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure) {
+      throw failure.reason;
+    }
+    await this.whenIdle();
+  }
+
+  /** Every task's state, in topological order. */
+  states(): ReadonlyMap<string, TaskState> {
+    return new Map(this.entries.map((e) => [e.task.id, e.state]));
+  }
+
+  /** "waiting for a, b" | "blocked by x" | conflictReason | a run's or merge's error message. */
+  reason(id: string): string | undefined {
+    return this.byId.get(id)?.reason;
+  }
+
+  timings(): ReadonlyMap<string, TaskTimings> {
+    return new Map(this.entries.map((e) => [e.task.id, { ...e.timings }]));
+  }
+
+  /** Resolves when no task runs or integrates and none can start (the plan may be unfinished). */
+  whenIdle(): Promise<void> {
+    return this.busy ? new Promise((resolve) => this.idleWaiters.push(resolve)) : Promise.resolve();
+  }
+
+  dispose(): void {
+    this.changes.dispose();
+  }
+
+  private get busy(): boolean {
+    return this.entries.some((e) => e.state === 'running' || e.state === 'integrating');
+  }
+
+  private resume(): void {
+    if (this.stopRequested) {
+      this.stopRequested = false;
+      this.changes.fire({});
+    }
+  }
+
+  private settle(): void {
+    this.refresh();
+    this.pump();
+    if (!this.busy) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      waiters.forEach((resolve) => resolve());
+    }
+  }
+
+  /** Entries come in topological order, so every prerequisite is already up to date. */
+  private refresh(): void {
+    for (const entry of this.entries) {
+      if (derivedStates.has(entry.state)) {
+        const [state, reason] = this.derive(entry);
+        this.set(entry, state, reason);
+      }
+    }
+  }
+
+  private derive(entry: Entry): [TaskState, string | undefined] {
+    const failed = new Set<Entry>();
+    const missing = new Set<Entry>();
+    collectUnsatisfied(entry, failed, missing);
+    if (failed.size > 0) {
+      return ['blocked', `blocked by ${ids(failed)}`];
+    }
+    if (missing.size > 0) {
+      return ['waiting', `waiting for ${ids(missing)}`];
+    }
+    return this.started ? ['queued', undefined] : ['waiting', undefined];
+  }
+
+  /** Flags are read per task: a change listener may stop the plan while tasks are being started. */
+  private pump(): void {
+    for (const entry of this.entries) {
+      if (entry.state === 'queued' && this.canStartAnother()) {
+        this.launch(entry);
+      }
+    }
+  }
+
+  private canStartAnother(): boolean {
+    const running = this.entries.filter((e) => e.state === 'running').length;
+    return this.started && !this.stopRequested && !this.paused && running < this.options.maxParallel;
+  }
+
+  private launch(entry: Entry): void {
+    entry.timings = { queuedAt: entry.timings.queuedAt, startedAt: this.options.clock.now() };
+    this.set(entry, 'running');
+    let run: Promise<RunOutcome>;
+    try {
+      run = this.runner.run(entry.task, entry.prerequisites.length > 0 ? 'integration' : 'base');
+    } catch (e) {
+      run = Promise.reject(e);
+    }
+    run.then(
+      (outcome) => this.endRun(entry, outcome === 'succeeded' ? 'integrating' : outcome),
+      (e: unknown) => this.endRun(entry, 'failed', messageOf(e)),
+    );
+  }
+
+  private endRun(entry: Entry, state: TaskState, reason?: string): void {
+    entry.timings.endedAt = this.options.clock.now();
+    this.set(entry, state, reason);
+    if (state === 'integrating') {
+      this.integrate(entry);
+    }
+    this.settle();
+  }
+
+  private integrate(entry: Entry): void {
+    void this.integrations.run(async () => {
+      try {
+        if ((await this.runner.integrate(entry.task)) === 'merged') {
+          entry.timings.integratedAt = this.options.clock.now();
+          this.set(entry, 'done');
+        } else {
+          this.set(entry, 'conflicted', conflictReason);
+        }
+      } catch (e) {
+        this.set(entry, 'failed', messageOf(e));
+      }
+      this.settle();
+    });
+  }
+
+  private set(entry: Entry, state: TaskState, reason?: string): void {
+    if (entry.state === state && entry.reason === reason) {
+      return;
+    }
+    if (state === 'queued' && entry.state !== 'queued') {
+      entry.timings.queuedAt = this.options.clock.now();
+    }
+    entry.state = state;
+    entry.reason = reason;
+    this.changes.fire({ id: entry.task.id });
+  }
+
+  private entry(id: string, allowed: ReadonlySet<TaskState>, verb: string): Entry {
+    const entry = this.byId.get(id);
+    if (!entry) {
+      throw new AgentError('invalidTransition', `The plan has no task "${id}".`);
+    }
+    if (!allowed.has(entry.state)) {
+      throw new AgentError('invalidTransition', `Task "${id}" cannot be ${verb} while it is ${entry.state}.`);
+    }
+    return entry;
+  }
+}
+
+/**
+ * The tasks in dependency order, ties broken by file order. Throws on duplicate ids, unknown
+ * dependencies and cycles (plans are validated earlier; this guards the scheduler's invariants).
+ */
+export function topologicalOrder(tasks: readonly PlanTask[]): PlanTask[] {
+  const known = new Set<string>();
+  for (const task of tasks) {
+    if (known.has(task.id)) {
+      throw invalidPlan(`Two tasks have the id "${task.id}".`);
+    }
+    known.add(task.id);
+  }
+  for (const task of tasks) {
+    const unknown = (task.dependsOn ?? []).find((id) => !known.has(id));
+    if (unknown !== undefined) {
+      throw invalidPlan(`Task "${task.id}" depends on "${unknown}", which is not in the plan.`);
+    }
+  }
+  const order: PlanTask[] = [];
+  const placed = new Set<string>();
+  while (order.length < tasks.length) {
+    const next = tasks.find((t) => !placed.has(t.id) && (t.dependsOn ?? []).every((id) => placed.has(id)));
+    if (!next) {
+      throw invalidPlan(`Tasks depend on each other in a cycle: ${findCycle(tasks, placed).join(' → ')}.`);
+    }
+    order.push(next);
+    placed.add(next.id);
+  }
+  return order;
+}
+
+/** Every unplaced task has an unplaced dependency, so following them must come back round. */
+function findCycle(tasks: readonly PlanTask[], placed: ReadonlySet<string>): string[] {
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const path: string[] = [];
+  let current = tasks.find((t) => !placed.has(t.id)) as PlanTask;
+  while (!path.includes(current.id)) {
+    path.push(current.id);
+    const next = (current.dependsOn ?? []).find((id) => !placed.has(id)) as string;
+    current = byId.get(next) as PlanTask;
+  }
+  return [...path.slice(path.indexOf(current.id)), current.id];
+}
+
+/** Failed roots behind `entry` go to `failed`, unsatisfied prerequisites to `missing`; skipped ones are looked through. */
+function collectUnsatisfied(entry: Entry, failed: Set<Entry>, missing: Set<Entry>): void {
+  for (const p of entry.prerequisites) {
+    if (p.state === 'failed') {
+      failed.add(p);
+    } else if (p.state === 'skipped' || p.state === 'blocked') {
+      collectUnsatisfied(p, failed, missing);
+    } else if (p.state !== 'done') {
+      missing.add(p);
+    }
+  }
+}
+
+function ids(entries: ReadonlySet<Entry>): string {
+  return [...entries].sort((a, b) => a.index - b.index).map((e) => e.task.id).join(', ');
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+// errors.ts has no reason for a malformed plan yet ('invalidPlan' requested); until then the
+// defensive graph checks share the state-machine reason, and their message says what is wrong.
+function invalidPlan(message: string): AgentError {
+  return new AgentError('invalidTransition', message);
+}
