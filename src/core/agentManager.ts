@@ -225,6 +225,12 @@ export class AgentManager implements Disposable {
     this.changed(id, 'removed');
   }
 
+  /** Resolves with the agent once its current run has ended (at once when it is not running). */
+  async whenEnded(id: string): Promise<AgentRecord> {
+    await this.running.get(id)?.ended;
+    return this.get(id);
+  }
+
   isRunning(id: string): boolean {
     return this.running.has(id);
   }

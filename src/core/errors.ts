@@ -19,6 +19,7 @@ export type AgentErrorReason =
   | 'dirtyWorkspace'
   | 'launchFailed'
   | 'invalidProfile'
+  | 'invalidPlan'
   | 'cancelled';
 
 export class AgentError extends Error {

@@ -367,5 +367,5 @@ function messageOf(e: unknown): string {
 // errors.ts has no reason for a malformed plan yet ('invalidPlan' requested); until then the
 // defensive graph checks share the state-machine reason, and their message says what is wrong.
 function invalidPlan(message: string): AgentError {
-  return new AgentError('invalidTransition', message);
+  return new AgentError('invalidPlan', message);
 }

@@ -1,0 +1,131 @@
+import type { AgentManager } from './agentManager';
+import { AgentError } from './errors';
+import { slugify, uniqueSlug } from './naming';
+import type { Plan, PlanTask } from './planTypes';
+import type { Clock, FileSystemPort, GitLandingPort, GitPort, Logger, ManagerSettings, MergeStrategy } from './ports';
+import { PlanScheduler, type TaskRunner } from './planScheduler';
+import { baseName, joinPath, parentDir } from '../util/paths';
+
+export interface PlanRunDeps {
+  readonly manager: AgentManager;
+  readonly git: GitPort;
+  readonly landing: GitLandingPort;
+  readonly fs: FileSystemPort;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly settings: () => ManagerSettings & { readonly defaultProfile: string; readonly maxParallel: number };
+}
+
+export type LandPlanResult =
+  | { readonly kind: 'merged'; readonly sha: string; readonly target: string }
+  | { readonly kind: 'conflicts'; readonly files: readonly string[]; readonly target: string };
+
+/**
+ * One run of a plan: an integration branch in its own worktree, a scheduler, and the agents of its
+ * tasks. Each finished task is committed and merged into the integration branch; dependent tasks
+ * start from that branch, so they see their prerequisites' work.
+ */
+export class PlanRun implements TaskRunner {
+  readonly scheduler: PlanScheduler;
+  private readonly agents = new Map<string, string>();
+
+  private constructor(
+    readonly id: string,
+    readonly plan: Plan,
+    readonly repoRoot: string,
+    readonly baseSha: string,
+    readonly integrationBranch: string,
+    readonly integrationPath: string,
+    private readonly deps: PlanRunDeps,
+  ) {
+    const maxParallel = plan.maxParallel ?? deps.settings().maxParallel;
+    this.scheduler = new PlanScheduler(plan, this, { maxParallel, clock: deps.clock });
+  }
+
+  /** Resolves the base and creates the integration worktree; nothing is left behind on failure. */
+  static async create(deps: PlanRunDeps, id: string, plan: Plan, folder: string): Promise<PlanRun> {
+    const repoRoot = await deps.git.repoRoot(folder);
+    const baseSha = plan.base ? await deps.git.resolveCommit(repoRoot, plan.base) : await deps.git.headSha(repoRoot);
+    const settings = deps.settings();
+    const root = settings.worktreeRoot ?? joinPath(parentDir(repoRoot), `${baseName(repoRoot)}.worktrees`);
+    const branches = await deps.git.localBranches(repoRoot);
+    const taken = new Set<string>();
+    const slug = `plan-${slugify(plan.title)}`;
+    for (;;) {
+      const candidate = uniqueSlug(slug, (s) => taken.has(s) || branches.has(`${settings.branchPrefix}/${s}`));
+      const path = joinPath(root, candidate);
+      if (await deps.fs.exists(path)) {
+        taken.add(candidate);
+        continue;
+      }
+      const branch = `${settings.branchPrefix}/${candidate}`;
+      await deps.fs.mkdirp(root);
+      await deps.git.addWorktree(repoRoot, path, branch, baseSha);
+      deps.logger.info(`[PlanRun] ${id}: integration branch ${branch} at ${baseSha.slice(0, 12)} in ${path}`);
+      return new PlanRun(id, plan, repoRoot, baseSha, branch, path, deps);
+    }
+  }
+
+  agentOf(taskId: string): string | undefined {
+    return this.agents.get(taskId);
+  }
+
+  async run(task: PlanTask, from: 'base' | 'integration'): Promise<'succeeded' | 'failed' | 'stopped'> {
+    const settings = this.deps.settings();
+    const record = await this.deps.manager.dispatch({
+      prompt: task.prompt,
+      profile: task.profile ?? settings.defaultProfile,
+      isolation: 'worktree',
+      title: task.title,
+      folder: this.repoRoot,
+      base: from === 'base' ? this.baseSha : this.integrationBranch,
+      plan: { runId: this.id, taskId: task.id },
+    });
+    this.agents.set(task.id, record.id);
+    const ended = await this.deps.manager.whenEnded(record.id);
+    return ended.status === 'succeeded' ? 'succeeded' : ended.status === 'stopped' || ended.status === 'interrupted' ? 'stopped' : 'failed';
+  }
+
+  async integrate(task: PlanTask): Promise<'merged' | 'conflicts'> {
+    const agent = this.deps.manager.get(this.requireAgent(task.id));
+    await this.deps.landing.commitAll(agent.cwd, `${task.title}\n\nPlan "${this.plan.title}", task ${task.id}`);
+    const outcome = await this.deps.landing.land(this.integrationPath, agent.cwd, agent.branch!, 'merge', `Merge task ${task.id}: ${task.title}`);
+    if (!outcome.ok) {
+      this.deps.logger.warn(`[PlanRun] ${this.id}: task ${task.id} conflicts in ${outcome.conflicts.join(', ')}`);
+      return 'conflicts';
+    }
+    if (agent.status !== 'merged') {
+      this.deps.manager.transition(agent.id, 'merged', { mergedInto: this.integrationBranch });
+    }
+    return 'merged';
+  }
+
+  async stop(task: PlanTask): Promise<void> {
+    const id = this.agents.get(task.id);
+    if (id && this.deps.manager.isRunning(id)) {
+      await this.deps.manager.stop(id);
+    }
+  }
+
+  /** Land Plan: merges the integration branch into the branch checked out in the workspace, forecast first. */
+  async land(strategy: MergeStrategy): Promise<LandPlanResult> {
+    const target = await this.deps.landing.currentBranch(this.repoRoot);
+    if (!target) {
+      throw new AgentError('gitFailed', `The workspace at ${this.repoRoot} has no branch checked out — check out the branch to land the plan on.`);
+    }
+    const forecast = await this.deps.landing.forecastMerge(this.repoRoot, target, this.integrationBranch);
+    if (!forecast.clean) {
+      return { kind: 'conflicts', files: forecast.conflicts, target };
+    }
+    const outcome = await this.deps.landing.land(this.repoRoot, this.integrationPath, this.integrationBranch, strategy, `Land plan "${this.plan.title}" (${this.integrationBranch})`);
+    return outcome.ok ? { kind: 'merged', sha: outcome.sha, target } : { kind: 'conflicts', files: outcome.conflicts, target };
+  }
+
+  private requireAgent(taskId: string): string {
+    const id = this.agents.get(taskId);
+    if (!id) {
+      throw new AgentError('unknownAgent', `Task "${taskId}" has no agent yet.`);
+    }
+    return id;
+  }
+}
