@@ -7,10 +7,13 @@
  * run); 2 when it is not given exactly one argument.
  * A prompt without any command (plain prose, or empty) still changes something visible and
  * deterministic: the prompt is appended to AGENT_NOTES.md in the folder (created when missing).
+ * A planning request (see core/plan.ts planningPrompt) changes no file: it is answered with a plan
+ * (see planner.ts), exit 0.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DemoStep, describeStep, isCommand, parsePrompt } from './language';
+import { planReply } from './planner';
 
 const notesFile = 'AGENT_NOTES.md';
 
@@ -29,6 +32,11 @@ function main(argv: readonly string[]): void {
     return;
   }
   const prompt = argv[0];
+  const reply = planReply(prompt);
+  if (reply !== undefined) {
+    process.stdout.write(reply);
+    return;
+  }
   const steps = parsePrompt(prompt);
   const state: RunState = { root: fs.realpathSync(process.cwd()), changed: new Set() };
   run(steps, prompt, state).then(
