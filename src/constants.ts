@@ -21,6 +21,13 @@ export const commands = {
   restore: 'parallelAgents.restore',
   cleanUp: 'parallelAgents.cleanUp',
   forecastConflicts: 'parallelAgents.forecastConflicts',
+  dispatchPlan: 'parallelAgents.dispatchPlan',
+  retryTask: 'parallelAgents.retryTask',
+  skipTask: 'parallelAgents.skipTask',
+  stopPlan: 'parallelAgents.stopPlan',
+  landPlan: 'parallelAgents.landPlan',
+  planWithAgent: 'parallelAgents.planWithAgent',
+  showTimeline: 'parallelAgents.showTimeline',
 } as const;
 
 export const views = {
@@ -42,6 +49,7 @@ export const settings = {
   worktreeRoot: 'worktreeRoot',
   notifyOnFinish: 'notifyOnFinish',
   mergeStrategy: 'mergeStrategy',
+  maxParallel: 'maxParallel',
 } as const;
 
 export const schemes = {

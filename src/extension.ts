@@ -5,6 +5,7 @@ import { contextKeys, schemes, settings, views } from './constants';
 import type { AgentRecord } from './core/agent';
 import { AgentLanding } from './core/agentLanding';
 import { AgentManager } from './core/agentManager';
+import { PlanService } from './core/planService';
 import type { MergeStrategy } from './core/ports';
 import { Config } from './host/config';
 import { VscodeFolderWatcher } from './host/folderWatcher';
@@ -26,6 +27,7 @@ import { FinishNotifications } from './ui/notifications';
 import { AgentOutputViews } from './ui/outputViews';
 import { OverlapModel } from './ui/overlapModel';
 import { AgentsStatusBar } from './ui/statusBar';
+import { showTimeline } from './ui/timeline/timelineSources';
 
 /** The public API returned by activate(); plain data only. */
 export interface ParallelAgentsApi {
@@ -46,6 +48,7 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
   const gitLanding = new GitLanding({ context: git.context });
   const terminals = new TerminalRunner();
   const storage = context.storageUri ?? context.globalStorageUri;
+  const managerSettings = () => ({ branchPrefix: config.branchPrefix(), worktreeRoot: config.worktreeRoot(), logDir: path.join(storage.fsPath, 'logs') });
   const manager = new AgentManager({
     git,
     fs: new NodeFileSystem(),
@@ -56,20 +59,24 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
     store: new MementoStateStore(context.workspaceState),
     clock: { now: () => Date.now() },
     logger,
-    settings: () => ({ branchPrefix: config.branchPrefix(), worktreeRoot: config.worktreeRoot(), logDir: path.join(storage.fsPath, 'logs') }),
+    settings: () => managerSettings(),
     profiles: () => config.profiles(),
     newId: () => randomUUID().slice(0, 8),
   });
   const landing = new AgentLanding(manager, git, gitLanding, logger);
+  const plans = new PlanService({
+    manager, git, landing: gitLanding, fs: new NodeFileSystem(), clock: { now: () => Date.now() }, logger,
+    settings: () => ({ ...managerSettings(), defaultProfile: config.defaultProfile(), maxParallel: config.maxParallel() }),
+  }, () => randomUUID().slice(0, 8));
   const overlaps = new OverlapModel(manager);
-  const tree = new AgentsTreeProvider(manager, overlaps);
+  const tree = new AgentsTreeProvider(manager, overlaps, plans);
   const outputs = new AgentOutputViews(manager);
   const agentsChanged = new vscode.EventEmitter<AgentRecord[]>();
   const dispatchDeps = { manager, profiles: () => config.profiles(), defaultProfile: () => config.defaultProfile(), memento: context.globalState };
   const strategy = () => vscode.workspace.getConfiguration(settings.section).get<MergeStrategy>(settings.mergeStrategy, 'merge');
 
   context.subscriptions.push(
-    logger, terminals, manager, overlaps, tree, outputs, agentsChanged,
+    logger, terminals, manager, plans, overlaps, tree, outputs, agentsChanged,
     vscode.window.createTreeView(views.agents, { treeDataProvider: tree, showCollapseAll: true }),
     vscode.workspace.registerTextDocumentContentProvider(schemes.base, new BaseContentProvider(git)),
     vscode.window.registerFileDecorationProvider(new ChangeDecorationProvider(overlaps)),
@@ -77,7 +84,7 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
     new FinishNotifications(manager),
     manager.onDidChangeAgent(() => agentsChanged.fire(manager.list())),
     trackAgentDiffContext(),
-    ...registerCommands(commandTable({ manager, landing, gitLanding, outputs, terminals, dispatch: dispatchDeps, strategy, showLog: () => logger.show() }), logger),
+    ...registerCommands(commandTable({ manager, plans, showTimeline: (arg) => showTimeline(context.extensionUri, manager, plans, arg), landing, gitLanding, outputs, terminals, dispatch: dispatchDeps, strategy, showLog: () => logger.show() }), logger),
   );
   // Restored agents are re-scanned after activation so that startup stays fast, and only in a
   // trusted workspace: nothing runs git or agents in a workspace the user has not trusted.

@@ -27,6 +27,7 @@ export type LandPlanResult =
  */
 export class PlanRun implements TaskRunner {
   readonly scheduler: PlanScheduler;
+  readonly maxParallel: number;
   private readonly agents = new Map<string, string>();
 
   private constructor(
@@ -38,8 +39,8 @@ export class PlanRun implements TaskRunner {
     readonly integrationPath: string,
     private readonly deps: PlanRunDeps,
   ) {
-    const maxParallel = plan.maxParallel ?? deps.settings().maxParallel;
-    this.scheduler = new PlanScheduler(plan, this, { maxParallel, clock: deps.clock });
+    this.maxParallel = plan.maxParallel ?? deps.settings().maxParallel;
+    this.scheduler = new PlanScheduler(plan, this, { maxParallel: this.maxParallel, clock: deps.clock });
   }
 
   /** Resolves the base and creates the integration worktree; nothing is left behind on failure. */

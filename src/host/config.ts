@@ -30,6 +30,11 @@ export class Config {
     return this.section.get<string>(settings.defaultProfile, 'demo');
   }
 
+  maxParallel(): number {
+    const value = this.section.get<number>(settings.maxParallel, 4);
+    return Number.isInteger(value) && value >= 1 ? value : 4;
+  }
+
   branchPrefix(): string {
     return this.section.get<string>(settings.branchPrefix, 'agents').trim() || 'agents';
   }

@@ -1,8 +1,12 @@
 import * as vscode from 'vscode';
 import type { AgentManager } from '../../core/agentManager';
 import { isActive } from '../../core/agent';
+import type { PlanService } from '../../core/planService';
 import type { OverlapModel } from '../overlapModel';
-import { AgentNode, FileNode, type TreeNode } from './nodes';
+import { AgentNode, FileNode, type TreeNode as AgentTreeNode } from './nodes';
+import { PlanNode, TaskNode } from './planNodes';
+
+export type TreeNode = AgentTreeNode | PlanNode | TaskNode;
 
 export interface ViewRow {
   readonly label: string;
@@ -23,8 +27,10 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   constructor(
     private readonly manager: AgentManager,
     private readonly overlaps: OverlapModel,
+    private readonly plans: PlanService,
   ) {
     this.subscriptions.push(
+      plans.onDidChange(() => this.emitter.fire(undefined)),
       overlaps.onDidChange(() => this.emitter.fire(undefined)),
       manager.onDidChangeAgent((change) => {
         const node = this.nodes.get(change.id);
@@ -41,21 +47,39 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
+    if (node instanceof PlanNode) {
+      return node.toTreeItem();
+    }
+    if (node instanceof TaskNode) {
+      const agentId = node.run.agentOf(node.task.id);
+      const record = agentId ? this.manager.list().find((r) => r.id === agentId) : undefined;
+      return node.toTreeItem(record ? `${record.profile} · ${record.status}` : undefined, (record?.changedFiles.length ?? 0) > 0);
+    }
     return node instanceof AgentNode
       ? node.toTreeItem(Date.now(), this.overlaps.agentsOverlapping(node.id))
       : node.toTreeItem(this.overlaps.othersFor(node.agentId, node.file.path));
   }
 
   getChildren(node?: TreeNode): TreeNode[] {
+    if (node instanceof PlanNode) {
+      const byId = new Map(node.run.plan.tasks.map((t) => [t.id, t]));
+      return [...node.run.scheduler.states().keys()].map((id) => new TaskNode(node.run, byId.get(id)!));
+    }
+    if (node instanceof TaskNode) {
+      const agentId = node.run.agentOf(node.task.id);
+      const record = agentId ? this.manager.list().find((r) => r.id === agentId) : undefined;
+      return record ? record.changedFiles.map((f) => new FileNode(record.id, record.cwd, f)) : [];
+    }
     if (!node) {
-      const records = this.manager.list();
+      const plans = this.plans.list().map((run) => new PlanNode(run));
+      const records = this.manager.list().filter((r) => !r.plan);
       const live = new Set(records.map((r) => r.id));
       for (const id of this.nodes.keys()) {
         if (!live.has(id)) {
           this.nodes.delete(id);
         }
       }
-      return records.map((r) => {
+      return [...plans, ...records.map((r) => {
         const existing = this.nodes.get(r.id);
         if (existing) {
           existing.record = r;
@@ -64,7 +88,7 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         const created = new AgentNode(r);
         this.nodes.set(r.id, created);
         return created;
-      });
+      })];
     }
     if (node instanceof AgentNode) {
       return node.record.changedFiles.map((f) => new FileNode(node.id, node.record.cwd, f));
@@ -73,7 +97,7 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
-    return node instanceof FileNode ? this.nodes.get(node.agentId) : undefined;
+    return node instanceof FileNode ? this.nodes.get(node.agentId) : node instanceof TaskNode ? new PlanNode(node.run) : undefined;
   }
 
   nodeFor(id: string): AgentNode | undefined {
@@ -84,7 +108,7 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   snapshot(): ViewRow[] {
     const row = (node: TreeNode): ViewRow => {
       const item = this.getTreeItem(node);
-      const label = typeof item.label === 'string' ? item.label : item.label?.label ?? item.resourceUri?.path.split('/').pop() ?? '';
+      const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? item.resourceUri?.path.split('/').pop() ?? '');
       return { label, description: String(item.description ?? ''), contextValue: item.contextValue ?? '', children: this.getChildren(node).map(row) };
     };
     return this.getChildren().map(row);

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { commands, views } from '../../constants';
 import type { AgentLanding } from '../../core/agentLanding';
 import type { AgentManager } from '../../core/agentManager';
+import type { PlanService } from '../../core/planService';
 import type { GitLandingPort, MergeStrategy } from '../../core/ports';
 import type { TerminalRunner } from '../../host/terminalRunner';
 import type { AgentOutputViews } from '../outputViews';
@@ -10,10 +11,13 @@ import type { CommandHandler } from './commandRunner';
 import { type DispatchArgs, type DispatchDeps, dispatchCommand } from './dispatchCommand';
 import { forecastConflicts } from './forecastCommand';
 import { landCommands } from './landCommands';
+import { planCommands } from './planCommands';
 import { reviewCommands } from './reviewCommands';
 
 export interface CommandTableDeps {
   readonly manager: AgentManager;
+  readonly plans: PlanService;
+  readonly showTimeline: (arg?: unknown) => unknown;
   readonly landing: AgentLanding;
   readonly gitLanding: GitLandingPort;
   readonly outputs: AgentOutputViews;
@@ -28,6 +32,7 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
   const agent = agentCommands(deps);
   const review = reviewCommands({ manager: deps.manager, landing: deps.gitLanding });
   const land = landCommands(deps);
+  const plan = planCommands({ ...deps, profiles: deps.dispatch.profiles, defaultProfile: deps.dispatch.defaultProfile });
   return {
     [commands.dispatch]: (args) => dispatchCommand(deps.dispatch, (args ?? {}) as DispatchArgs),
     [commands.stop]: agent.stop,
@@ -46,6 +51,13 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
     [commands.merge]: land.merge,
     [commands.cleanUp]: land.cleanUp,
     [commands.forecastConflicts]: (arg) => forecastConflicts({ manager: deps.manager, landing: deps.gitLanding, currentBranch: (root) => deps.gitLanding.currentBranch(root) }, arg),
+    [commands.dispatchPlan]: plan.dispatchPlan,
+    [commands.retryTask]: plan.retryTask,
+    [commands.skipTask]: plan.skipTask,
+    [commands.stopPlan]: plan.stopPlan,
+    [commands.landPlan]: plan.landPlan,
+    [commands.planWithAgent]: plan.planWithAgent,
+    [commands.showTimeline]: (arg) => deps.showTimeline(arg),
     [commands.showLog]: () => deps.showLog(),
     [commands.focusView]: () => vscode.commands.executeCommand(`${views.agents}.focus`),
   };

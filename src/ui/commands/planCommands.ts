@@ -1,0 +1,191 @@
+import * as vscode from 'vscode';
+import type { AgentLanding } from '../../core/agentLanding';
+import type { AgentManager } from '../../core/agentManager';
+import { AgentError } from '../../core/errors';
+import { slugify } from '../../core/naming';
+import { extractPlanJson, parsePlan, planningPrompt } from '../../core/plan';
+import type { PlanService } from '../../core/planService';
+import type { Plan, PlanProblem } from '../../core/planTypes';
+import type { MergeStrategy } from '../../core/ports';
+import type { Profile } from '../../core/profiles';
+
+/** Problems of the last Dispatch Plan of each plan file, shown in the Problems view and the editor. */
+const diagnostics = vscode.languages.createDiagnosticCollection('parallelAgents.plan');
+
+function showProblems(uri: vscode.Uri | undefined, text: string, problems: readonly PlanProblem[]): void {
+  if (!uri) {
+    return;
+  }
+  const lines = text.split('\n');
+  const lineOf = (taskId?: string) => {
+    const i = taskId ? lines.findIndex((l) => l.includes(`"${taskId}"`)) : -1;
+    return Math.max(i, 0);
+  };
+  diagnostics.set(uri, problems.map((p) => {
+    const line = lineOf(p.taskId);
+    const diagnostic = new vscode.Diagnostic(new vscode.Range(line, 0, line, lines[line]?.length ?? 0), p.message, vscode.DiagnosticSeverity.Error);
+    diagnostic.source = 'Parallel Agents';
+    return diagnostic;
+  }));
+}
+
+export interface PlanCommandDeps {
+  readonly manager: AgentManager;
+  readonly landing: AgentLanding;
+  readonly plans: PlanService;
+  readonly profiles: () => readonly Profile[];
+  readonly defaultProfile: () => string;
+  readonly strategy: () => MergeStrategy;
+}
+
+function cancelled(): never {
+  throw new AgentError('cancelled', 'cancelled');
+}
+
+function describeProblems(problems: readonly PlanProblem[]): string {
+  return problems.map((p) => `${p.taskId ? `task "${p.taskId}" ` : ''}${p.field}: ${p.message}`).join('\n');
+}
+
+/** Task commands take `{ runId, taskId }` or a task row. */
+function taskOf(arg: unknown): { runId: string; taskId: string } {
+  const o = (arg ?? {}) as { runId?: string; taskId?: string; run?: { id: string }; task?: { id: string } };
+  const runId = o.runId ?? o.run?.id;
+  const taskId = o.taskId ?? o.task?.id;
+  if (!runId || !taskId) {
+    throw new AgentError('unknownAgent', vscode.l10n.t('Choose a task of a plan in the Agents view.'));
+  }
+  return { runId, taskId };
+}
+
+function runOf(deps: PlanCommandDeps, arg: unknown): string {
+  const o = (arg ?? {}) as { runId?: string; run?: { id: string } };
+  const id = typeof arg === 'string' ? arg : (o.runId ?? o.run?.id ?? deps.plans.list().at(-1)?.id);
+  if (!id) {
+    throw new AgentError('unknownAgent', vscode.l10n.t('No plan is running.'));
+  }
+  return id;
+}
+
+async function readPlanText(arg: unknown): Promise<{ text: string; name: string; uri?: vscode.Uri }> {
+  const uri = arg instanceof vscode.Uri ? arg : (arg as { uri?: vscode.Uri } | undefined)?.uri;
+  if (uri) {
+    const doc = await vscode.workspace.openTextDocument(uri);
+    return { text: doc.getText(), name: vscode.workspace.asRelativePath(uri), uri };
+  }
+  const editor = vscode.window.activeTextEditor;
+  if (editor && /\.json$/i.test(editor.document.fileName)) {
+    return { text: editor.document.getText(), name: vscode.workspace.asRelativePath(editor.document.uri), uri: editor.document.uri };
+  }
+  const files = await vscode.workspace.findFiles('{**/*.agents.json,.vscode/agents/*.json}', '**/node_modules/**', 50);
+  const picked = await vscode.window.showQuickPick(files.map((f) => ({ label: vscode.workspace.asRelativePath(f), uri: f })), { placeHolder: vscode.l10n.t('Which plan?') });
+  if (!picked) {
+    if (files.length === 0) {
+      throw new AgentError('invalidPlan', vscode.l10n.t('No plan file found: create a *.agents.json file, or run Plan with Agent.'));
+    }
+    cancelled();
+  }
+  const doc = await vscode.workspace.openTextDocument(picked.uri);
+  return { text: doc.getText(), name: picked.label, uri: picked.uri };
+}
+
+export function planCommands(deps: PlanCommandDeps) {
+  const folder = () => {
+    const first = vscode.workspace.workspaceFolders?.[0];
+    if (!first) {
+      throw new AgentError('noWorkspace', vscode.l10n.t('Open a folder that is a git repository to run a plan.'));
+    }
+    return first.uri.fsPath;
+  };
+  const validate = (text: string, name: string, uri?: vscode.Uri): Plan => {
+    const { plan, problems } = parsePlan(text, deps.profiles().map((p) => p.name));
+    showProblems(uri, text, problems);
+    if (!plan || problems.length > 0) {
+      throw new AgentError('invalidPlan', vscode.l10n.t('{0} is not a valid plan ({1} problems): {2}', name, problems.length, describeProblems(problems.slice(0, 3))), describeProblems(problems));
+    }
+    return plan;
+  };
+
+  return {
+    dispatchPlan: async (arg?: unknown) => {
+      if (!vscode.workspace.isTrusted) {
+        throw new AgentError('untrustedWorkspace', vscode.l10n.t('Plans run agents and git hooks: trust this workspace first.'));
+      }
+      const o = (arg ?? {}) as { plan?: unknown; text?: string };
+      const { text, name, uri } = o.text !== undefined ? { text: o.text, name: 'plan', uri: undefined } : o.plan !== undefined ? { text: JSON.stringify(o.plan), name: 'plan', uri: undefined } : await readPlanText(arg);
+      const plan = validate(text, name, uri);
+      const run = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting plan "{0}"…', plan.title) }, () => deps.plans.start(plan, folder()));
+      return run.id;
+    },
+    retryTask: async (arg?: unknown) => {
+      const { runId, taskId } = taskOf(arg);
+      deps.plans.retry(runId, taskId);
+    },
+    skipTask: async (arg?: unknown) => {
+      const { runId, taskId } = taskOf(arg);
+      deps.plans.skip(runId, taskId);
+    },
+    stopPlan: async (arg?: unknown) => {
+      await deps.plans.stop(runOf(deps, arg));
+    },
+    landPlan: async (arg?: unknown) => {
+      const runId = runOf(deps, arg);
+      const o = (arg && typeof arg === 'object' ? arg : {}) as { strategy?: MergeStrategy; confirm?: boolean };
+      const result = await deps.plans.land(runId, o.strategy ?? deps.strategy());
+      if (o.confirm !== false) {
+        const run = deps.plans.get(runId);
+        if (result.kind === 'merged') {
+          void vscode.window.showInformationMessage(vscode.l10n.t('Plan "{0}" landed on {1}.', run.plan.title, result.target));
+        } else {
+          void vscode.window.showWarningMessage(vscode.l10n.t('Landing plan "{0}" on {1} would conflict in {2}. Nothing was changed; the integration branch {3} is ready for a pull request.', run.plan.title, result.target, result.files.join(', '), run.integrationBranch));
+        }
+      }
+      return result;
+    },
+    planWithAgent: async (arg?: unknown) => planWithAgent(deps, folder(), arg),
+  };
+}
+
+/** Asks a headless agent for a plan; the reply is validated and opened for editing, never dispatched. */
+async function planWithAgent(deps: PlanCommandDeps, folder: string, arg: unknown): Promise<string> {
+  const o = (arg ?? {}) as { description?: string; profile?: string };
+  const description = o.description ?? (await vscode.window.showInputBox({
+    title: vscode.l10n.t('Plan with Agent'),
+    prompt: vscode.l10n.t('Describe the change; an agent breaks it into tasks with dependencies.'),
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('Describe the change.') : undefined),
+  }));
+  if (!description) {
+    cancelled();
+  }
+  const headless = deps.profiles().filter((p) => p.mode === 'headless');
+  const profile = o.profile ?? (await vscode.window.showQuickPick(headless.map((p) => p.name), { placeHolder: vscode.l10n.t('Which agent should plan?') }));
+  if (!profile) {
+    cancelled();
+  }
+  const reply = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Agent "{0}" is planning…', profile) }, async () => {
+    const record = await deps.manager.dispatch({ prompt: planningPrompt(description, deps.profiles().map((p) => p.name)), profile, folder, title: `Plan: ${description.split('\n')[0]}` });
+    const ended = await deps.manager.whenEnded(record.id);
+    const log = ended.logPath ? new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(ended.logPath))) : '';
+    // The planning agent's worktree is only scaffolding: remove it (its state is saved) and forget it.
+    await deps.landing.discard(record.id);
+    deps.manager.forget(record.id);
+    return log;
+  });
+  const json = extractPlanJson(reply);
+  const { plan, problems } = json ? parsePlan(json, deps.profiles().map((p) => p.name)) : { plan: undefined, problems: [{ field: 'reply', message: 'no plan JSON found in the reply' }] };
+  if (!plan || problems.length > 0) {
+    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: `<!-- The agent's reply is not a valid plan:\n${describeProblems(problems)}\n-->\n\n${reply}` });
+    await vscode.window.showTextDocument(doc);
+    throw new AgentError('invalidPlan', vscode.l10n.t('The agent\'s plan is not valid ({0} problems); its reply is shown. Nothing was dispatched.', problems.length), describeProblems(problems));
+  }
+  const dir = vscode.Uri.joinPath(vscode.Uri.file(folder), '.vscode', 'agents');
+  const exists = (uri: vscode.Uri) => vscode.workspace.fs.stat(uri).then(() => true, () => false);
+  let target = vscode.Uri.joinPath(dir, `${slugify(plan.title)}.json`);
+  for (let n = 2; await exists(target); n++) {
+    target = vscode.Uri.joinPath(dir, `${slugify(plan.title)}-${n}.json`);
+  }
+  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(`${JSON.stringify(plan, null, 2)}\n`));
+  await vscode.window.showTextDocument(target);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Plan "{0}" with {1} tasks is ready: edit it, then run Dispatch Plan.', plan.title, plan.tasks.length));
+  return target.fsPath;
+}

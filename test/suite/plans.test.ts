@@ -1,0 +1,124 @@
+// Plans in a real VS Code: demo agents run as a graph, dependent tasks see their prerequisites'
+// work, everything ends on the integration branch; validation, Plan with Agent and the timeline.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentRecord } from '../../src/core/agent';
+import type { TimelineFigures } from '../../src/core/timeline';
+import type { ParallelAgentsApi } from '../../src/extension';
+
+const workspace = () => fs.realpathSync(vscode.workspace.workspaceFolders![0].uri.fsPath);
+const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace(), encoding: 'utf8' }).trim();
+
+async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 60000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value) {
+      return value;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('Plans in a real VS Code', function () {
+  this.timeout(120000);
+  let api: ParallelAgentsApi;
+  const tasksOf = (runId: string): AgentRecord[] => api.agents().filter((a) => a.plan?.runId === runId);
+
+  before(async () => {
+    api = await vscode.extensions.getExtension<ParallelAgentsApi>('parallel-agents.parallel-agents')!.activate();
+  });
+
+  it('runs a 5-task diamond: dependents see their prerequisites, the integration branch ends with all changes, and the plan lands', async () => {
+    const plan = {
+      title: 'Users feature',
+      tasks: [
+        { id: 'db', title: 'Schema', prompt: 'create db.txt: schema' },
+        // `replace X => X` fails (exit 1) unless the prerequisite's file is in the worktree.
+        { id: 'api', title: 'API', prompt: 'replace db.txt: schema => schema\ncreate api.txt: api', dependsOn: ['db'] },
+        { id: 'ui', title: 'UI', prompt: 'replace db.txt: schema => schema\ncreate ui.txt: ui', dependsOn: ['db'] },
+        { id: 'e2e', title: 'Integration', prompt: 'replace api.txt: api => api\nreplace ui.txt: ui => ui\ncreate integration.txt: all', dependsOn: ['api', 'ui'] },
+        { id: 'docs', title: 'Docs', prompt: 'create docs.txt: docs' },
+      ],
+    };
+    const runId = await vscode.commands.executeCommand<string>('parallelAgents.dispatchPlan', { plan });
+    assert.ok(runId, 'Dispatch Plan returns the run id');
+    const row = await waitFor('the plan in the Agents view', () => api.viewSnapshot().find((r) => r.label === 'Users feature'));
+    assert.deepEqual(row.children.map((c) => c.label), ['Schema', 'API', 'UI', 'Integration', 'Docs'], 'tasks in topological order');
+    assert.match(row.children.find((c) => c.label === 'Integration')!.description, /needs: api, ui/);
+    await waitFor('all five tasks merged into the integration branch', () => tasksOf(runId).length === 5 && tasksOf(runId).every((a) => a.status === 'merged'), 90000);
+    const byTask = new Map(tasksOf(runId).map((a) => [a.plan!.taskId, a]));
+    assert.equal(byTask.get('db')!.baseSha, git('rev-parse', 'main'), 'a root task starts from the base');
+    assert.ok(fs.existsSync(path.join(byTask.get('e2e')!.worktreePath!, 'api.txt')), 'the dependent task saw its prerequisites');
+    const integration = api.viewSnapshot().find((r) => r.label === 'Users feature')!;
+    assert.match(integration.description, /5\/5 done · finished/);
+    const branch = git('branch', '--list', 'agents/plan-users-feature').replace(/^[*+ ]+/, '');
+    assert.equal(branch, 'agents/plan-users-feature');
+    const files = git('ls-tree', '-r', '--name-only', branch).split('\n');
+    for (const file of ['db.txt', 'api.txt', 'ui.txt', 'integration.txt', 'docs.txt']) {
+      assert.ok(files.includes(file), `${file} is on the integration branch`);
+    }
+    const landed = await vscode.commands.executeCommand<{ kind: string }>('parallelAgents.landPlan', { runId, confirm: false });
+    assert.equal(landed.kind, 'merged');
+    assert.equal(git('show', 'HEAD:integration.txt'), 'all');
+  });
+
+  it('reports validation errors with task ids on the plan file and runs nothing', async () => {
+    const file = path.join(workspace(), 'broken.agents.json');
+    fs.writeFileSync(file, JSON.stringify({
+      title: 'Broken',
+      tasks: [
+        { id: 'a', title: 'A', prompt: 'x', dependsOn: ['c'] },
+        { id: 'b', title: 'B', prompt: '', dependsOn: ['a'] },
+        { id: 'c', title: 'C', prompt: 'x', dependsOn: ['b'], profile: 'nope' },
+        { id: 'a', title: 'A again', prompt: 'x' },
+      ],
+    }, null, 2));
+    const before = api.agents().length;
+    const uri = vscode.Uri.file(file);
+    assert.equal(await vscode.commands.executeCommand('parallelAgents.dispatchPlan', uri), undefined);
+    const messages = vscode.languages.getDiagnostics(uri).map((d) => d.message).join('\n');
+    assert.match(messages, /task "a".*cycle: a → c → b → a/);
+    assert.match(messages, /task "b".*prompt/);
+    assert.match(messages, /task "c".*unknown profile "nope"/);
+    assert.match(messages, /duplicate|twice|"a"/);
+    assert.equal(api.agents().length, before);
+    assert.equal(git('branch', '--list', 'agents/plan-broken*'), '');
+    fs.rmSync(file);
+  });
+
+  it('plans with the demo agent: a valid plan file to edit, nothing dispatched', async () => {
+    const before = api.agents().length;
+    const file = await vscode.commands.executeCommand<string>('parallelAgents.planWithAgent', {
+      description: 'Add a users table.\nExpose a users API.\nShow users in the UI.\nWire it all together.',
+      profile: 'demo',
+    });
+    assert.ok(file && fs.existsSync(file), 'the plan file is written');
+    assert.match(file, /\.vscode\/agents\/.+\.json$/);
+    const plan = JSON.parse(fs.readFileSync(file, 'utf8')) as { tasks: { id: string; dependsOn?: string[] }[] };
+    assert.equal(plan.tasks.length, 4);
+    assert.ok(plan.tasks[3].dependsOn && plan.tasks[3].dependsOn.length >= 2, 'the last task depends on the others');
+    assert.equal(api.agents().length, before, 'the planning agent is not left in the list, and nothing was dispatched');
+    assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, file, 'the plan is open for editing');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    fs.rmSync(path.dirname(file), { recursive: true });
+  });
+
+  it('shows a speedup above 2 for 4 independent sleep 5 tasks at maxParallel 4', async () => {
+    const plan = { title: 'Sleepers', maxParallel: 4, tasks: [1, 2, 3, 4].map((n) => ({ id: `s${n}`, title: `Sleep ${n}`, prompt: 'sleep 5' })) };
+    const runId = await vscode.commands.executeCommand<string>('parallelAgents.dispatchPlan', { plan });
+    await waitFor('4 sleepers done', () => tasksOf(runId).length === 4 && tasksOf(runId).every((a) => a.status === 'merged'), 60000);
+    const figures = await vscode.commands.executeCommand<TimelineFigures>('parallelAgents.showTimeline', { runId });
+    assert.ok(figures.speedup > 2, `speedup ${figures.speedup}`);
+    assert.ok(figures.sumMs >= 4 * 5000, `agent time ${figures.sumMs}`);
+    const panel = await waitFor('the timeline panel', () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === 'Agents Timeline');
+    assert.ok(panel);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+});
