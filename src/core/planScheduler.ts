@@ -15,6 +15,7 @@
 import { SerialQueue } from '../util/async';
 import { Emitter, type Event } from '../util/event';
 import { AgentError } from './errors';
+import { topologicalOrder } from './planGraph';
 import type { Plan, PlanTask, TaskState } from './planTypes';
 import type { Clock } from './ports';
 
@@ -85,7 +86,7 @@ export class PlanScheduler {
     private readonly options: PlanSchedulerOptions,
   ) {
     if (!Number.isInteger(options.maxParallel) || options.maxParallel < 1) {
-      throw invalidPlan(`maxParallel must be a whole number of at least 1, not ${options.maxParallel}.`);
+      throw new AgentError('invalidPlan', `maxParallel must be a whole number of at least 1, not ${options.maxParallel}.`);
     }
     this.entries = topologicalOrder(plan.tasks).map((task, index) => {
       const prerequisites = [...new Set(task.dependsOn ?? [])].map((id) => this.byId.get(id) as Entry);
@@ -299,50 +300,6 @@ export class PlanScheduler {
   }
 }
 
-/**
- * The tasks in dependency order, ties broken by file order. Throws on duplicate ids, unknown
- * dependencies and cycles (plans are validated earlier; this guards the scheduler's invariants).
- */
-export function topologicalOrder(tasks: readonly PlanTask[]): PlanTask[] {
-  const known = new Set<string>();
-  for (const task of tasks) {
-    if (known.has(task.id)) {
-      throw invalidPlan(`Two tasks have the id "${task.id}".`);
-    }
-    known.add(task.id);
-  }
-  for (const task of tasks) {
-    const unknown = (task.dependsOn ?? []).find((id) => !known.has(id));
-    if (unknown !== undefined) {
-      throw invalidPlan(`Task "${task.id}" depends on "${unknown}", which is not in the plan.`);
-    }
-  }
-  const order: PlanTask[] = [];
-  const placed = new Set<string>();
-  while (order.length < tasks.length) {
-    const next = tasks.find((t) => !placed.has(t.id) && (t.dependsOn ?? []).every((id) => placed.has(id)));
-    if (!next) {
-      throw invalidPlan(`Tasks depend on each other in a cycle: ${findCycle(tasks, placed).join(' → ')}.`);
-    }
-    order.push(next);
-    placed.add(next.id);
-  }
-  return order;
-}
-
-/** Every unplaced task has an unplaced dependency, so following them must come back round. */
-function findCycle(tasks: readonly PlanTask[], placed: ReadonlySet<string>): string[] {
-  const byId = new Map(tasks.map((t) => [t.id, t]));
-  const path: string[] = [];
-  let current = tasks.find((t) => !placed.has(t.id)) as PlanTask;
-  while (!path.includes(current.id)) {
-    path.push(current.id);
-    const next = (current.dependsOn ?? []).find((id) => !placed.has(id)) as string;
-    current = byId.get(next) as PlanTask;
-  }
-  return [...path.slice(path.indexOf(current.id)), current.id];
-}
-
 /** Failed roots behind `entry` go to `failed`, unsatisfied prerequisites to `missing`; skipped ones are looked through. */
 function collectUnsatisfied(entry: Entry, failed: Set<Entry>, missing: Set<Entry>): void {
   for (const p of entry.prerequisites) {
@@ -364,8 +321,3 @@ function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-// errors.ts has no reason for a malformed plan yet ('invalidPlan' requested); until then the
-// defensive graph checks share the state-machine reason, and their message says what is wrong.
-function invalidPlan(message: string): AgentError {
-  return new AgentError('invalidPlan', message);
-}

@@ -7,7 +7,7 @@
  * run); 2 when it is not given exactly one argument.
  * A prompt without any command (plain prose, or empty) still changes something visible and
  * deterministic: the prompt is appended to AGENT_NOTES.md in the folder (created when missing).
- * A planning request (see core/plan.ts planningPrompt) changes no file: it is answered with a plan
+ * A planning request (see core/planningRequest.ts planningPrompt) changes no file: it is answered with a plan
  * (see planner.ts), exit 0.
  */
 import * as fs from 'node:fs';

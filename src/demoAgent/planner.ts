@@ -5,7 +5,7 @@
  * never touch the same file. The first task is the foundation every other task depends on, and the
  * last depends on all the others: a diamond from 3 tasks on.
  */
-import { readPlanningRequest } from '../core/plan';
+import { readPlanningRequest } from '../core/planningRequest';
 import type { Plan, PlanTask } from '../core/planTypes';
 
 const maxTasks = 8;

@@ -3,7 +3,9 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { extractPlanJson, planningPrompt, topologicalOrder, validatePlan } from '../../src/core/plan';
+import { validatePlan } from '../../src/core/plan';
+import { topologicalOrder } from '../../src/core/planGraph';
+import { extractPlanJson, planningPrompt } from '../../src/core/planningRequest';
 import type { Plan } from '../../src/core/planTypes';
 import { demoPlan, planReply, sentences } from '../../src/demoAgent/planner';
 

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { AgentError } from '../../src/core/errors';
+import { topologicalOrder } from '../../src/core/planGraph';
 import {
   conflictReason,
   PlanScheduler,
-  topologicalOrder,
   type IntegrationOutcome,
   type RunOutcome,
   type StartPoint,

@@ -1,0 +1,59 @@
+/**
+ * A plan's tasks as a graph: the one topological order the scheduler and the rest of the extension
+ * share, with its defensive checks (duplicate ids, unknown dependencies, cycles) as typed errors.
+ */
+import { AgentError } from './errors';
+import type { Plan, PlanTask } from './planTypes';
+
+/**
+ * The tasks in dependency order, ties broken by file order. Throws AgentError('invalidPlan') on
+ * duplicate ids, unknown dependencies and cycles (plans are validated earlier; this guards the
+ * scheduler's invariants).
+ */
+export function topologicalOrder(planOrTasks: Plan | readonly PlanTask[]): PlanTask[] {
+  const tasks = 'tasks' in planOrTasks ? planOrTasks.tasks : planOrTasks;
+  const known = new Set<string>();
+  for (const task of tasks) {
+    if (known.has(task.id)) {
+      throw invalidPlan(`Two tasks have the id "${task.id}".`);
+    }
+    known.add(task.id);
+  }
+  for (const task of tasks) {
+    const unknown = (task.dependsOn ?? []).find((id) => !known.has(id));
+    if (unknown !== undefined) {
+      throw invalidPlan(`Task "${task.id}" depends on "${unknown}", which is not in the plan.`);
+    }
+  }
+  const order: PlanTask[] = [];
+  const placed = new Set<string>();
+  while (order.length < tasks.length) {
+    const next = tasks.find((t) => !placed.has(t.id) && (t.dependsOn ?? []).every((id) => placed.has(id)));
+    if (!next) {
+      throw invalidPlan(`Tasks depend on each other in a cycle: ${findCycle(tasks, placed).join(' → ')}.`);
+    }
+    order.push(next);
+    placed.add(next.id);
+  }
+  return order;
+}
+
+/**
+ * One cycle among the tasks not yet placed, as a path that ends where it starts. Every unplaced
+ * task has an unplaced dependency, so following them must come back round.
+ */
+function findCycle(tasks: readonly PlanTask[], placed: ReadonlySet<string>): string[] {
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const path: string[] = [];
+  let current = tasks.find((t) => !placed.has(t.id)) as PlanTask;
+  while (!path.includes(current.id)) {
+    path.push(current.id);
+    const next = (current.dependsOn ?? []).find((id) => !placed.has(id)) as string;
+    current = byId.get(next) as PlanTask;
+  }
+  return [...path.slice(path.indexOf(current.id)), current.id];
+}
+
+function invalidPlan(message: string): AgentError {
+  return new AgentError('invalidPlan', message);
+}
