@@ -3,7 +3,8 @@ import { assertTransition } from './agentStateMachine';
 import { ChangeTracker } from './changeTracker';
 import { sameChangeSet } from './changeSet';
 import { AgentError } from './errors';
-import { isValidBranchPrefix, slugify, titleFromPrompt, uniqueSlug } from './naming';
+import { isValidBranchPrefix, slugify, titleFromPrompt } from './naming';
+import { WorktreeNames } from './worktreeNames';
 import type {
   AgentProcess, AgentRunner, Clock, ExecutableResolver, FileSystemPort, FolderWatcher, GitPort, Logger,
   ManagerSettings, ResolvedExecutable, StateStore, WorkState,
@@ -11,7 +12,7 @@ import type {
 import { type Profile, expandArgs, findProfile } from './profiles';
 import { SerialQueue } from '../util/async';
 import { type Disposable, Emitter } from '../util/event';
-import { baseName, joinPath, parentDir } from '../util/paths';
+import { joinPath, parentDir } from '../util/paths';
 
 export interface DispatchOptions {
   readonly prompt: string;
@@ -58,9 +59,9 @@ export class AgentManager implements Disposable {
   private readonly records = new Map<string, AgentRecord>();
   private readonly running = new Map<string, Running>();
   private readonly saves = new SerialQueue();
-  private readonly reservations = new SerialQueue();
-  private readonly reservedDirs = new Set<string>();
   private readonly tracker: ChangeTracker;
+  /** Shared with plan runs, whose integration worktrees are named the same way. */
+  readonly names: WorktreeNames;
   private disposed = false;
   private readonly changeEmitter = new Emitter<AgentChange>();
   private readonly outputEmitter = new Emitter<{ id: string; text: string }>();
@@ -69,6 +70,7 @@ export class AgentManager implements Disposable {
   readonly onDidOutput = this.outputEmitter.event;
 
   constructor(private readonly deps: AgentManagerDeps) {
+    this.names = new WorktreeNames(deps.git, deps.fs);
     this.tracker = new ChangeTracker(
       deps.watcher,
       (folder) => deps.git.changeSet(folder.cwd, folder.baseSha),
@@ -129,9 +131,8 @@ export class AgentManager implements Disposable {
     const isolation = options.isolation ?? 'worktree';
     const title = options.title?.trim() || titleFromPrompt(prompt);
     const id = this.deps.newId();
-    const place = isolation === 'worktree'
-      ? await this.reserveWorktree(repoRoot, title, settings)
-      : { cwd: options.folder, branch: undefined, worktreePath: undefined };
+    const reserved = isolation === 'worktree' ? await this.names.reserve(repoRoot, slugify(title), settings) : undefined;
+    const place = reserved ? { cwd: reserved.worktreePath, ...reserved } : { cwd: options.folder, branch: undefined, worktreePath: undefined };
     const record: AgentRecord = {
       id, title, prompt, profile: profile.name, mode: isolation === 'terminal' ? 'terminal' : profile.mode, isolation,
       status: 'preparing', repoRoot, cwd: place.cwd, branch: place.branch, worktreePath: place.worktreePath, baseSha,
@@ -149,9 +150,7 @@ export class AgentManager implements Disposable {
       this.changed(id, 'removed');
       throw e;
     } finally {
-      if (place.worktreePath) {
-        this.reservedDirs.delete(place.worktreePath);
-      }
+      reserved?.release();
     }
     this.launch(record, executable, profile.args, prompt);
     this.tracker.track(id, record);
@@ -254,26 +253,6 @@ export class AgentManager implements Disposable {
     this.tracker.dispose();
     this.changeEmitter.dispose();
     this.outputEmitter.dispose();
-  }
-
-  private async reserveWorktree(repoRoot: string, title: string, settings: ManagerSettings) {
-    // One reservation at a time, so simultaneous dispatches never pick the same name.
-    return this.reservations.run(async () => {
-      const root = settings.worktreeRoot ?? joinPath(parentDir(repoRoot), `${baseName(repoRoot)}.worktrees`);
-      const branches = await this.deps.git.localBranches(repoRoot);
-      const taken = new Set<string>();
-      const base = slugify(title);
-      for (;;) {
-        const slug = uniqueSlug(base, (s) => taken.has(s) || branches.has(`${settings.branchPrefix}/${s}`) || this.reservedDirs.has(joinPath(root, s)));
-        const worktreePath = joinPath(root, slug);
-        if (await this.deps.fs.exists(worktreePath)) {
-          taken.add(slug);
-          continue;
-        }
-        this.reservedDirs.add(worktreePath);
-        return { cwd: worktreePath, worktreePath, branch: `${settings.branchPrefix}/${slug}` };
-      }
-    });
   }
 
   private async resolveExecutable(profile: Profile): Promise<ResolvedExecutable & { readonly profile: Profile }> {

@@ -1,10 +1,10 @@
 import type { AgentManager } from './agentManager';
 import { AgentError } from './errors';
-import { slugify, uniqueSlug } from './naming';
+import { slugify } from './naming';
 import type { Plan, PlanTask } from './planTypes';
 import type { Clock, FileSystemPort, GitLandingPort, GitPort, Logger, ManagerSettings, MergeStrategy } from './ports';
 import { PlanScheduler, type TaskRunner } from './planScheduler';
-import { baseName, joinPath, parentDir } from '../util/paths';
+import { parentDir } from '../util/paths';
 
 export interface PlanRunDeps {
   readonly manager: AgentManager;
@@ -48,23 +48,15 @@ export class PlanRun implements TaskRunner {
     const repoRoot = await deps.git.repoRoot(folder);
     const baseSha = plan.base ? await deps.git.resolveCommit(repoRoot, plan.base) : await deps.git.headSha(repoRoot);
     const settings = deps.settings();
-    const root = settings.worktreeRoot ?? joinPath(parentDir(repoRoot), `${baseName(repoRoot)}.worktrees`);
-    const branches = await deps.git.localBranches(repoRoot);
-    const taken = new Set<string>();
-    const slug = `plan-${slugify(plan.title)}`;
-    for (;;) {
-      const candidate = uniqueSlug(slug, (s) => taken.has(s) || branches.has(`${settings.branchPrefix}/${s}`));
-      const path = joinPath(root, candidate);
-      if (await deps.fs.exists(path)) {
-        taken.add(candidate);
-        continue;
-      }
-      const branch = `${settings.branchPrefix}/${candidate}`;
-      await deps.fs.mkdirp(root);
-      await deps.git.addWorktree(repoRoot, path, branch, baseSha);
-      deps.logger.info(`[PlanRun] ${id}: integration branch ${branch} at ${baseSha.slice(0, 12)} in ${path}`);
-      return new PlanRun(id, plan, repoRoot, baseSha, branch, path, deps);
+    const reserved = await deps.manager.names.reserve(repoRoot, `plan-${slugify(plan.title)}`, settings);
+    try {
+      await deps.fs.mkdirp(parentDir(reserved.worktreePath));
+      await deps.git.addWorktree(repoRoot, reserved.worktreePath, reserved.branch, baseSha);
+    } finally {
+      reserved.release();
     }
+    deps.logger.info(`[PlanRun] ${id}: integration branch ${reserved.branch} at ${baseSha.slice(0, 12)} in ${reserved.worktreePath}`);
+    return new PlanRun(id, plan, repoRoot, baseSha, reserved.branch, reserved.worktreePath, deps);
   }
 
   agentOf(taskId: string): string | undefined {

@@ -115,5 +115,16 @@ describe('Dispatch → sidebar → diff through the real UI', function () {
     await multi.locator('.view-lines', { hasText: 'exports.add' }).first().waitFor({ timeout: 20_000 });
     await page.locator('.tab', { hasText: 'Agent: Swap the operands' }).waitFor({ timeout: 10_000 });
     await shot(wb, 'review-all');
+
+    // The timeline of the three agents, opened from the palette; its figures are drawn in the webview.
+    await page.keyboard.press('F1');
+    await answerQuickInput(page, undefined, '>Parallel Agents: Show Timeline');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Show Timeline' }).first().waitFor({ timeout: 10_000 });
+    await answerQuickInput(page, undefined, undefined);
+    await page.locator('.tab', { hasText: 'Agents Timeline' }).waitFor({ timeout: 15_000 });
+    const frame = page.frameLocator('iframe.webview').frameLocator('iframe');
+    await frame.getByText('Speedup').first().waitFor({ timeout: 20_000 });
+    await frame.getByText('Long task').first().waitFor({ timeout: 10_000 });
+    await shot(wb, 'timeline');
   });
 });

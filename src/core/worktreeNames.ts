@@ -1,0 +1,47 @@
+import { uniqueSlug } from './naming';
+import type { FileSystemPort, GitPort, ManagerSettings } from './ports';
+import { SerialQueue } from '../util/async';
+import { baseName, joinPath, parentDir } from '../util/paths';
+
+export interface ReservedWorktree {
+  readonly worktreePath: string;
+  readonly branch: string;
+  /** Frees the name once the worktree exists (or its creation failed). */
+  release(): void;
+}
+
+/**
+ * Picks worktree folders and branch names that are free on disk, in git and among reservations
+ * not yet created, one reservation at a time, so simultaneous dispatches never pick the same name.
+ */
+export class WorktreeNames {
+  private readonly queue = new SerialQueue();
+  private readonly reserved = new Set<string>();
+
+  constructor(
+    private readonly git: GitPort,
+    private readonly fs: FileSystemPort,
+  ) {}
+
+  static rootFor(repoRoot: string, settings: ManagerSettings): string {
+    return settings.worktreeRoot ?? joinPath(parentDir(repoRoot), `${baseName(repoRoot)}.worktrees`);
+  }
+
+  reserve(repoRoot: string, slug: string, settings: ManagerSettings): Promise<ReservedWorktree> {
+    return this.queue.run(async () => {
+      const root = WorktreeNames.rootFor(repoRoot, settings);
+      const branches = await this.git.localBranches(repoRoot);
+      const taken = new Set<string>();
+      for (;;) {
+        const candidate = uniqueSlug(slug, (s) => taken.has(s) || branches.has(`${settings.branchPrefix}/${s}`) || this.reserved.has(joinPath(root, s)));
+        const worktreePath = joinPath(root, candidate);
+        if (await this.fs.exists(worktreePath)) {
+          taken.add(candidate);
+          continue;
+        }
+        this.reserved.add(worktreePath);
+        return { worktreePath, branch: `${settings.branchPrefix}/${candidate}`, release: () => this.reserved.delete(worktreePath) };
+      }
+    });
+  }
+}
