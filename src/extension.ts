@@ -26,6 +26,7 @@ import { ChangeDecorationProvider } from './ui/diff/changeDecorations';
 import { FinishNotifications } from './ui/notifications';
 import { AgentOutputViews } from './ui/outputViews';
 import { OverlapModel } from './ui/overlapModel';
+import { PlanNotifications } from './ui/planNotifications';
 import { AgentsStatusBar } from './ui/statusBar';
 import { showTimeline } from './ui/timeline/timelineSources';
 
@@ -82,6 +83,7 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
     vscode.window.registerFileDecorationProvider(new ChangeDecorationProvider(overlaps)),
     new AgentsStatusBar(manager),
     new FinishNotifications(manager),
+    new PlanNotifications(plans, manager),
     manager.onDidChangeAgent(() => agentsChanged.fire(manager.list())),
     trackAgentDiffContext(),
     ...registerCommands(commandTable({ manager, plans, showTimeline: (arg) => showTimeline(context.extensionUri, manager, plans, arg), landing, gitLanding, outputs, terminals, dispatch: dispatchDeps, strategy, showLog: () => logger.show() }), logger),

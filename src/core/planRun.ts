@@ -29,6 +29,7 @@ export class PlanRun implements TaskRunner {
   readonly scheduler: PlanScheduler;
   readonly maxParallel: number;
   private readonly agents = new Map<string, string>();
+  private readonly conflicts = new Map<string, readonly string[]>();
 
   private constructor(
     readonly id: string,
@@ -59,6 +60,31 @@ export class PlanRun implements TaskRunner {
     return new PlanRun(id, plan, repoRoot, baseSha, reserved.branch, reserved.worktreePath, deps);
   }
 
+  /** Files that conflicted the last time the task was merged into the integration branch. */
+  conflictsOf(taskId: string): readonly string[] {
+    return this.conflicts.get(taskId) ?? [];
+  }
+
+  /** Tasks already merged that changed any of `files`: who the conflicting task collides with. */
+  collidingTasks(taskId: string): string[] {
+    const files = new Set(this.conflictsOf(taskId));
+    return this.plan.tasks
+      .filter((t) => t.id !== taskId && this.scheduler.states().get(t.id) === 'done')
+      .filter((t) => {
+        const agent = this.agents.get(t.id);
+        return agent !== undefined && this.deps.manager.get(agent).changedFiles.some((f) => files.has(f.path));
+      })
+      .map((t) => t.id);
+  }
+
+  /** Merges the integration branch into the task's agent branch in its worktree, leaving conflicts there to resolve. */
+  async resolveInWorktree(taskId: string): Promise<readonly string[]> {
+    const agent = this.deps.manager.get(this.requireAgent(taskId));
+    const { conflicts } = await this.deps.landing.mergeLeavingConflicts(agent.cwd, this.integrationBranch);
+    await this.deps.manager.refreshChanges(agent.id);
+    return conflicts;
+  }
+
   agentOf(taskId: string): string | undefined {
     return this.agents.get(taskId);
   }
@@ -85,8 +111,10 @@ export class PlanRun implements TaskRunner {
     const outcome = await this.deps.landing.land(this.integrationPath, agent.cwd, agent.branch!, 'merge', `Merge task ${task.id}: ${task.title}`);
     if (!outcome.ok) {
       this.deps.logger.warn(`[PlanRun] ${this.id}: task ${task.id} conflicts in ${outcome.conflicts.join(', ')}`);
+      this.conflicts.set(task.id, outcome.conflicts);
       return 'conflicts';
     }
+    this.conflicts.delete(task.id);
     if (agent.status !== 'merged') {
       this.deps.manager.transition(agent.id, 'merged', { mergedInto: this.integrationBranch });
     }

@@ -20,7 +20,8 @@ export class FinishNotifications implements vscode.Disposable {
       const record = manager.get(id);
       const before = this.last.get(id);
       this.last.set(id, record.status);
-      if (before === 'running' && before !== record.status && enabled()) {
+      // Plan tasks are reported by their plan (PlanNotifications), not one by one.
+      if (before === 'running' && before !== record.status && !record.plan && enabled()) {
         void this.notify(id, record.title, record.status, record.changedFiles.length);
       }
     });

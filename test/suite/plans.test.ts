@@ -69,6 +69,31 @@ describe('Plans in a real VS Code', function () {
     assert.equal(git('show', 'HEAD:integration.txt'), 'all');
   });
 
+  it('pauses on a conflict while integrating, names it, and goes on when the task is skipped', async () => {
+    const plan = {
+      title: 'Colliding tasks',
+      maxParallel: 1,
+      tasks: [
+        { id: 'left', title: 'Left', prompt: 'create same.txt: left' },
+        { id: 'right', title: 'Right', prompt: 'create same.txt: right' },
+        { id: 'after', title: 'After', prompt: 'create after.txt: after', dependsOn: ['right'] },
+      ],
+    };
+    const runId = await vscode.commands.executeCommand<string>('parallelAgents.dispatchPlan', { plan });
+    const row = await waitFor('the conflicting task', () => {
+      const r = api.viewSnapshot().find((x) => x.label === 'Colliding tasks');
+      return r?.children.find((c) => c.label === 'Right' && c.description.includes('conflicted')) && r;
+    });
+    assert.match(row.description, /paused/);
+    assert.match(row.children.find((c) => c.label === 'Right')!.description, /conflicts while integrating/);
+    assert.match(row.children.find((c) => c.label === 'After')!.description, /waiting/);
+    await vscode.commands.executeCommand('parallelAgents.skipTask', { runId, taskId: 'right' });
+    await waitFor('the dependent task to run after the skip', () => tasksOf(runId).find((a) => a.plan?.taskId === 'after')?.status === 'merged', 30000);
+    const files = git('ls-tree', '-r', '--name-only', 'agents/plan-colliding-tasks').split('\n');
+    assert.ok(files.includes('after.txt'));
+    assert.equal(git('show', 'agents/plan-colliding-tasks:same.txt'), 'left');
+  });
+
   it('reports validation errors with task ids on the plan file and runs nothing', async () => {
     const file = path.join(workspace(), 'broken.agents.json');
     fs.writeFileSync(file, JSON.stringify({
