@@ -95,6 +95,23 @@ describe('AgentManager with real git and real agent processes', function () {
     assert.equal(git(repo, 'branch', '--list', 'agents/lost'), '');
   });
 
+  it('passes a profile\'s env to the agent but never writes its values to the log', async () => {
+    const lines: string[] = [];
+    const sink = (m: string) => lines.push(m);
+    const secret = 'sekrit-token-4711';
+    const manager = makeManager({
+      logger: { info: sink, warn: sink, error: sink },
+      profiles: () => [{ name: 'env-demo', command: '${demoAgent}', args: ['${prompt}'], mode: 'headless', env: { API_TOKEN: secret } }],
+    });
+    const record = await manager.dispatch({ prompt: 'print started', profile: 'env-demo', folder: repo, title: 'Secret' });
+    const done = await finished(manager, record.id);
+    assert.equal(done.status, 'succeeded');
+    assert.ok(lines.length > 0, 'the manager logged the run');
+    assert.ok(!lines.some((l) => l.includes(secret)), 'no log line holds the secret');
+    assert.ok(!fs.readFileSync(done.logPath!, 'utf8').includes(secret));
+    assert.ok(!JSON.stringify(store.records).includes(secret), 'the saved state holds no env value');
+  });
+
   it('skips a name whose folder already exists', async () => {
     const manager = makeManager();
     fs.mkdirSync(path.join(tmp, 'repo.worktrees', 'busy'), { recursive: true });
