@@ -50,6 +50,7 @@ export const settings = {
   notifyOnFinish: 'notifyOnFinish',
   mergeStrategy: 'mergeStrategy',
   maxParallel: 'maxParallel',
+  agentTimeoutMinutes: 'agentTimeoutMinutes',
 } as const;
 
 export const schemes = {

@@ -9,6 +9,7 @@ export type AgentStatus =
   | 'failed'
   | 'stopped'
   | 'interrupted'
+  | 'timed-out'
   | 'reviewed'
   | 'merged'
   | 'discarded';
@@ -63,7 +64,7 @@ export interface AgentRecord {
 }
 
 export const activeStatuses: ReadonlySet<AgentStatus> = new Set(['queued', 'preparing', 'running', 'waiting-for-input']);
-export const finishedStatuses: ReadonlySet<AgentStatus> = new Set(['succeeded', 'failed', 'stopped', 'interrupted']);
+export const finishedStatuses: ReadonlySet<AgentStatus> = new Set(['succeeded', 'failed', 'stopped', 'interrupted', 'timed-out']);
 
 export function isActive(status: AgentStatus): boolean {
   return activeStatuses.has(status);

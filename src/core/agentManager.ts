@@ -50,6 +50,7 @@ export interface AgentManagerDeps {
 interface Running {
   readonly process: AgentProcess;
   stopRequested: boolean;
+  timedOut?: boolean;
   /** Resolves once the end of the run is recorded. */
   ended: Promise<void>;
 }
@@ -287,8 +288,15 @@ export class AgentManager implements Disposable {
     this.update(record.id, { status: 'running', startedAt: this.deps.clock.now() });
     this.deps.logger.info(`[AgentManager] started ${record.id} (${profile.name}, pid ${process.pid ?? '?'}) in ${record.cwd}`);
     process.onDidOutput((text) => this.outputEmitter.fire({ id: record.id, text }));
+    const limit = this.deps.settings().agentTimeoutMs ?? 0;
+    const timer = limit > 0 ? setTimeout(() => {
+      entry.timedOut = true;
+      this.deps.logger.warn(`[AgentManager] ${record.id} ran longer than ${Math.round(limit / 60000)} min: stopping it`);
+      void process.stop();
+    }, limit) : undefined;
     entry.ended = process.exit.then(async (exit) => {
-      const status = entry.stopRequested ? 'stopped' : exit.exitCode === 0 && !exit.error ? 'succeeded' : 'failed';
+      clearTimeout(timer);
+      const status = entry.timedOut ? 'timed-out' : entry.stopRequested ? 'stopped' : exit.exitCode === 0 && !exit.error ? 'succeeded' : 'failed';
       const endedAt = this.deps.clock.now();
       this.deps.logger.info(`[AgentManager] ${record.id} ended: ${status} (code ${exit.exitCode ?? '-'}, signal ${exit.signal ?? '-'})`);
       // The final change set is published first, so whoever reacts to the end sees the agent's last files.

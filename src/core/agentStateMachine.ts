@@ -9,16 +9,17 @@ import { AgentError } from './errors';
 const transitions: Record<AgentStatus, readonly AgentStatus[]> = {
   queued: ['preparing', 'stopped', 'failed', 'interrupted'],
   preparing: ['running', 'failed', 'stopped', 'interrupted'],
-  running: ['waiting-for-input', 'succeeded', 'failed', 'stopped', 'interrupted'],
-  'waiting-for-input': ['running', 'succeeded', 'failed', 'stopped', 'interrupted'],
+  running: ['waiting-for-input', 'succeeded', 'failed', 'stopped', 'interrupted', 'timed-out'],
+  'waiting-for-input': ['running', 'succeeded', 'failed', 'stopped', 'interrupted', 'timed-out'],
   succeeded: ['running', 'reviewed', 'merged', 'discarded'],
   failed: ['running', 'reviewed', 'merged', 'discarded'],
   stopped: ['running', 'reviewed', 'merged', 'discarded'],
   interrupted: ['running', 'reviewed', 'merged', 'discarded'],
+  'timed-out': ['running', 'reviewed', 'merged', 'discarded'],
   reviewed: ['running', 'merged', 'discarded'],
   merged: ['discarded'],
   // Restore Agent gives a discarded agent back the status it had.
-  discarded: ['succeeded', 'failed', 'stopped', 'interrupted', 'reviewed', 'merged'],
+  discarded: ['succeeded', 'failed', 'stopped', 'interrupted', 'timed-out', 'reviewed', 'merged'],
 };
 
 export function canTransition(from: AgentStatus, to: AgentStatus): boolean {

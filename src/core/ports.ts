@@ -171,4 +171,6 @@ export interface ManagerSettings {
   /** Absolute folder for worktrees; undefined = sibling "<repoName>.worktrees". */
   readonly worktreeRoot?: string;
   readonly logDir: string;
+  /** A run longer than this is stopped with status "timed-out"; 0 or undefined: no limit. */
+  readonly agentTimeoutMs?: number;
 }

@@ -88,6 +88,7 @@ function terminalState(record: AgentRecord): BarState | undefined {
       return 'failed';
     case 'stopped':
     case 'interrupted':
+    case 'timed-out':
       return 'stopped';
     default:
       return undefined;

@@ -30,6 +30,12 @@ export class Config {
     return this.section.get<string>(settings.defaultProfile, 'demo');
   }
 
+  /** 0 = no limit. */
+  agentTimeoutMinutes(): number {
+    const value = this.section.get<number>(settings.agentTimeoutMinutes, 0);
+    return typeof value === 'number' && value > 0 ? value : 0;
+  }
+
   maxParallel(): number {
     const value = this.section.get<number>(settings.maxParallel, 4);
     return Number.isInteger(value) && value >= 1 ? value : 4;

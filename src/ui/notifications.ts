@@ -40,9 +40,10 @@ export class FinishNotifications implements vscode.Disposable {
       } else if (choice === merge) {
         await vscode.commands.executeCommand(commands.merge, id);
       }
-    } else if (status === 'failed') {
+    } else if (status === 'failed' || status === 'timed-out') {
       const show = vscode.l10n.t('Show Output');
-      if ((await vscode.window.showWarningMessage(vscode.l10n.t('Agent "{0}" failed', title), show)) === show) {
+      const message = status === 'failed' ? vscode.l10n.t('Agent "{0}" failed', title) : vscode.l10n.t('Agent "{0}" timed out and was stopped', title);
+      if ((await vscode.window.showWarningMessage(message, show)) === show) {
         await vscode.commands.executeCommand(commands.showOutput, id);
       }
     }

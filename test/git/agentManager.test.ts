@@ -112,6 +112,17 @@ describe('AgentManager with real git and real agent processes', function () {
     assert.ok(!JSON.stringify(store.records).includes(secret), 'the saved state holds no env value');
   });
 
+  it('stops a run that exceeds the time limit with status timed-out', async () => {
+    const manager = makeManager({ settings: () => ({ branchPrefix: 'agents', logDir: path.join(tmp, 'logs'), agentTimeoutMs: 300 }) });
+    const record = await manager.dispatch({ prompt: 'sleep 30', profile: 'demo', folder: repo, title: 'Too slow' });
+    const t0 = Date.now();
+    const done = await finished(manager, record.id);
+    assert.equal(done.status, 'timed-out');
+    assert.ok(Date.now() - t0 < 10000);
+    const quick = await manager.dispatch({ prompt: 'print fast', profile: 'demo', folder: repo, title: 'Quick' });
+    assert.equal((await finished(manager, quick.id)).status, 'succeeded', 'a run inside the limit is untouched');
+  });
+
   it('skips a name whose folder already exists', async () => {
     const manager = makeManager();
     fs.mkdirSync(path.join(tmp, 'repo.worktrees', 'busy'), { recursive: true });

@@ -10,6 +10,7 @@ const statusIcons: Record<AgentStatus, [icon: string, color?: string]> = {
   failed: ['error', 'testing.iconFailed'],
   stopped: ['debug-stop', 'disabledForeground'],
   interrupted: ['warning', 'list.warningForeground'],
+  'timed-out': ['watch', 'list.warningForeground'],
   reviewed: ['eye', 'charts.purple'],
   merged: ['git-merge', 'charts.green'],
   discarded: ['trash', 'disabledForeground'],
@@ -30,6 +31,8 @@ export function statusLabel(record: AgentRecord): string {
           : vscode.l10n.t('failed');
     case 'waiting-for-input':
       return vscode.l10n.t('waiting for input');
+    case 'timed-out':
+      return vscode.l10n.t('timed out');
     default:
       return record.status;
   }
