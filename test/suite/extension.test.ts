@@ -1,36 +1,13 @@
 // The extension in a real VS Code (code-server's extension host), dispatching the real demo agent
 // into real git worktrees of the harness's temporary repository.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentRecord } from '../../src/core/agent';
 import type { ParallelAgentsApi } from '../../src/extension';
+import { extensionId, git, waitFor, workspaceDir } from './helpers';
 
-const extensionId = 'parallel-agents.parallel-agents';
-
-function workspaceDir(): string {
-  return fs.realpathSync(vscode.workspace.workspaceFolders![0].uri.fsPath);
-}
-
-function git(...args: string[]): string {
-  return execFileSync('git', args, { cwd: workspaceDir(), encoding: 'utf8' }).trim();
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 20000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) {
-      return value;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('Parallel Agents in a real VS Code', function () {
   this.timeout(90000);

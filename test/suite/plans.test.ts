@@ -1,30 +1,14 @@
 // Plans in a real VS Code: demo agents run as a graph, dependent tasks see their prerequisites'
 // work, everything ends on the integration branch; validation, Plan with Agent and the timeline.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentRecord } from '../../src/core/agent';
 import type { TimelineFigures } from '../../src/core/timeline';
 import type { ParallelAgentsApi } from '../../src/extension';
+import { activateApi, git, waitFor, workspaceDir as workspace } from './helpers';
 
-const workspace = () => fs.realpathSync(vscode.workspace.workspaceFolders![0].uri.fsPath);
-const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace(), encoding: 'utf8' }).trim();
-
-async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 60000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) {
-      return value;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('Plans in a real VS Code', function () {
   this.timeout(120000);
@@ -32,7 +16,7 @@ describe('Plans in a real VS Code', function () {
   const tasksOf = (runId: string): AgentRecord[] => api.agents().filter((a) => a.plan?.runId === runId);
 
   before(async () => {
-    api = await vscode.extensions.getExtension<ParallelAgentsApi>('parallel-agents.parallel-agents')!.activate();
+    api = await activateApi();
   });
 
   it('runs a 5-task diamond: dependents see their prerequisites, the integration branch ends with all changes, and the plan lands', async () => {
@@ -83,7 +67,7 @@ describe('Plans in a real VS Code', function () {
     const row = await waitFor('the conflicting task', () => {
       const r = api.viewSnapshot().find((x) => x.label === 'Colliding tasks');
       return r?.children.find((c) => c.label === 'Right' && c.description.includes('conflicted')) && r;
-    });
+    }, 60000);
     assert.match(row.description, /paused/);
     assert.match(row.children.find((c) => c.label === 'Right')!.description, /conflicts while integrating/);
     assert.match(row.children.find((c) => c.label === 'After')!.description, /waiting/);

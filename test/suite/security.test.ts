@@ -1,35 +1,19 @@
 // What a repository cannot make the extension do, and prompts that try to reach a shell.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ParallelAgentsApi } from '../../src/extension';
+import { activateApi, git, waitFor, workspaceDir as workspace } from './helpers';
 
-const workspace = () => fs.realpathSync(vscode.workspace.workspaceFolders![0].uri.fsPath);
-const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace(), encoding: 'utf8' }).trim();
-
-async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 20000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) {
-      return value;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('Security in a real VS Code', function () {
   this.timeout(60000);
   let api: ParallelAgentsApi;
 
   before(async () => {
-    api = await vscode.extensions.getExtension<ParallelAgentsApi>('parallel-agents.parallel-agents')!.activate();
+    api = await activateApi();
   });
 
   it('is declared unavailable in untrusted workspaces', () => {
