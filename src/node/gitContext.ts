@@ -4,7 +4,10 @@ import * as path from 'node:path';
 import type { AgentError } from '../core/errors';
 import type { Logger } from '../core/ports';
 import { SerialQueue } from '../util/async';
-import { createGitRunner, gitEnvironment, toAgentError, type FailureReason, type GitExecOptions, type GitExecResult, type GitRunner } from './gitProcess';
+import {
+  createGitRunner, defaultLockRetry, gitEnvironment, retryOnLock, toAgentError,
+  type FailureReason, type GitExecOptions, type GitExecResult, type GitRunner, type LockRetry, type LockRetryPolicy,
+} from './gitProcess';
 
 export interface GitContextOptions {
   /** The git executable: a name looked up on PATH, or a path. Default "git". */
@@ -12,6 +15,8 @@ export interface GitContextOptions {
   /** Most git processes running at once, over all repositories. Default 8. */
   readonly maxConcurrentProcesses?: number;
   readonly logger?: Logger;
+  /** How commands that fail on a lock held by another process are retried. Default defaultLockRetry. */
+  readonly lockRetry?: LockRetryPolicy;
 }
 
 export interface RunOptions extends GitExecOptions {
@@ -27,11 +32,25 @@ export class GitContext {
   /** Folder → the repository's common git dir, which all of its worktrees share. */
   private readonly repositories = new Map<string, string>();
   private versionNumber?: Promise<readonly number[]>;
+  private readonly lockRetry: LockRetryPolicy;
 
   constructor(options: GitContextOptions = {}) {
     this.binary = options.binary ?? 'git';
-    this.runner = createGitRunner(this.binary, gitEnvironment(), options.maxConcurrentProcesses ?? 8);
+    this.lockRetry = options.lockRetry ?? defaultLockRetry;
     this.logger = options.logger;
+    this.runner = createGitRunner(this.binary, gitEnvironment(), options.maxConcurrentProcesses ?? 8, {
+      policy: this.lockRetry,
+      onRetry: (cwd, args, info) => this.logRetry(cwd, args, info),
+    });
+  }
+
+  /**
+   * Runs a multi-step `task` again, whole, when it fails on a lock (for steps the runner may not
+   * repeat alone, like `worktree add -b`); the task undoes its partial work before it fails, and
+   * `canRetry` says whether that left nothing in the way of another try.
+   */
+  retryOnLock<T>(cwd: string, args: readonly string[], task: () => Promise<T>, canRetry?: () => boolean): Promise<T> {
+    return retryOnLock(task, this.lockRetry, (info) => this.logRetry(cwd, args, info), canRetry);
   }
 
   /**
@@ -66,6 +85,10 @@ export class GitContext {
     const error = toAgentError(e, this.binary, cwd, args, fallback);
     this.logger?.warn(`[Git] ${args.slice(0, 2).join(' ')} in ${cwd}: ${error.reason}${error.detail ? ` — ${error.detail}` : ''}`);
     return error;
+  }
+
+  private logRetry(cwd: string, args: readonly string[], info: LockRetry): void {
+    this.logger?.info(`[Git] ${args.slice(0, 2).join(' ')} in ${cwd} hit a lock (${info.detail}); retry ${info.retry} of ${info.of} in ${info.delayMs} ms`);
   }
 
   /** [major, minor, patch] of the git binary, e.g. [2, 39, 5]; `cwd` is any existing folder. */

@@ -90,6 +90,105 @@ export interface GitRunner {
   exec(cwd: string, args: string[], options?: GitExecOptions): Promise<GitExecResult>;
 }
 
+/**
+ * Git's words for a lock another process holds right now: a `*.lock` file that exists (index,
+ * refs, packed-refs, HEAD, config) or a worktree registry entry that a concurrent `worktree add`
+ * is still writing. Such a failure is transient. Deliberate locks ("cannot remove a locked working
+ * tree"), ref conflicts ("cannot lock ref 'a/b': 'a' exists") and a lock that cannot be created for
+ * any other reason (permissions) are not.
+ */
+const lockPatterns: readonly RegExp[] = [
+  /Unable to create '[^'\n]*\.lock': File exists/i,
+  /could not lock config file [^\n]*: File exists/i,
+  /(failed to read|could not open|could not read) '?[^'\n]*[\\/]worktrees[\\/][^\\/'\n]+[\\/](commondir|locked|gitdir)\b/i,
+];
+
+/** Whether git's message says it failed on a transient lock (see lockPatterns). */
+export function isLockFailure(message: string): boolean {
+  return lockPatterns.some((pattern) => pattern.test(message));
+}
+
+/** Whether an error of a git command (GitProcessError, or an AgentError carrying git's stderr as detail) is a lock failure. */
+export function failedOnLock(e: unknown): boolean {
+  if (e instanceof GitProcessError) {
+    return isLockFailure(e.stderr);
+  }
+  if (AgentError.is(e)) {
+    return isLockFailure(`${e.message}\n${e.detail ?? ''}`);
+  }
+  return e instanceof Error && isLockFailure(e.message);
+}
+
+export interface LockRetryPolicy {
+  /** Tries in all, the first included. */
+  readonly attempts: number;
+  /** Wait before the first retry; each further retry waits twice as long. */
+  readonly baseDelayMs: number;
+  /** [0, 1); the jitter source. */
+  readonly random?: () => number;
+}
+
+/** 5 tries, waiting ~50, 100, 200, 400 ms between them: a lock held up to ~375 ms (the least the jitter allows) always clears. */
+export const defaultLockRetry: LockRetryPolicy = { attempts: 5, baseDelayMs: 50 };
+
+/** Wait before retry number `retry` (1-based): exponential, with jitter of ±50% so waiting processes spread out. */
+export function lockRetryDelay(retry: number, policy: LockRetryPolicy): number {
+  const random = policy.random ?? Math.random;
+  return Math.round(policy.baseDelayMs * 2 ** (retry - 1) * (0.5 + random()));
+}
+
+export interface LockRetry {
+  /** 1-based number of the retry about to happen. */
+  readonly retry: number;
+  readonly of: number;
+  readonly delayMs: number;
+  /** Git's message for the failed try. */
+  readonly detail: string;
+}
+
+/**
+ * Runs `task` until it succeeds, fails on something other than a lock (see failedOnLock), has
+ * failed `policy.attempts` times, or `canRetry` says no; the last failure is then rethrown.
+ * `onRetry` hears of each wait.
+ */
+export async function retryOnLock<T>(task: () => Promise<T>, policy: LockRetryPolicy, onRetry?: (info: LockRetry) => void, canRetry: () => boolean = () => true): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await task();
+    } catch (e) {
+      if (attempt >= policy.attempts || !failedOnLock(e) || !canRetry()) {
+        throw e;
+      }
+      const delayMs = lockRetryDelay(attempt, policy);
+      onRetry?.({ retry: attempt, of: policy.attempts - 1, delayMs, detail: lockLine(AgentError.is(e) ? `${e.message}\n${e.detail ?? ''}` : stderrOf(e)) });
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+  }
+}
+
+/** The line of git's message that names the lock (git may print progress before it). */
+function lockLine(text: string): string {
+  const lines = text.split('\n');
+  return (lines.find((line) => isLockFailure(line)) ?? lines[0] ?? '').trim();
+}
+
+/**
+ * Whether running `args` again after a lock failure is safe. A lock failure aborts a git command
+ * before it changes anything, except `worktree add -b`, which may already have created its branch
+ * (GitService retries the whole add after undoing it).
+ */
+export function repeatableOnLock(args: readonly string[]): boolean {
+  const at = args.indexOf('worktree');
+  return !(at >= 0 && args[at + 1] === 'add' && args.slice(at + 2).some((a) => a === '-b' || a === '-B'));
+}
+
+/** A lock failure hidden in a result the caller accepted anyway (okCodes 'any'): exit 128 is git's die(). */
+class LockedResult extends GitProcessError {
+  constructor(readonly result: GitExecResult) {
+    super(result.exitCode, result.stderr);
+  }
+}
+
 /** Output beyond this is a runaway process, not an answer. */
 const maxExecOutput = 64 * 1024 * 1024;
 
@@ -180,16 +279,42 @@ class Limiter {
   }
 }
 
-/** Runs git commands in a folder, at most `maxConcurrent` processes at once over all folders. */
-export function createGitRunner(binary: string, env: Record<string, string>, maxConcurrent: number): GitRunner {
+export interface GitRunnerRetry {
+  readonly policy: LockRetryPolicy;
+  /** Hears of each retry of `git <args>` in `cwd`. */
+  readonly onRetry?: (cwd: string, args: readonly string[], info: LockRetry) => void;
+}
+
+/**
+ * Runs git commands in a folder, at most `maxConcurrent` processes at once over all folders. A
+ * command that fails on a lock held by another process is run again (see retryOnLock and
+ * repeatableOnLock); a command waiting to retry holds no process slot.
+ */
+export function createGitRunner(binary: string, env: Record<string, string>, maxConcurrent: number, retry: GitRunnerRetry = { policy: defaultLockRetry }): GitRunner {
   const limiter = new Limiter(Math.max(1, maxConcurrent));
   const errors = (error: Buffer | Error | undefined, result: { exitCode: number; stdErr: Buffer[] }) =>
     result.exitCode === 0 ? error : new GitProcessError(result.exitCode, Buffer.concat(result.stdErr).toString('utf8'));
   const git = (cwd: string) => simpleGit({ baseDir: cwd, binary, errors, allowEnvironment: ['GIT_OPTIONAL_LOCKS'] }).env(env);
+  const retrying = <T>(cwd: string, args: readonly string[], task: () => Promise<T>): Promise<T> =>
+    repeatableOnLock(args) ? retryOnLock(() => limiter.run(task), retry.policy, (info) => retry.onRetry?.(cwd, args, info)) : limiter.run(task);
+  const exec = async (cwd: string, args: string[], options: GitExecOptions): Promise<GitExecResult> => {
+    const result = await spawnGit(binary, env, cwd, args, options);
+    if (result.exitCode === 128 && isLockFailure(result.stderr)) {
+      throw new LockedResult(result);
+    }
+    return result;
+  };
   return {
-    text: (cwd, args) => limiter.run(async () => git(cwd).raw(args)),
-    buffer: (cwd, args) => limiter.run(async () => git(cwd).showBuffer(args)),
-    exec: (cwd, args, options = {}) => limiter.run(() => spawnGit(binary, env, cwd, args, options)),
+    text: (cwd, args) => retrying(cwd, args, async () => git(cwd).raw(args)),
+    buffer: (cwd, args) => retrying(cwd, args, async () => git(cwd).showBuffer(args)),
+    exec: (cwd, args, options = {}) =>
+      retrying(cwd, args, () => exec(cwd, args, options)).catch((e: unknown) => {
+        // Still locked after every retry: the caller that accepts any exit code gets its answer.
+        if (e instanceof LockedResult) {
+          return e.result;
+        }
+        throw e;
+      }),
   };
 }
 

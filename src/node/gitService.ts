@@ -91,10 +91,18 @@ export class GitService implements GitPort {
       const folderExisted = await exists(target);
       const args = ['worktree', 'add', '-b', branch, target, baseSha];
       try {
-        await this.runner.text(repoRoot, args);
-        await this.verifyRegistration(repoRoot, target, branch, baseSha);
+        // A lock failure may come after -b made the branch: each try undoes itself, then the whole add is retried.
+        let undone = true;
+        await this.context.retryOnLock(repoRoot, args, async () => {
+          try {
+            await this.runner.text(repoRoot, args);
+            await this.verifyRegistration(repoRoot, target, branch, baseSha);
+          } catch (e) {
+            undone = await this.undoAdd(repoRoot, target, branch, baseSha, folderExisted);
+            throw e;
+          }
+        }, () => undone);
       } catch (e) {
-        await this.undoAdd(repoRoot, target, branch, folderExisted);
         throw this.fail(e, repoRoot, args, 'worktreeFailed');
       }
     });
@@ -230,8 +238,11 @@ export class GitService implements GitPort {
     }
   }
 
-  /** Leaves nothing of a failed add behind, and a folder that existed before it (git accepts an empty one) as it was. */
-  private async undoAdd(repoRoot: string, target: string, branch: string, folderExisted: boolean): Promise<void> {
+  /**
+   * Leaves nothing of a failed add behind, and a folder that existed before it (git accepts an
+   * empty one) as it was. True when neither the branch nor a new folder is left.
+   */
+  private async undoAdd(repoRoot: string, target: string, branch: string, baseSha: string, folderExisted: boolean): Promise<boolean> {
     const attempt = async (what: string, step: () => Promise<unknown>) => {
       try {
         await step();
@@ -239,8 +250,11 @@ export class GitService implements GitPort {
         this.logger?.warn(`[Git] cleaning up the failed worktree ${target}: ${what} failed — ${stderrOf(e)}`);
       }
     };
+    // Without its .git file the target holds no checkout, and git keeps no registration of a failed
+    // add: nothing to ask `worktree list` about (which a concurrent add may have made unreadable).
+    const checkedOut = () => exists(path.join(target, '.git'));
     await attempt('removing the worktree', async () => {
-      if (await this.findWorktree(repoRoot, target)) {
+      if ((await checkedOut()) && (await this.findWorktree(repoRoot, target))) {
         await this.runner.text(repoRoot, ['worktree', 'remove', '--force', '--force', target]);
         if (folderExisted) {
           await fs.mkdir(target, { recursive: true });
@@ -251,10 +265,13 @@ export class GitService implements GitPort {
     });
     await attempt('pruning', () => this.runner.text(repoRoot, ['worktree', 'prune']));
     await attempt('deleting the branch', async () => {
-      if (await this.branchExists(repoRoot, branch)) {
-        await this.runner.text(repoRoot, ['branch', '-D', '--', branch]);
+      // update-ref, unlike branch -D, does not read the worktree registry; the branch was made by this add, at the base.
+      if (!(await checkedOut()) && (await this.branchExists(repoRoot, branch))) {
+        await this.runner.text(repoRoot, ['update-ref', '-d', `refs/heads/${branch}`, ...(isFullSha(baseSha) ? [baseSha] : [])]);
       }
     });
+    const branchLeft = await this.branchExists(repoRoot, branch).catch(() => true);
+    return !branchLeft && (folderExisted || !(await exists(target)));
   }
 
   private async worktreeRemove(repoRoot: string, target: string, force: boolean): Promise<void> {
