@@ -12,7 +12,13 @@ import type {
 import { type Profile, expandArgs, findProfile } from './profiles';
 import { SerialQueue } from '../util/async';
 import { type Disposable, Emitter } from '../util/event';
-import { joinPath, parentDir } from '../util/paths';
+import { joinPath, parentDir, toForwardSlashes } from '../util/paths';
+
+/** Whether `folder` is `root` or inside it (paths compared as written, trailing slashes aside). */
+function isInside(folder: string, root: string): boolean {
+  const clean = (p: string) => toForwardSlashes(p).replace(/\/+$/, '');
+  return clean(folder) === clean(root) || clean(folder).startsWith(`${clean(root)}/`);
+}
 
 export interface DispatchOptions {
   readonly prompt: string;
@@ -120,6 +126,10 @@ export class AgentManager implements Disposable {
     if (prompt.trim() === '') {
       throw new AgentError('emptyPrompt', 'The task is empty — describe what the agent should do.');
     }
+    if (prompt.includes('\0')) {
+      // A command line cannot carry NUL: refused here, before a worktree exists, not at launch.
+      throw new AgentError('launchFailed', 'The task contains a NUL character (\\0), which cannot be passed to an agent — remove it.');
+    }
     const profile = findProfile(this.deps.profiles(), options.profile);
     const settings = this.deps.settings();
     if (!isValidBranchPrefix(settings.branchPrefix)) {
@@ -130,6 +140,9 @@ export class AgentManager implements Disposable {
     const repoRoot = await this.deps.git.repoRoot(options.folder);
     const baseSha = options.base ? await this.deps.git.resolveCommit(repoRoot, options.base) : await this.deps.git.headSha(repoRoot);
     const isolation = options.isolation ?? 'worktree';
+    if (isolation === 'worktree' && settings.worktreeRoot !== undefined && isInside(settings.worktreeRoot, repoRoot)) {
+      throw new AgentError('invalidProfile', `parallelAgents.worktreeRoot "${settings.worktreeRoot}" is inside the repository ${repoRoot}: its worktrees would show up in the repository's status, search and file watching. Choose a folder outside it.`);
+    }
     const title = options.title?.trim() || titleFromPrompt(prompt);
     const id = this.deps.newId();
     const reserved = isolation === 'worktree' ? await this.names.reserve(repoRoot, slugify(title), settings) : undefined;
@@ -143,7 +156,10 @@ export class AgentManager implements Disposable {
     this.changed(id, 'added');
     try {
       if (place.worktreePath && place.branch) {
-        await this.deps.fs.mkdirp(parentDir(place.worktreePath));
+        const root = parentDir(place.worktreePath);
+        await this.deps.fs.mkdirp(root).catch((e: unknown) => {
+          throw new AgentError('worktreeFailed', `The folder for worktrees, ${root}, cannot be created — check parallelAgents.worktreeRoot.`, e instanceof Error ? e.message : String(e));
+        });
         await this.deps.git.addWorktree(repoRoot, place.worktreePath, place.branch, baseSha);
       }
     } catch (e) {
@@ -259,7 +275,8 @@ export class AgentManager implements Disposable {
   private async resolveExecutable(profile: Profile): Promise<ResolvedExecutable & { readonly profile: Profile }> {
     const executable = await this.deps.resolver.resolve(profile.command);
     if (!executable) {
-      throw new AgentError('executableNotFound', `${profile.command} was not found on PATH — install it or edit parallelAgents.profiles (profile "${profile.name}").`);
+      const where = /[\\/]/.test(profile.command) ? 'does not exist or is not executable' : 'was not found on PATH';
+      throw new AgentError('executableNotFound', `${profile.command} ${where} — install it or edit parallelAgents.profiles (profile "${profile.name}").`);
     }
     return { ...executable, profile };
   }

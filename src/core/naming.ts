@@ -29,10 +29,13 @@ export function uniqueSlug(base: string, taken: (candidate: string) => boolean):
 export function titleFromPrompt(prompt: string): string {
   const firstLine = prompt.split(/\r?\n/).find((line) => line.trim() !== '') ?? '';
   const clean = firstLine.trim();
-  return clean.length > 60 ? `${clean.slice(0, 57)}...` : clean;
+  // By code points, so an emoji is never cut in half.
+  const chars = Array.from(clean);
+  return chars.length > 60 ? `${chars.slice(0, 57).join('')}...` : clean;
 }
 
 /** Whether a branch prefix is usable: no empty segments and nothing git refuses in a ref. */
 export function isValidBranchPrefix(prefix: string): boolean {
-  return /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(prefix) && !/(^|\/)\.|\.\.|\.lock(\/|$)|\.$/.test(prefix);
+  // Git refuses a branch name that starts with "-" (it would read as an option).
+  return /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(prefix) && !/^-|(^|\/)\.|\.\.|\.lock(\/|$)|\.$/.test(prefix);
 }

@@ -343,7 +343,10 @@ export function toAgentError(e: unknown, binary: string, cwd: string, args: read
   if ((e instanceof GitProcessError && e.notFound) || (e instanceof GitPluginError && e.plugin === 'binary')) {
     return new AgentError('gitNotFound', `Git was not found (looked for "${binary}"). Install git, or set the path to it in the settings.`, detail);
   }
-  if (e instanceof GitConstructError || /not a git repository|must be run in a work tree/i.test(detail)) {
+  if (/must be run in a work tree/i.test(detail)) {
+    return new AgentError('notGitRepository', `${cwd} is a git repository that has no work tree (a bare repository, or a .git folder) — open the folder of a checkout instead.`, detail);
+  }
+  if (e instanceof GitConstructError || /not a git repository/i.test(detail)) {
     return new AgentError('notGitRepository', notARepositoryMessage(cwd), detail);
   }
   const command = args[0] === 'worktree' ? `git worktree ${args[1]}` : `git ${args[0]}`;
