@@ -8,6 +8,7 @@ import { builtinProfiles } from '../src/core/profiles';
 import { PathExecutableResolver } from '../src/node/executableResolver';
 import { NodeFileSystem } from '../src/node/fileSystem';
 import { GitService } from '../src/node/gitService';
+import { GitWorktreeSource } from '../src/node/gitWorktreeSource';
 import { HeadlessRunner } from '../src/node/processRunner';
 import type { BenchRepo } from './repo';
 import { now, waitUntil } from './stats';
@@ -63,6 +64,7 @@ export function createBenchManager(repo: BenchRepo, demoScript: string, wrap: (d
     wrap({
       git,
       fs: new NodeFileSystem(),
+      worktreeSource: new GitWorktreeSource(git.context),
       resolver: new PathExecutableResolver({ demoAgentScript: demoScript, runtime: process.execPath }),
       headlessRunner: new HeadlessRunner({ graceMs: 1000 }),
       terminalRunner: {

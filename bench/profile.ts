@@ -116,6 +116,9 @@ function wrapDeps(deps: AgentManagerDeps, watch: Stopwatch, adding: (on: boolean
       exists: (p) => watch.time('fs.exists (free name?)', () => deps.fs.exists(p)),
       mkdirp: (p) => watch.time('fs.mkdirp', () => deps.fs.mkdirp(p)),
       removeDir: (p) => deps.fs.removeDir(p),
+      appendText: (p, t) => deps.fs.appendText(p, t),
+      copyInto: (s, d, r) => watch.time('fs.copyInto (.worktreeinclude)', () => deps.fs.copyInto(s, d, r)),
+      linkInto: (s, d, r) => deps.fs.linkInto(s, d, r),
     },
     headlessRunner: {
       start: (request) => {

@@ -51,6 +51,8 @@ export const settings = {
   mergeStrategy: 'mergeStrategy',
   maxParallel: 'maxParallel',
   agentTimeoutMinutes: 'agentTimeoutMinutes',
+  setupCommand: 'setupCommand',
+  symlinkFolders: 'symlinkFolders',
 } as const;
 
 export const schemes = {

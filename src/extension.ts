@@ -16,6 +16,7 @@ import { PathExecutableResolver } from './node/executableResolver';
 import { NodeFileSystem } from './node/fileSystem';
 import { GitLanding } from './node/gitLanding';
 import { GitService } from './node/gitService';
+import { GitWorktreeSource } from './node/gitWorktreeSource';
 import { HeadlessRunner } from './node/processRunner';
 import { AgentsTreeProvider, type ViewRow } from './ui/agentsView/agentsTreeProvider';
 import { commandTable } from './ui/commands/commandTable';
@@ -49,10 +50,11 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
   const gitLanding = new GitLanding({ context: git.context });
   const terminals = new TerminalRunner();
   const storage = context.storageUri ?? context.globalStorageUri;
-  const managerSettings = () => ({ branchPrefix: config.branchPrefix(), worktreeRoot: config.worktreeRoot(), logDir: path.join(storage.fsPath, 'logs'), agentTimeoutMs: config.agentTimeoutMinutes() * 60_000 });
+  const managerSettings = () => ({ branchPrefix: config.branchPrefix(), worktreeRoot: config.worktreeRoot(), logDir: path.join(storage.fsPath, 'logs'), agentTimeoutMs: config.agentTimeoutMinutes() * 60_000, setupCommand: config.setupCommand(), symlinkFolders: config.symlinkFolders() });
   const manager = new AgentManager({
     git,
     fs: new NodeFileSystem(),
+    worktreeSource: new GitWorktreeSource(git.context),
     resolver: new PathExecutableResolver({ demoAgentScript: context.asAbsolutePath(path.join('dist', 'demoAgent.js')), runtime: process.execPath }),
     headlessRunner: new HeadlessRunner(),
     terminalRunner: terminals,

@@ -5,9 +5,10 @@ import { sameChangeSet } from './changeSet';
 import { AgentError } from './errors';
 import { isValidBranchPrefix, slugify, titleFromPrompt } from './naming';
 import { WorktreeNames } from './worktreeNames';
+import { WorktreePrep, setupFailure, setupRequest } from './worktreePrep';
 import type {
   AgentProcess, AgentRunner, Clock, ExecutableResolver, FileSystemPort, FolderWatcher, GitPort, Logger,
-  ManagerSettings, ResolvedExecutable, StateStore, WorkState,
+  ManagerSettings, ResolvedExecutable, StateStore, WorkState, WorktreeSourcePort,
 } from './ports';
 import { type Profile, expandArgs, findProfile } from './profiles';
 import { SerialQueue } from '../util/async';
@@ -41,6 +42,8 @@ export interface AgentChange {
 export interface AgentManagerDeps {
   readonly git: GitPort;
   readonly fs: FileSystemPort;
+  /** Which ignored files of the main worktree a new worktree gets (.worktreeinclude, symlinkFolders). */
+  readonly worktreeSource: WorktreeSourcePort;
   readonly resolver: ExecutableResolver;
   readonly headlessRunner: AgentRunner;
   readonly terminalRunner: AgentRunner;
@@ -69,6 +72,7 @@ export class AgentManager implements Disposable {
   private readonly tracker: ChangeTracker;
   /** Shared with plan runs, whose integration worktrees are named the same way. */
   readonly names: WorktreeNames;
+  private readonly prep: WorktreePrep;
   private disposed = false;
   private readonly changeEmitter = new Emitter<AgentChange>();
   private readonly outputEmitter = new Emitter<{ id: string; text: string }>();
@@ -78,6 +82,7 @@ export class AgentManager implements Disposable {
 
   constructor(private readonly deps: AgentManagerDeps) {
     this.names = new WorktreeNames(deps.git, deps.fs);
+    this.prep = new WorktreePrep(deps.fs, deps.worktreeSource, deps.logger);
     this.tracker = new ChangeTracker(
       deps.watcher,
       (folder) => deps.git.changeSet(folder.cwd, folder.baseSha),
@@ -169,7 +174,12 @@ export class AgentManager implements Disposable {
     } finally {
       reserved?.release();
     }
-    this.launch(record, executable, profile.args, prompt);
+    const start = () => this.launch(this.get(id), executable, profile.args, prompt);
+    if (place.worktreePath) {
+      await this.prepareThenStart(record, settings, start);
+    } else {
+      start();
+    }
     this.tracker.track(id, record);
     if (isolation === 'terminal') {
       // A new worktree starts at its base with no changes; the workspace may already have some.
@@ -279,6 +289,74 @@ export class AgentManager implements Disposable {
       throw new AgentError('executableNotFound', `${profile.command} ${where} — install it or edit parallelAgents.profiles (profile "${profile.name}").`);
     }
     return { ...executable, profile };
+  }
+
+  /**
+   * Copies and links files into a new worktree, then runs the setup command, if any, and `start`
+   * once it succeeds. A failure fails the agent before it starts; the worktree stays for inspection.
+   */
+  private async prepareThenStart(record: AgentRecord, settings: ManagerSettings, start: () => void): Promise<void> {
+    try {
+      const lines = await this.prep.files(record.repoRoot, record.cwd, settings.symlinkFolders ?? []);
+      if (lines.length > 0) {
+        await this.appendLog(record, ['──── preparing the worktree', ...lines].join('\n'));
+      }
+    } catch (e) {
+      this.update(record.id, { status: 'failed', error: `Preparing the worktree failed: ${(e as Error).message}`, endedAt: this.deps.clock.now() });
+      return;
+    }
+    if (this.disposed || !this.records.has(record.id)) {
+      return;
+    }
+    const setup = settings.setupCommand ?? [];
+    if (setup.length > 0) {
+      this.runSetup(record, setup, start);
+    } else {
+      start();
+    }
+  }
+
+  /** The setup run counts as the agent's run: stop() ends it and whenEnded() waits through it and the agent. */
+  private runSetup(record: AgentRecord, argv: readonly string[], start: () => void): void {
+    const request = setupRequest(record, argv);
+    let process: AgentProcess;
+    try {
+      process = this.deps.headlessRunner.start(request);
+    } catch (e) {
+      this.update(record.id, { status: 'failed', error: setupFailure(argv, { error: (e as Error).message }, ''), endedAt: this.deps.clock.now() });
+      return;
+    }
+    const entry: Running = { process, stopRequested: false, ended: Promise.resolve() };
+    this.running.set(record.id, entry);
+    let output = '';
+    this.outputEmitter.fire({ id: record.id, text: `${request.banner ?? ''}\n` });
+    process.onDidOutput((text) => {
+      output = (output + text).slice(-4096);
+      this.outputEmitter.fire({ id: record.id, text });
+    });
+    entry.ended = process.exit.then(async (exit) => {
+      this.running.delete(record.id);
+      if (this.disposed || !this.records.has(record.id)) {
+        return;
+      }
+      if (entry.stopRequested) {
+        this.update(record.id, { status: 'stopped', endedAt: this.deps.clock.now() });
+      } else if (exit.exitCode === 0 && exit.error === undefined) {
+        start();
+        await this.running.get(record.id)?.ended;
+      } else {
+        this.deps.logger.warn(`[AgentManager] ${record.id}: setup command failed (code ${exit.exitCode ?? '-'}, signal ${exit.signal ?? '-'})`);
+        this.update(record.id, { status: 'failed', error: setupFailure(argv, exit, output), endedAt: this.deps.clock.now() });
+      }
+    });
+  }
+
+  /** A log that cannot be written must not fail the agent: its output still reaches the output view. */
+  private async appendLog(record: AgentRecord, text: string): Promise<void> {
+    this.outputEmitter.fire({ id: record.id, text: `${text}\n` });
+    if (record.logPath) {
+      await this.deps.fs.appendText(record.logPath, `${text}\n`).catch((e: Error) => this.deps.logger.warn(`[AgentManager] writing ${record.logPath}: ${e.message}`));
+    }
   }
 
   private launch(record: AgentRecord, executable: ResolvedExecutable & { readonly profile: Profile }, argTemplate: readonly string[], prompt: string, banner?: string): void {

@@ -108,6 +108,40 @@ export interface FileSystemPort {
   mkdirp(path: string): Promise<void>;
   /** Removes a folder the extension created; used only to undo a failed dispatch. */
   removeDir(path: string): Promise<void>;
+  /** Appends to a text file (an agent's log), creating it and its folder when missing. */
+  appendText(path: string, text: string): Promise<void>;
+  /**
+   * Copies files (paths relative to the roots, '/'-separated) from `srcRoot` to the same paths
+   * under `dstRoot`, modes kept and symlinks copied as symlinks. Never overwrites, never copies a
+   * folder, and never reads or writes through a symlink that leaves either root.
+   */
+  copyInto(srcRoot: string, dstRoot: string, relPaths: readonly string[]): Promise<TransferReport>;
+  /** Makes `dstRoot/relPath` a symlink to the folder `srcRoot/relPath`, with copyInto's guards. */
+  linkInto(srcRoot: string, dstRoot: string, relPath: string): Promise<TransferReport>;
+}
+
+export interface TransferReport {
+  /** Paths copied or linked. */
+  readonly done: readonly string[];
+  /** Paths left alone, each with why (already there, a folder, outside the root...). */
+  readonly skipped: readonly { readonly path: string; readonly reason: string }[];
+}
+
+/** What git says about files a new worktree should get from the main one. Same error rules as GitPort. */
+export interface WorktreeSourcePort {
+  /**
+   * Files of the worktree at `repoRoot` that match its `.worktreeinclude` (gitignore syntax) and
+   * that git ignores: untracked, never part of an agent's changes. Relative, '/'-separated; []
+   * when there is no such file.
+   */
+  worktreeIncludes(repoRoot: string): Promise<string[]>;
+  /** Whether git ignores `relPath` (a file, folder or symlink) in the worktree at `cwd`. */
+  isIgnored(cwd: string, relPath: string): Promise<boolean>;
+  /**
+   * Adds `/relPath` to the repository's info/exclude, shared by all its worktrees, unless present:
+   * a symlink is not matched by a folder pattern like `node_modules/`.
+   */
+  excludeLocally(cwd: string, relPath: string): Promise<void>;
 }
 
 /** What to execute for a profile's command, found before anything is created. */
@@ -173,4 +207,8 @@ export interface ManagerSettings {
   readonly logDir: string;
   /** A run longer than this is stopped with status "timed-out"; 0 or undefined: no limit. */
   readonly agentTimeoutMs?: number;
+  /** argv run (no shell) in each new worktree before its agent starts; a failure fails the agent. */
+  readonly setupCommand?: readonly string[];
+  /** Repository-relative folders the new worktree gets as symlinks to the main worktree's (ignored ones only). */
+  readonly symlinkFolders?: readonly string[];
 }

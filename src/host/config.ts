@@ -6,6 +6,7 @@ import type { Logger } from '../core/ports';
 /** Reads the extension's settings. Profiles are machine-scoped, so a workspace cannot define what runs. */
 export class Config {
   private reportedProblems = '';
+  private readonly reportedSettings = new Set<string>();
 
   constructor(private readonly logger: Logger) {}
 
@@ -49,6 +50,34 @@ export class Config {
   worktreeRoot(): string | undefined {
     const value = this.section.inspect<string>(settings.worktreeRoot)?.globalValue?.trim();
     return value ? value : undefined;
+  }
+
+  /** argv run in each new worktree before its agent; machine-scoped, since it is a command to run. */
+  setupCommand(): string[] | undefined {
+    const value = this.machineStrings(settings.setupCommand);
+    return value && value.length > 0 ? value : undefined;
+  }
+
+  /** Folders the new worktree gets as symlinks to the main worktree's; machine-scoped like setupCommand. */
+  symlinkFolders(): string[] {
+    return (this.machineStrings(settings.symlinkFolders) ?? []).map((f) => f.trim()).filter((f) => f !== '');
+  }
+
+  /** A user/machine value that must be an array of strings; anything else is ignored, with a warning once. */
+  private machineStrings(key: string): string[] | undefined {
+    const value = this.section.inspect<unknown>(key)?.globalValue;
+    if (value === undefined) {
+      return undefined;
+    }
+    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+      return value;
+    }
+    const problem = `${settings.section}.${key} must be an array of strings; ignored`;
+    if (!this.reportedSettings.has(problem)) {
+      this.reportedSettings.add(problem);
+      this.logger.warn(`[Config] ${problem}`);
+    }
+    return undefined;
   }
 
   onDidChange(listener: () => void): vscode.Disposable {

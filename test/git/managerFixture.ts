@@ -12,6 +12,7 @@ import { builtinProfiles } from '../../src/core/profiles';
 import { PathExecutableResolver } from '../../src/node/executableResolver';
 import { NodeFileSystem } from '../../src/node/fileSystem';
 import { GitService } from '../../src/node/gitService';
+import { GitWorktreeSource } from '../../src/node/gitWorktreeSource';
 import { HeadlessRunner } from '../../src/node/processRunner';
 
 export const demoScript = path.resolve(__dirname, '../../../dist/demoAgent.js');
@@ -57,6 +58,7 @@ export class ManagerFixture {
     const manager = new AgentManager({
       git: this.git,
       fs: new NodeFileSystem(),
+      worktreeSource: new GitWorktreeSource(this.git.context),
       resolver: new PathExecutableResolver({ demoAgentScript: demoScript, runtime: process.execPath }),
       headlessRunner: new HeadlessRunner({ graceMs: 1000 }),
       terminalRunner: { start: () => assert.fail('no terminal agents in this suite') },

@@ -1,0 +1,107 @@
+/**
+ * Preparing a new worktree before its agent starts: the ignored files `.worktreeinclude` names are
+ * copied from the main worktree, `symlinkFolders` are linked to the main worktree's, and the
+ * setup command's request and failure message are made here (the manager runs it).
+ */
+import type { AgentRecord } from './agent';
+import type { FileSystemPort, LaunchRequest, Logger, ProcessExit, TransferReport, WorktreeSourcePort } from './ports';
+import { joinPath, toForwardSlashes } from '../util/paths';
+
+/** Names listed one by one in the agent's log; beyond that only a count. */
+const listedAtMost = 40;
+/** Characters of the setup command's last output quoted in the agent's error. */
+const failureTailChars = 1500;
+
+export class WorktreePrep {
+  constructor(
+    private readonly fs: FileSystemPort,
+    private readonly source: WorktreeSourcePort,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Copies and links into `worktree`; returns what it did as lines for the agent's log ([] when nothing applied). */
+  async files(repoRoot: string, worktree: string, symlinkFolders: readonly string[]): Promise<string[]> {
+    const lines: string[] = [];
+    const includes = await this.source.worktreeIncludes(repoRoot);
+    if (includes.length > 0) {
+      const report = await this.fs.copyInto(repoRoot, worktree, includes);
+      lines.push(...describeCopy(report));
+    }
+    for (const folder of symlinkFolders) {
+      lines.push(...(await this.link(repoRoot, worktree, folder)));
+    }
+    if (lines.length > 0) {
+      this.logger.info(`[WorktreePrep] ${worktree}: ${lines.join('; ')}`);
+    }
+    return lines;
+  }
+
+  private async link(repoRoot: string, worktree: string, folder: string): Promise<string[]> {
+    const rel = plainRelative(folder);
+    if (rel === undefined) {
+      return [`not linked: ${folder} (symlinkFolders takes folders relative to the repository)`];
+    }
+    if (!(await this.fs.exists(joinPath(repoRoot, rel)))) {
+      return [`not linked: ${rel} (not in the main worktree)`];
+    }
+    if (!(await this.source.isIgnored(repoRoot, rel))) {
+      return [`not linked: ${rel} (git does not ignore it in the main worktree)`];
+    }
+    const report = await this.fs.linkInto(repoRoot, worktree, rel);
+    const lines = report.done.length > 0 ? [`linked ${rel} → ${joinPath(repoRoot, rel)}`] : report.skipped.map((s) => `not linked: ${rel} (${s.reason})`);
+    // A folder pattern such as `node_modules/` does not match a symlink: without this, the link
+    // would be an untracked change of the agent, and committed with its work.
+    if (report.done.length > 0 && !(await this.source.isIgnored(worktree, rel))) {
+      await this.source.excludeLocally(repoRoot, rel);
+      lines.push(`added /${rel} to the repository's info/exclude, so that git ignores the symlink as it does the folder`);
+    }
+    return lines;
+  }
+}
+
+function describeCopy(report: TransferReport): string[] {
+  const lines = report.done.length > 0 ? [`copied from the main worktree (.worktreeinclude): ${listed(report.done)}`] : [];
+  for (const skip of report.skipped.slice(0, listedAtMost)) {
+    lines.push(`not copied: ${skip.path} (${skip.reason})`);
+  }
+  if (report.skipped.length > listedAtMost) {
+    lines.push(`… and ${report.skipped.length - listedAtMost} more not copied`);
+  }
+  return lines;
+}
+
+function listed(paths: readonly string[]): string {
+  const shown = paths.slice(0, listedAtMost).join(', ');
+  return paths.length > listedAtMost ? `${shown} … and ${paths.length - listedAtMost} more (${paths.length} in all)` : shown;
+}
+
+/** `folder` as a clean relative path, or undefined when it is absolute or climbs out with `..`. */
+function plainRelative(folder: string): string | undefined {
+  const segments = toForwardSlashes(folder.trim()).split('/').filter((s) => s !== '' && s !== '.');
+  if (/^([a-zA-Z]:)?[\\/]/.test(folder.trim()) || segments.length === 0 || segments.includes('..')) {
+    return undefined;
+  }
+  return segments.join('/');
+}
+
+/** argv as a reader would type it: elements with spaces or quotes are JSON-quoted. */
+export function commandText(argv: readonly string[]): string {
+  return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
+}
+
+/** The setup command run headless in the agent's worktree; its output goes to the agent's log. */
+export function setupRequest(record: AgentRecord, argv: readonly string[]): LaunchRequest {
+  return {
+    agentId: record.id, title: `${record.title} (setup)`, file: argv[0], args: argv.slice(1),
+    cwd: record.cwd, env: {}, logPath: record.logPath ?? '', banner: `──── setup: ${commandText(argv)}`,
+  };
+}
+
+/** The agent's error when its setup command did not succeed; `output` is what it printed last. */
+export function setupFailure(argv: readonly string[], exit: ProcessExit, output: string): string {
+  const how = exit.error !== undefined
+    ? `could not be started: ${exit.error}`
+    : exit.signal !== undefined ? `was ended by ${exit.signal}` : `failed with exit code ${exit.exitCode ?? '?'}`;
+  const tail = output.trim().slice(-failureTailChars);
+  return `The setup command (parallelAgents.setupCommand) ${commandText(argv)} ${how}; the agent was not started.${tail ? `\n${tail}` : ''}`;
+}

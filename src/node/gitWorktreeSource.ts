@@ -1,0 +1,48 @@
+/** WorktreeSourcePort on the real git binary: which ignored files a new worktree gets from the main one. */
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { parsePathList } from '../core/changeSet';
+import type { WorktreeSourcePort } from '../core/ports';
+import type { GitContext } from './gitContext';
+
+export const worktreeIncludeFile = '.worktreeinclude';
+
+export class GitWorktreeSource implements WorktreeSourcePort {
+  constructor(private readonly context: GitContext) {}
+
+  async worktreeIncludes(repoRoot: string): Promise<string[]> {
+    const file = path.join(repoRoot, worktreeIncludeFile);
+    const stat = await fs.lstat(file).catch(() => undefined);
+    if (!stat?.isFile()) {
+      return [];
+    }
+    // Git itself applies the patterns (negation, anchoring, folders, **); tracked files never match --others.
+    const matched = await this.context.run(repoRoot, ['ls-files', '--others', '--ignored', `--exclude-from=${file}`, '-z']);
+    const candidates = parsePathList(matched.stdout);
+    if (candidates.length === 0) {
+      return [];
+    }
+    // Only what the repository ignores: anything else would show up as the agent's change and be committed.
+    const ignored = await this.context.run(repoRoot, ['check-ignore', '--stdin', '-z'], { input: `${candidates.join('\0')}\0`, okCodes: [0, 1] });
+    return parsePathList(ignored.stdout);
+  }
+
+  async isIgnored(cwd: string, relPath: string): Promise<boolean> {
+    const result = await this.context.run(cwd, ['check-ignore', '-q', '--', relPath], { okCodes: [0, 1] });
+    return result.exitCode === 0;
+  }
+
+  excludeLocally(cwd: string, relPath: string): Promise<void> {
+    return this.context.write(cwd, async () => {
+      const gitPath = (await this.context.run(cwd, ['rev-parse', '--git-path', 'info/exclude'])).stdout.trim();
+      const file = path.resolve(cwd, gitPath);
+      const line = `/${relPath.replace(/\\/g, '/').replace(/^\/+|\/+$/g, '').replace(/[*?[\\]/g, '\\$&')}`;
+      const text = await fs.readFile(file, 'utf8').catch(() => '');
+      if (text.split(/\r?\n/).includes(line)) {
+        return;
+      }
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.appendFile(file, `${text === '' || text.endsWith('\n') ? '' : '\n'}${line}\n`);
+    });
+  }
+}
