@@ -3,6 +3,7 @@ export const extensionId = 'parallel-agents.parallel-agents';
 
 export const commands = {
   dispatch: 'parallelAgents.dispatch',
+  tryDemo: 'parallelAgents.tryDemo',
   stop: 'parallelAgents.stop',
   showOutput: 'parallelAgents.showOutput',
   openWorktree: 'parallelAgents.openWorktree',

@@ -19,7 +19,7 @@ export class TerminalRunner implements AgentRunner, vscode.Disposable {
 
   start(request: LaunchRequest): AgentProcess {
     const terminal = vscode.window.createTerminal({
-      name: `Agent: ${request.title}`,
+      name: vscode.l10n.t('Agent: {0}', request.title),
       cwd: request.cwd,
       shellPath: request.file,
       shellArgs: [...request.args],

@@ -5,6 +5,7 @@ import type { PlanService } from '../../core/planService';
 import type { OverlapModel } from '../overlapModel';
 import { AgentNode, FileNode, type TreeNode as AgentTreeNode } from './nodes';
 import { PlanNode, TaskNode } from './planNodes';
+import { statusText } from './presentation';
 
 export type TreeNode = AgentTreeNode | PlanNode | TaskNode;
 
@@ -53,7 +54,7 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     if (node instanceof TaskNode) {
       const agentId = node.run.agentOf(node.task.id);
       const record = agentId ? this.manager.list().find((r) => r.id === agentId) : undefined;
-      return node.toTreeItem(record ? `${record.profile} · ${record.status}` : undefined, (record?.changedFiles.length ?? 0) > 0);
+      return node.toTreeItem(record ? `${record.profile} · ${statusText(record.status)}` : undefined, (record?.changedFiles.length ?? 0) > 0);
     }
     return node instanceof AgentNode
       ? node.toTreeItem(Date.now(), this.overlaps.agentsOverlapping(node.id))

@@ -52,7 +52,7 @@ export class FileNode {
     const location = this.file.path.includes('/') ? dir : '';
     item.description = this.file.oldPath ? `${location} ← ${this.file.oldPath}`.trim() : location;
     const overlap = others.length > 0 ? `\n⚠ ${vscode.l10n.t('Also changed by: {0}', others.join(', '))}` : '';
-    item.tooltip = `${changeLetters[this.file.kind]} ${this.file.oldPath ? `${this.file.oldPath} → ` : ''}${this.file.path}${this.file.binary ? ' (binary)' : ''}${overlap}`;
+    item.tooltip = `${changeLetters[this.file.kind]} ${this.file.oldPath ? `${this.file.oldPath} → ` : ''}${this.file.path}${this.file.binary ? ` ${vscode.l10n.t('(binary)')}` : ''}${overlap}`;
     item.contextValue = `agentFile.${this.file.kind}`;
     item.command = { command: commands.openChange, title: vscode.l10n.t('Open Changes'), arguments: [{ agentId: this.agentId, path: this.file.path }] };
     return item;

@@ -28,13 +28,54 @@ export function statusLabel(record: AgentRecord): string {
         ? vscode.l10n.t('failed ({0})', record.signal)
         : record.exitCode !== undefined
           ? vscode.l10n.t('failed (exit {0})', record.exitCode)
-          : vscode.l10n.t('failed');
+          : statusText(record.status);
+    default:
+      return statusText(record.status);
+  }
+}
+
+/** A status as the user reads it; ids such as `waiting-for-input` stay for context values and the API. */
+export function statusText(status: AgentStatus): string {
+  switch (status) {
+    case 'queued':
+      return vscode.l10n.t('queued');
+    case 'preparing':
+      return vscode.l10n.t('preparing');
+    case 'running':
+      return vscode.l10n.t('running');
     case 'waiting-for-input':
       return vscode.l10n.t('waiting for input');
+    case 'succeeded':
+      return vscode.l10n.t('succeeded');
+    case 'failed':
+      return vscode.l10n.t('failed');
+    case 'stopped':
+      return vscode.l10n.t('stopped');
+    case 'interrupted':
+      return vscode.l10n.t('interrupted');
     case 'timed-out':
       return vscode.l10n.t('timed out');
-    default:
-      return record.status;
+    case 'reviewed':
+      return vscode.l10n.t('reviewed');
+    case 'merged':
+      return vscode.l10n.t('merged');
+    case 'discarded':
+      return vscode.l10n.t('discarded');
+  }
+}
+
+export function changeKindText(kind: FileChangeKind): string {
+  switch (kind) {
+    case 'added':
+      return vscode.l10n.t('added');
+    case 'modified':
+      return vscode.l10n.t('modified');
+    case 'deleted':
+      return vscode.l10n.t('deleted');
+    case 'renamed':
+      return vscode.l10n.t('renamed');
+    case 'untracked':
+      return vscode.l10n.t('untracked');
   }
 }
 

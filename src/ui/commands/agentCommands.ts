@@ -6,6 +6,7 @@ import { AgentError } from '../../core/errors';
 import type { TerminalRunner } from '../../host/terminalRunner';
 import type { AgentOutputViews } from '../outputViews';
 import { openChange } from '../diff/openChange';
+import { statusText } from '../agentsView/presentation';
 import { agentIdOf } from './commandRunner';
 
 export interface AgentCommandDeps {
@@ -31,7 +32,7 @@ async function pickAgent(manager: AgentManager, arg: unknown, filter: (r: AgentR
     throw new AgentError('unknownAgent', vscode.l10n.t('There is no agent this applies to.'));
   }
   const picked = await vscode.window.showQuickPick(
-    candidates.map((r) => ({ label: r.title, description: `${r.profile} · ${r.status}`, id: r.id })),
+    candidates.map((r) => ({ label: r.title, description: `${r.profile} · ${statusText(r.status)}`, id: r.id })),
     { placeHolder: vscode.l10n.t('Which agent?') },
   );
   if (!picked) {

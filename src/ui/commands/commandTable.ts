@@ -27,6 +27,12 @@ export interface CommandTableDeps {
   readonly showLog: () => void;
 }
 
+/** What Try the Demo Agent asks of the demo agent: it only creates a file, so it works in any repository. */
+const demoPrompt = [
+  'create DEMO_AGENT.md: # Hello from the demo agent\\n\\nThe demo agent wrote this file in its own git worktree and branch.\\nReview it in the Agents view, then merge it or discard it.\\n',
+  'sleep 1',
+].join('\n');
+
 /** Every command id contributed in package.json, with its handler. */
 export function commandTable(deps: CommandTableDeps): Record<string, CommandHandler> {
   const agent = agentCommands(deps);
@@ -35,6 +41,7 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
   const plan = planCommands({ ...deps, profiles: deps.dispatch.profiles, defaultProfile: deps.dispatch.defaultProfile });
   return {
     [commands.dispatch]: (args) => dispatchCommand(deps.dispatch, (args ?? {}) as DispatchArgs),
+    [commands.tryDemo]: () => dispatchCommand(deps.dispatch, { prompt: demoPrompt, profile: 'demo', isolation: 'worktree', title: vscode.l10n.t('Try the demo agent') }),
     [commands.stop]: agent.stop,
     [commands.showOutput]: agent.showOutput,
     [commands.openWorktree]: agent.openWorktree,

@@ -4,6 +4,7 @@ import type { AgentManager } from '../../core/agentManager';
 import { AgentError } from '../../core/errors';
 import type { MergeStrategy } from '../../core/ports';
 import { joinPath } from '../../util/paths';
+import { statusText } from '../agentsView/presentation';
 import { agentIdOf } from './commandRunner';
 
 export interface LandDeps {
@@ -30,7 +31,7 @@ async function pickLandable(manager: AgentManager, arg: unknown): Promise<string
     return id;
   }
   const candidates = manager.list().filter((r) => r.branch && r.worktreePresent !== false && !['running', 'preparing', 'merged', 'discarded'].includes(r.status));
-  const picked = await vscode.window.showQuickPick(candidates.map((r) => ({ label: r.title, description: `${r.branch} · ${r.status}`, id: r.id })), { placeHolder: vscode.l10n.t('Which agent?') });
+  const picked = await vscode.window.showQuickPick(candidates.map((r) => ({ label: r.title, description: `${r.branch} · ${statusText(r.status)}`, id: r.id })), { placeHolder: vscode.l10n.t('Which agent?') });
   return picked?.id ?? cancelled();
 }
 

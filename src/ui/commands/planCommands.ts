@@ -164,7 +164,7 @@ async function planWithAgent(deps: PlanCommandDeps, folder: string, arg: unknown
     cancelled();
   }
   const reply = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Agent "{0}" is planning…', profile) }, async () => {
-    const record = await deps.manager.dispatch({ prompt: planningPrompt(description, deps.profiles().map((p) => p.name)), profile, folder, title: `Plan: ${description.split('\n')[0]}` });
+    const record = await deps.manager.dispatch({ prompt: planningPrompt(description, deps.profiles().map((p) => p.name)), profile, folder, title: vscode.l10n.t('Plan: {0}', description.split('\n')[0]) });
     const ended = await deps.manager.whenEnded(record.id);
     const log = ended.logPath ? new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(ended.logPath))) : '';
     // The planning agent's worktree is only scaffolding: remove it (its state is saved) and forget it.
@@ -173,9 +173,9 @@ async function planWithAgent(deps: PlanCommandDeps, folder: string, arg: unknown
     return log;
   });
   const json = extractPlanJson(reply);
-  const { plan, problems } = json ? parsePlan(json, deps.profiles().map((p) => p.name)) : { plan: undefined, problems: [{ field: 'reply', message: 'no plan JSON found in the reply' }] };
+  const { plan, problems } = json ? parsePlan(json, deps.profiles().map((p) => p.name)) : { plan: undefined, problems: [{ field: 'reply', message: vscode.l10n.t('no plan JSON found in the reply') }] };
   if (!plan || problems.length > 0) {
-    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: `<!-- The agent's reply is not a valid plan:\n${describeProblems(problems)}\n-->\n\n${reply}` });
+    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: `<!-- ${vscode.l10n.t('The agent\'s reply is not a valid plan:')}\n${describeProblems(problems)}\n-->\n\n${reply}` });
     await vscode.window.showTextDocument(doc);
     throw new AgentError('invalidPlan', vscode.l10n.t('The agent\'s plan is not valid ({0} problems); its reply is shown. Nothing was dispatched.', problems.length), describeProblems(problems));
   }

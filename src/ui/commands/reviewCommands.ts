@@ -7,6 +7,7 @@ import type { GitLandingPort } from '../../core/ports';
 import { joinPath, parentDir } from '../../util/paths';
 import { BaseContentProvider } from '../diff/baseContentProvider';
 import { diffSides } from '../diff/openChange';
+import { statusText } from '../agentsView/presentation';
 import { agentIdOf } from './commandRunner';
 
 export interface ReviewDeps {
@@ -107,7 +108,7 @@ async function acceptFile(record: AgentRecord, file: ChangedFile): Promise<void>
 
 async function pickFinished(manager: AgentManager): Promise<string> {
   const candidates = manager.list().filter((r) => r.changedFiles.length > 0 || r.status !== 'running');
-  const picked = await vscode.window.showQuickPick(candidates.map((r) => ({ label: r.title, description: `${r.profile} · ${r.status}`, id: r.id })), { placeHolder: vscode.l10n.t('Which agent?') });
+  const picked = await vscode.window.showQuickPick(candidates.map((r) => ({ label: r.title, description: `${r.profile} · ${statusText(r.status)}`, id: r.id })), { placeHolder: vscode.l10n.t('Which agent?') });
   if (!picked) {
     throw new AgentError('cancelled', 'cancelled');
   }

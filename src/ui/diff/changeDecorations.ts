@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { schemes } from '../../constants';
 import type { FileChangeKind } from '../../core/agent';
-import { changeColors, changeLetters } from '../agentsView/presentation';
+import { changeColors, changeKindText, changeLetters } from '../agentsView/presentation';
 import type { OverlapModel } from '../overlapModel';
 
 /**
@@ -26,8 +26,8 @@ export class ChangeDecorationProvider implements vscode.FileDecorationProvider {
     }
     const others = this.overlaps.othersFor(query.get('agent') ?? '', query.get('path') ?? '');
     if (others.length > 0) {
-      return new vscode.FileDecoration(`${changeLetters[kind]}!`, vscode.l10n.t('{0} — also changed by {1}', kind, others.join(', ')), new vscode.ThemeColor('list.warningForeground'));
+      return new vscode.FileDecoration(`${changeLetters[kind]}!`, vscode.l10n.t('{0} — also changed by {1}', changeKindText(kind), others.join(', ')), new vscode.ThemeColor('list.warningForeground'));
     }
-    return new vscode.FileDecoration(changeLetters[kind], kind, new vscode.ThemeColor(changeColors[kind]));
+    return new vscode.FileDecoration(changeLetters[kind], changeKindText(kind), new vscode.ThemeColor(changeColors[kind]));
   }
 }
