@@ -38,6 +38,7 @@ const configs = [
   // vscode is provided by the host; everything else (execa, simple-git) is bundled.
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/demoAgent/demoAgent.ts'], outfile: 'dist/demoAgent.js' },
+  { ...common, entryPoints: ['src/supervisor/supervisor.ts'], outfile: 'dist/supervisor.js' },
 ];
 if (!production) {
   const testEntries = ['test', 'bench'].flatMap((d) => {
