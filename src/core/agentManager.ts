@@ -2,24 +2,19 @@ import { type AgentRecord, type ChangedFile, type Isolation, isActive } from './
 import { assertTransition } from './agentStateMachine';
 import { ChangeTracker } from './changeTracker';
 import { sameChangeSet } from './changeSet';
+import { checkPrompt, checkSettings, checkWorktreeRoot, resolveProfile, type ResolvedProfile } from './dispatchChecks';
 import { AgentError } from './errors';
-import { isValidBranchPrefix, slugify, titleFromPrompt } from './naming';
+import { slugify, titleFromPrompt } from './naming';
 import { WorktreeNames } from './worktreeNames';
 import { WorktreePrep, setupFailure, setupRequest } from './worktreePrep';
 import type {
   AgentProcess, AgentRunner, Clock, ExecutableResolver, FileSystemPort, FolderWatcher, GitPort, Logger,
-  ManagerSettings, ResolvedExecutable, StateStore, WorkState, WorktreeSourcePort,
+  ManagerSettings, StateStore, WorkState, WorktreeSourcePort,
 } from './ports';
-import { type Profile, expandArgs, findProfile } from './profiles';
+import { type Profile, expandArgs } from './profiles';
 import { SerialQueue } from '../util/async';
 import { type Disposable, Emitter } from '../util/event';
-import { joinPath, parentDir, toForwardSlashes } from '../util/paths';
-
-/** Whether `folder` is `root` or inside it (paths compared as written, trailing slashes aside). */
-function isInside(folder: string, root: string): boolean {
-  const clean = (p: string) => toForwardSlashes(p).replace(/\/+$/, '');
-  return clean(folder) === clean(root) || clean(folder).startsWith(`${clean(root)}/`);
-}
+import { joinPath, parentDir } from '../util/paths';
 
 export interface DispatchOptions {
   readonly prompt: string;
@@ -128,25 +123,17 @@ export class AgentManager implements Disposable {
 
   async dispatch(options: DispatchOptions): Promise<AgentRecord> {
     const prompt = options.prompt;
-    if (prompt.trim() === '') {
-      throw new AgentError('emptyPrompt', 'The task is empty — describe what the agent should do.');
-    }
-    if (prompt.includes('\0')) {
-      // A command line cannot carry NUL: refused here, before a worktree exists, not at launch.
-      throw new AgentError('launchFailed', 'The task contains a NUL character (\\0), which cannot be passed to an agent — remove it.');
-    }
-    const profile = findProfile(this.deps.profiles(), options.profile);
+    checkPrompt(prompt, 'task');
     const settings = this.deps.settings();
-    if (!isValidBranchPrefix(settings.branchPrefix)) {
-      throw new AgentError('invalidProfile', `parallelAgents.branchPrefix "${settings.branchPrefix}" is not a valid git branch prefix.`);
-    }
+    checkSettings(settings);
     // Everything that can fail cheaply is checked before anything is created.
-    const executable = await this.resolveExecutable(profile);
+    const executable = await resolveProfile(this.deps.profiles(), options.profile, this.deps.resolver);
+    const profile = executable.profile;
     const repoRoot = await this.deps.git.repoRoot(options.folder);
     const baseSha = options.base ? await this.deps.git.resolveCommit(repoRoot, options.base) : await this.deps.git.headSha(repoRoot);
     const isolation = options.isolation ?? 'worktree';
-    if (isolation === 'worktree' && settings.worktreeRoot !== undefined && isInside(settings.worktreeRoot, repoRoot)) {
-      throw new AgentError('invalidProfile', `parallelAgents.worktreeRoot "${settings.worktreeRoot}" is inside the repository ${repoRoot}: its worktrees would show up in the repository's status, search and file watching. Choose a folder outside it.`);
+    if (isolation === 'worktree') {
+      checkWorktreeRoot(settings, repoRoot);
     }
     const title = options.title?.trim() || titleFromPrompt(prompt);
     const id = this.deps.newId();
@@ -191,15 +178,13 @@ export class AgentManager implements Disposable {
   /** A new prompt for a finished agent: a new run in the same folder, with the profile's continueArgs. */
   async followUp(id: string, prompt: string): Promise<void> {
     const record = this.get(id);
-    if (prompt.trim() === '') {
-      throw new AgentError('emptyPrompt', 'The follow-up is empty — say what the agent should do next.');
-    }
+    checkPrompt(prompt, 'follow-up');
     if (this.running.has(id) || isActive(record.status)) {
       throw new AgentError('invalidTransition', `Agent "${record.title}" is still running — wait for it to finish or stop it first.`);
     }
     assertTransition(record.status, 'running');
-    const profile = findProfile(this.deps.profiles(), record.profile);
-    const executable = await this.resolveExecutable(profile);
+    const executable = await resolveProfile(this.deps.profiles(), record.profile, this.deps.resolver);
+    const profile = executable.profile;
     this.records.set(id, { ...record, followUps: [...(record.followUps ?? []), prompt], exitCode: undefined, signal: undefined, error: undefined, endedAt: undefined });
     this.launch(this.get(id), executable, profile.continueArgs ?? profile.args, prompt, `\n──── follow-up: ${prompt}`);
   }
@@ -282,15 +267,6 @@ export class AgentManager implements Disposable {
     this.outputEmitter.dispose();
   }
 
-  private async resolveExecutable(profile: Profile): Promise<ResolvedExecutable & { readonly profile: Profile }> {
-    const executable = await this.deps.resolver.resolve(profile.command);
-    if (!executable) {
-      const where = /[\\/]/.test(profile.command) ? 'does not exist or is not executable' : 'was not found on PATH';
-      throw new AgentError('executableNotFound', `${profile.command} ${where} — install it or edit parallelAgents.profiles (profile "${profile.name}").`);
-    }
-    return { ...executable, profile };
-  }
-
   /**
    * Copies and links files into a new worktree, then runs the setup command, if any, and `start`
    * once it succeeds. A failure fails the agent before it starts; the worktree stays for inspection.
@@ -359,7 +335,7 @@ export class AgentManager implements Disposable {
     }
   }
 
-  private launch(record: AgentRecord, executable: ResolvedExecutable & { readonly profile: Profile }, argTemplate: readonly string[], prompt: string, banner?: string): void {
+  private launch(record: AgentRecord, executable: ResolvedProfile, argTemplate: readonly string[], prompt: string, banner?: string): void {
     const profile = executable.profile;
     const runner = record.mode === 'terminal' ? this.deps.terminalRunner : this.deps.headlessRunner;
     let process: AgentProcess;
