@@ -52,6 +52,7 @@ export const settings = {
   mergeStrategy: 'mergeStrategy',
   maxParallel: 'maxParallel',
   agentTimeoutMinutes: 'agentTimeoutMinutes',
+  maxLogMegabytes: 'maxLogMegabytes',
   setupCommand: 'setupCommand',
   symlinkFolders: 'symlinkFolders',
 } as const;

@@ -17,7 +17,7 @@ import { NodeFileSystem } from './node/fileSystem';
 import { GitLanding } from './node/gitLanding';
 import { GitService } from './node/gitService';
 import { GitWorktreeSource } from './node/gitWorktreeSource';
-import { HeadlessRunner } from './node/processRunner';
+import { SupervisedRunner } from './node/supervisedRunner';
 import { AgentsTreeProvider, type ViewRow } from './ui/agentsView/agentsTreeProvider';
 import { commandTable } from './ui/commands/commandTable';
 import { registerCommands } from './ui/commands/commandRunner';
@@ -56,7 +56,12 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
     fs: new NodeFileSystem(),
     worktreeSource: new GitWorktreeSource(git.context),
     resolver: new PathExecutableResolver({ demoAgentScript: context.asAbsolutePath(path.join('dist', 'demoAgent.js')), runtime: process.execPath }),
-    headlessRunner: new HeadlessRunner(),
+    headlessRunner: new SupervisedRunner({
+      supervisorScript: context.asAbsolutePath(path.join('dist', 'supervisor.js')),
+      runtime: process.execPath,
+      stateDir: path.join(storage.fsPath, 'agents'),
+      maxLogBytes: () => config.maxLogMegabytes() * 1024 * 1024,
+    }),
     terminalRunner: terminals,
     watcher: new VscodeFolderWatcher(),
     store: new MementoStateStore(context.workspaceState),

@@ -84,17 +84,21 @@ export class AgentManager implements Disposable {
       (id, files) => this.publishChanges(id, files),
       deps.logger,
     );
-    let interrupted = false;
+    let changed = false;
     for (const record of deps.store.load()) {
-      // A run cut by a reload has no process any more: say so instead of pretending it runs.
-      if (isActive(record.status)) {
-        interrupted = true;
+      this.records.set(record.id, record);
+      // A headless run outlives its window under a supervisor: adopt it. Anything else that was
+      // active has no process any more: say so instead of pretending it runs.
+      const adopted = record.status === 'running' && record.mode === 'headless' ? deps.headlessRunner.adopt?.(record.id) : undefined;
+      if (adopted) {
+        this.attach(record, adopted);
+        deps.logger.info(`[AgentManager] adopted ${record.id}, still running from an earlier window`);
+      } else if (isActive(record.status)) {
+        changed = true;
         this.records.set(record.id, { ...record, status: 'interrupted', endedAt: record.endedAt ?? deps.clock.now() });
-      } else {
-        this.records.set(record.id, record);
       }
     }
-    if (interrupted) {
+    if (changed) {
       this.persist();
     }
   }
@@ -232,6 +236,7 @@ export class AgentManager implements Disposable {
       throw new AgentError('invalidTransition', `Agent "${this.get(id).title}" is still running.`);
     }
     this.tracker.untrack(id);
+    this.deps.headlessRunner.forget?.(id);
     this.records.delete(id);
     this.changed(id, 'removed');
   }
@@ -257,11 +262,17 @@ export class AgentManager implements Disposable {
 
   /** Ends every agent process this manager started: a window that closes leaves no agent running unseen. */
   dispose(): void {
-    // The saved state still says "running", so the next window shows these runs as interrupted.
+    // The saved state still says "running": the next window adopts supervised runs and shows the
+    // others as interrupted. A runner that cannot leave its agent running stops it.
     this.disposed = true;
     for (const entry of this.running.values()) {
-      void entry.process.stop();
+      if (entry.process.detach) {
+        entry.process.detach();
+      } else {
+        void entry.process.stop();
+      }
     }
+    this.running.clear();
     this.tracker.dispose();
     this.changeEmitter.dispose();
     this.outputEmitter.dispose();
@@ -354,20 +365,26 @@ export class AgentManager implements Disposable {
       this.update(record.id, { status: 'failed', error: (e as Error).message, endedAt: this.deps.clock.now() });
       return;
     }
-    const entry: Running = { process, stopRequested: false, ended: Promise.resolve() };
-    this.running.set(record.id, entry);
     this.update(record.id, { status: 'running', startedAt: this.deps.clock.now() });
     this.deps.logger.info(`[AgentManager] started ${record.id} (${profile.name}, pid ${process.pid ?? '?'}) in ${record.cwd}`);
+    this.attach(this.get(record.id), process);
+  }
+
+  /** Follows a running agent process (just started, or adopted from an earlier window) to its end. */
+  private attach(record: AgentRecord, process: AgentProcess): void {
+    const entry: Running = { process, stopRequested: false, ended: Promise.resolve() };
+    this.running.set(record.id, entry);
     process.onDidOutput((text) => this.outputEmitter.fire({ id: record.id, text }));
     const limit = this.deps.settings().agentTimeoutMs ?? 0;
+    const left = limit - (this.deps.clock.now() - (record.startedAt ?? this.deps.clock.now()));
     const timer = limit > 0 ? setTimeout(() => {
       entry.timedOut = true;
       this.deps.logger.warn(`[AgentManager] ${record.id} ran longer than ${Math.round(limit / 60000)} min: stopping it`);
       void process.stop();
-    }, limit) : undefined;
+    }, Math.max(left, 0)) : undefined;
     entry.ended = process.exit.then(async (exit) => {
       clearTimeout(timer);
-      const status = entry.timedOut ? 'timed-out' : entry.stopRequested ? 'stopped' : exit.exitCode === 0 && !exit.error ? 'succeeded' : 'failed';
+      const status = entry.timedOut ? 'timed-out' : entry.stopRequested || exit.stopRequested ? 'stopped' : exit.exitCode === 0 && !exit.error ? 'succeeded' : 'failed';
       const endedAt = this.deps.clock.now();
       this.deps.logger.info(`[AgentManager] ${record.id} ended: ${status} (code ${exit.exitCode ?? '-'}, signal ${exit.signal ?? '-'})`);
       // The final change set is published first, so whoever reacts to the end sees the agent's last files.

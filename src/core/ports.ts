@@ -175,6 +175,8 @@ export interface ProcessExit {
   readonly signal?: string;
   /** Set when the process could not be started at all. */
   readonly error?: string;
+  /** Stop was asked for, possibly by an earlier window (supervised runs remember it). */
+  readonly stopRequested?: boolean;
 }
 
 export interface AgentProcess {
@@ -184,10 +186,16 @@ export interface AgentProcess {
   readonly exit: Promise<ProcessExit>;
   /** Ends the whole process tree: a polite signal first, then a forced kill. */
   stop(): Promise<void>;
+  /** Stops watching and leaves the agent running, to be adopted by the next window. */
+  detach?(): void;
 }
 
 export interface AgentRunner {
   start(request: LaunchRequest): AgentProcess;
+  /** Re-attaches to an agent started by an earlier window, if the runner can (and it is known). */
+  adopt?(agentId: string): AgentProcess | undefined;
+  /** Drops what the runner keeps about a finished agent. */
+  forget?(agentId: string): void;
 }
 
 export interface StateStore {

@@ -31,6 +31,11 @@ export class Config {
     return this.section.get<string>(settings.defaultProfile, 'demo');
   }
 
+  maxLogMegabytes(): number {
+    const value = this.section.get<number>(settings.maxLogMegabytes, 50);
+    return typeof value === 'number' && value >= 1 ? value : 50;
+  }
+
   /** 0 = no limit. */
   agentTimeoutMinutes(): number {
     const value = this.section.get<number>(settings.agentTimeoutMinutes, 0);

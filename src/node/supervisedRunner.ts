@@ -572,13 +572,14 @@ function toProcessExit(status: SupervisorStatus): ProcessExit {
   if (status.state !== 'ended') {
     return { error: 'supervisor lost' };
   }
+  const stop = status.stopRequested ? { stopRequested: true } : {};
   if (status.error !== undefined) {
-    return { error: status.error };
+    return { error: status.error, ...stop };
   }
   if (status.signal !== undefined) {
-    return { signal: status.signal };
+    return { signal: status.signal, ...stop };
   }
-  return typeof status.exitCode === 'number' ? { exitCode: status.exitCode } : { error: 'the agent ended without an exit status' };
+  return typeof status.exitCode === 'number' ? { exitCode: status.exitCode, ...stop } : { error: 'the agent ended without an exit status', ...stop };
 }
 
 function definedEnv(env: NodeJS.ProcessEnv): Record<string, string> {

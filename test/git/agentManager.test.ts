@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentManager, AgentManagerDeps } from '../../src/core/agentManager';
 import { AgentError } from '../../src/core/errors';
+import { SupervisedRunner } from '../../src/node/supervisedRunner';
 import { git, ManagerFixture, type MemoryStore } from './managerFixture';
 
 describe('AgentManager with real git and real agent processes', function () {
@@ -155,6 +156,30 @@ describe('AgentManager with real git and real agent processes', function () {
     assert.equal(second.get(record.id).branch, record.branch);
     await new Promise((r) => setTimeout(r, 3000));
     assert.ok(!fs.existsSync(path.join(record.cwd, 'late.txt')), 'the agent process was ended');
+  });
+
+  it('adopts a supervised agent still running after its window closed, with its real end and all its output', async () => {
+    const stateDir = path.join(tmp, 'agents');
+    const runner = () => new SupervisedRunner({ supervisorScript: path.resolve(__dirname, '../../../dist/supervisor.js'), runtime: process.execPath, stateDir, pollMs: 100 });
+    const first = makeManager({ headlessRunner: runner() });
+    const record = await first.dispatch({ prompt: 'print before\nsleep 2\nprint after\ncreate late.txt: made after the reload', profile: 'demo', folder: repo, title: 'Survivor' });
+    await first.flush();
+    first.dispose();
+    const second = makeManager({ headlessRunner: runner() });
+    assert.equal(second.get(record.id).status, 'running', 'adopted, not interrupted');
+    assert.ok(second.isRunning(record.id));
+    const done = await finished(second, record.id);
+    assert.equal(done.status, 'succeeded');
+    assert.equal(done.exitCode, 0);
+    assert.equal(fs.readFileSync(path.join(record.cwd, 'late.txt'), 'utf8'), 'made after the reload');
+    assert.match(fs.readFileSync(record.logPath!, 'utf8'), /before[\s\S]*after[\s\S]*summary/);
+    // Stop still works on an adopted agent.
+    const sleeper = await second.dispatch({ prompt: 'sleep 30', profile: 'demo', folder: repo, title: 'Adopted sleeper' });
+    second.dispose();
+    const third = makeManager({ headlessRunner: runner() });
+    assert.equal(third.get(sleeper.id).status, 'running');
+    await third.stop(sleeper.id);
+    assert.equal(third.get(sleeper.id).status, 'stopped');
   });
 
   it('runs a follow-up in the same worktree and keeps the prompt history', async () => {

@@ -262,7 +262,7 @@ if (launcher !== undefined) {
       await Promise.all([agent.stop(), agent.stop()]);
       const took = Date.now() - started;
       console.log(`      measured: stop() of a cooperative agent with a grandchild: ${took} ms`);
-      assert.deepEqual(await agent.exit, { signal: 'SIGTERM' });
+      assert.deepEqual(await agent.exit, { signal: 'SIGTERM', stopRequested: true });
       assert.ok(took < 3000, `stop took ${took} ms`);
       for (const pid of [grandchild, status.agentPid as number, status.supervisorPid]) {
         assert.equal(pidAlive(pid), false, `pid ${pid} is gone`);
@@ -286,7 +286,7 @@ if (launcher !== undefined) {
       await agent.stop();
       const took = Date.now() - started;
       console.log(`      measured: stop() of an agent ignoring SIGTERM (graceMs 500): ${took} ms`);
-      assert.deepEqual(await agent.exit, { signal: 'SIGKILL' });
+      assert.deepEqual(await agent.exit, { signal: 'SIGKILL', stopRequested: true });
       assert.ok(took >= 450 && took < 5000, `stop took ${took} ms`);
       assert.match(readLog(req), /ignoring SIGTERM/);
       assert.equal(pidAlive(grandchild), false);
@@ -388,7 +388,7 @@ if (launcher !== undefined) {
       assert.ok(adopted);
       const started = Date.now();
       await adopted.stop();
-      assert.deepEqual(await adopted.exit, { signal: 'SIGTERM' });
+      assert.deepEqual(await adopted.exit, { signal: 'SIGTERM', stopRequested: true });
       assert.ok(Date.now() - started < 3000);
       assert.equal(pidAlive(status.agentPid as number), false);
       assert.equal(pidAlive(status.supervisorPid), false);
