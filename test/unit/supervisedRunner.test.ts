@@ -9,7 +9,7 @@ import type { LaunchRequest } from '../../src/core/ports';
 import { demoCommand, expandArgs, findProfile, builtinProfiles } from '../../src/core/profiles';
 import { PathExecutableResolver } from '../../src/node/executableResolver';
 import { SupervisedRunner, type SupervisedProcess, type SupervisedRunnerOptions } from '../../src/node/supervisedRunner';
-import { parseStatus, type SupervisorStatus } from '../../src/supervisor/supervisor';
+import { parseStatus, type SupervisorStatus } from '../../src/supervisor/protocol';
 import { pidAlive, waitForOutput, waitUntil } from './processTestUtils';
 
 // Compiled to out/test/unit/; the bundles are in dist/ at the repository root.

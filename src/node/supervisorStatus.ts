@@ -1,0 +1,49 @@
+/** What the runner concludes from a status file the supervisor wrote: is it alive, is the agent still ours, how did it end. */
+import * as fs from 'node:fs';
+import type { ProcessExit } from '../core/ports';
+import { groupAlive } from '../supervisor/processGroup';
+import { bootId, pidAlive } from '../supervisor/processIdentity';
+import { type SupervisorStatus, parseStatus } from '../supervisor/protocol';
+
+export async function readStatus(statusPath: string): Promise<SupervisorStatus | undefined> {
+  try {
+    return parseStatus(await fs.promises.readFile(statusPath, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+export function supervisorAlive(status: SupervisorStatus): boolean {
+  return sameBoot(status) && pidAlive(status.supervisorPid, status.supervisorStart);
+}
+
+/**
+ * The agent's process group while something of it is alive and it is still ours: same boot, and a
+ * live leader is the very process the supervisor started (a group id is not reused while in use).
+ */
+export function ownGroup(status: SupervisorStatus | undefined): number | undefined {
+  const pid = status?.agentPid;
+  if (pid === undefined || !sameBoot(status) || (pidAlive(pid) && !pidAlive(pid, status?.agentStart))) {
+    return undefined;
+  }
+  return groupAlive(pid) ? pid : undefined;
+}
+
+/** Pids recorded before a reboot name other processes now. */
+function sameBoot(status: SupervisorStatus | undefined): boolean {
+  return status?.bootId === undefined || status.bootId === bootId();
+}
+
+export function toProcessExit(status: SupervisorStatus): ProcessExit {
+  if (status.state !== 'ended') {
+    return { error: 'supervisor lost' };
+  }
+  const stop = status.stopRequested ? { stopRequested: true } : {};
+  if (status.error !== undefined) {
+    return { error: status.error, ...stop };
+  }
+  if (status.signal !== undefined) {
+    return { signal: status.signal, ...stop };
+  }
+  return typeof status.exitCode === 'number' ? { exitCode: status.exitCode, ...stop } : { error: 'the agent ended without an exit status', ...stop };
+}
