@@ -1,0 +1,213 @@
+/**
+ * The run lifecycle of agents: preparing a new worktree, the setup command, starting the agent
+ * process and following it to its end. The records themselves belong to AgentManager; a run
+ * reaches them only through RunHost.
+ */
+import type { AgentRecord } from './agent';
+import type { ResolvedProfile } from './dispatchChecks';
+import type { AgentProcess, AgentRunner, Clock, FileSystemPort, Logger, ManagerSettings, WorktreeSourcePort } from './ports';
+import { expandArgs } from './profiles';
+import { WorktreePrep, setupFailure, setupRequest } from './worktreePrep';
+import type { Disposable } from '../util/event';
+
+/** The part of AgentManagerDeps that runs use. */
+export interface RunDeps {
+  readonly fs: FileSystemPort;
+  readonly worktreeSource: WorktreeSourcePort;
+  readonly headlessRunner: AgentRunner;
+  readonly terminalRunner: AgentRunner;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly settings: () => ManagerSettings;
+}
+
+/** What a run needs from the owner of the agent records. */
+export interface RunHost {
+  /** Applies a patch to the record; a status change still goes through the state machine. */
+  readonly update: (id: string, patch: Partial<AgentRecord>) => void;
+  readonly get: (id: string) => AgentRecord;
+  /** False once the agent was forgotten: the end of its run is then not recorded. */
+  readonly has: (id: string) => boolean;
+  readonly output: (id: string, text: string) => void;
+  readonly refreshChanges: (id: string) => Promise<void>;
+}
+
+interface Running {
+  readonly process: AgentProcess;
+  stopRequested: boolean;
+  timedOut?: boolean;
+  /** Resolves once the end of the run is recorded. */
+  ended: Promise<void>;
+}
+
+export class AgentRuns implements Disposable {
+  private readonly running = new Map<string, Running>();
+  private readonly prep: WorktreePrep;
+  private disposed = false;
+
+  constructor(private readonly deps: RunDeps, private readonly host: RunHost) {
+    this.prep = new WorktreePrep(deps.fs, deps.worktreeSource, deps.logger);
+  }
+
+  isRunning(id: string): boolean {
+    return this.running.has(id);
+  }
+
+  /** Undefined when the agent is not running; not async, so awaiting it costs no extra turn. */
+  ended(id: string): Promise<void> | undefined {
+    return this.running.get(id)?.ended;
+  }
+
+  /** Stops the agent's current run, if any, and resolves once its end is recorded. */
+  async stop(id: string): Promise<void> {
+    const entry = this.running.get(id);
+    if (!entry) {
+      return;
+    }
+    entry.stopRequested = true;
+    await entry.process.stop();
+    await entry.ended;
+  }
+
+  /** Follows a restored record's supervised headless run, if one outlived its window; false when there is none. */
+  adopt(record: AgentRecord): boolean {
+    const adopted = record.status === 'running' && record.mode === 'headless' ? this.deps.headlessRunner.adopt?.(record.id) : undefined;
+    if (!adopted) {
+      return false;
+    }
+    this.attach(record, adopted);
+    this.deps.logger.info(`[AgentManager] adopted ${record.id}, still running from an earlier window`);
+    return true;
+  }
+
+  /** Leaves supervised runs running for the next window to adopt; a runner that cannot leave its agent running stops it. */
+  dispose(): void {
+    this.disposed = true;
+    for (const entry of this.running.values()) {
+      if (entry.process.detach) {
+        entry.process.detach();
+      } else {
+        void entry.process.stop();
+      }
+    }
+    this.running.clear();
+  }
+
+  /**
+   * Copies and links files into a new worktree, then runs the setup command, if any, and `start`
+   * once it succeeds. A failure fails the agent before it starts; the worktree stays for inspection.
+   */
+  async prepareThenStart(record: AgentRecord, settings: ManagerSettings, start: () => void): Promise<void> {
+    try {
+      const lines = await this.prep.files(record.repoRoot, record.cwd, settings.symlinkFolders ?? []);
+      if (lines.length > 0) {
+        await this.appendLog(record, ['──── preparing the worktree', ...lines].join('\n'));
+      }
+    } catch (e) {
+      this.host.update(record.id, { status: 'failed', error: `Preparing the worktree failed: ${(e as Error).message}`, endedAt: this.deps.clock.now() });
+      return;
+    }
+    if (this.disposed || !this.host.has(record.id)) {
+      return;
+    }
+    const setup = settings.setupCommand ?? [];
+    if (setup.length > 0) {
+      this.runSetup(record, setup, start);
+    } else {
+      start();
+    }
+  }
+
+  launch(record: AgentRecord, executable: ResolvedProfile, argTemplate: readonly string[], prompt: string, banner?: string): void {
+    const profile = executable.profile;
+    const runner = record.mode === 'terminal' ? this.deps.terminalRunner : this.deps.headlessRunner;
+    let process: AgentProcess;
+    try {
+      process = runner.start({
+        agentId: record.id, title: record.title, file: executable.file,
+        args: [...executable.prefixArgs, ...expandArgs(argTemplate, prompt)],
+        cwd: record.cwd, env: { ...executable.env, ...profile.env }, logPath: record.logPath ?? '', banner,
+      });
+      if (banner) {
+        this.host.output(record.id, `${banner}\n`);
+      }
+    } catch (e) {
+      // Through "running", the one status every start (first run or follow-up) may pass to "failed".
+      this.host.update(record.id, { status: 'running', startedAt: this.deps.clock.now() });
+      this.host.update(record.id, { status: 'failed', error: (e as Error).message, endedAt: this.deps.clock.now() });
+      return;
+    }
+    this.host.update(record.id, { status: 'running', startedAt: this.deps.clock.now() });
+    this.deps.logger.info(`[AgentManager] started ${record.id} (${profile.name}, pid ${process.pid ?? '?'}) in ${record.cwd}`);
+    this.attach(this.host.get(record.id), process);
+  }
+
+  /** The setup run counts as the agent's run: stop() ends it and whenEnded() waits through it and the agent. */
+  private runSetup(record: AgentRecord, argv: readonly string[], start: () => void): void {
+    const request = setupRequest(record, argv);
+    let process: AgentProcess;
+    try {
+      process = this.deps.headlessRunner.start(request);
+    } catch (e) {
+      this.host.update(record.id, { status: 'failed', error: setupFailure(argv, { error: (e as Error).message }, ''), endedAt: this.deps.clock.now() });
+      return;
+    }
+    const entry: Running = { process, stopRequested: false, ended: Promise.resolve() };
+    this.running.set(record.id, entry);
+    let output = '';
+    this.host.output(record.id, `${request.banner ?? ''}\n`);
+    process.onDidOutput((text) => {
+      output = (output + text).slice(-4096);
+      this.host.output(record.id, text);
+    });
+    entry.ended = process.exit.then(async (exit) => {
+      this.running.delete(record.id);
+      if (this.disposed || !this.host.has(record.id)) {
+        return;
+      }
+      if (entry.stopRequested) {
+        this.host.update(record.id, { status: 'stopped', endedAt: this.deps.clock.now() });
+      } else if (exit.exitCode === 0 && exit.error === undefined) {
+        start();
+        await this.running.get(record.id)?.ended;
+      } else {
+        this.deps.logger.warn(`[AgentManager] ${record.id}: setup command failed (code ${exit.exitCode ?? '-'}, signal ${exit.signal ?? '-'})`);
+        this.host.update(record.id, { status: 'failed', error: setupFailure(argv, exit, output), endedAt: this.deps.clock.now() });
+      }
+    });
+  }
+
+  /** A log that cannot be written must not fail the agent: its output still reaches the output view. */
+  private async appendLog(record: AgentRecord, text: string): Promise<void> {
+    this.host.output(record.id, `${text}\n`);
+    if (record.logPath) {
+      await this.deps.fs.appendText(record.logPath, `${text}\n`).catch((e: Error) => this.deps.logger.warn(`[AgentManager] writing ${record.logPath}: ${e.message}`));
+    }
+  }
+
+  /** Follows a running agent process (just started, or adopted from an earlier window) to its end. */
+  private attach(record: AgentRecord, process: AgentProcess): void {
+    const entry: Running = { process, stopRequested: false, ended: Promise.resolve() };
+    this.running.set(record.id, entry);
+    process.onDidOutput((text) => this.host.output(record.id, text));
+    const limit = this.deps.settings().agentTimeoutMs ?? 0;
+    const left = limit - (this.deps.clock.now() - (record.startedAt ?? this.deps.clock.now()));
+    const timer = limit > 0 ? setTimeout(() => {
+      entry.timedOut = true;
+      this.deps.logger.warn(`[AgentManager] ${record.id} ran longer than ${Math.round(limit / 60000)} min: stopping it`);
+      void process.stop();
+    }, Math.max(left, 0)) : undefined;
+    entry.ended = process.exit.then(async (exit) => {
+      clearTimeout(timer);
+      const status = entry.timedOut ? 'timed-out' : entry.stopRequested || exit.stopRequested ? 'stopped' : exit.exitCode === 0 && !exit.error ? 'succeeded' : 'failed';
+      const endedAt = this.deps.clock.now();
+      this.deps.logger.info(`[AgentManager] ${record.id} ended: ${status} (code ${exit.exitCode ?? '-'}, signal ${exit.signal ?? '-'})`);
+      // The final change set is published first, so whoever reacts to the end sees the agent's last files.
+      await this.host.refreshChanges(record.id);
+      this.running.delete(record.id);
+      if (!this.disposed && this.host.has(record.id)) {
+        this.host.update(record.id, { status, exitCode: exit.exitCode, signal: exit.signal, error: exit.error, endedAt });
+      }
+    });
+  }
+}
