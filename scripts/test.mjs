@@ -1,5 +1,6 @@
-// What `npm test` runs: build, typecheck, lint, unit + git tests (mocha in Node), provisioning of
-// code-server, the extension-host suite inside code-server, then the UI tests (Playwright).
+// What `npm test` runs: build, typecheck, lint, unit + git tests (mocha in Node), the real agent
+// CLIs against a scripted model (provisioned first), provisioning of code-server, the
+// extension-host suite inside code-server, then the UI tests (Playwright).
 // Every stage streams its output and runs even when an earlier one failed (as far as it can); the
 // last line printed is `N passed, N failed`, the sum of all mocha tests, where a failed build,
 // typecheck, lint or provisioning stage counts as one failure.
@@ -98,6 +99,19 @@ await stage('unit', async () => {
     return { note: 'no unit or git tests yet' };
   }
   return mocha('unit', ['--config', '.mocharc.json']);
+});
+
+// Claude Code, Codex and Gemini CLI installed from npm (cached outside the clone), driven by a real
+// AgentManager against a model server on loopback. A failed install fails the stage: never skipped.
+await stage('clis', async () => {
+  const { code, stdout } = await run('bash', ['scripts/provision-clis.sh'], { captureStdout: true });
+  if (code !== 0) {
+    console.error(`[test] clis: provisioning the agent CLIs failed (scripts/provision-clis.sh exit code ${code})`);
+    return { failed: 1, note: `provisioning failed, exit code ${code}` };
+  }
+  return mocha('clis', ['--no-config', '--ui', 'bdd', '--timeout', '180000', 'out/test/agents/**/*.test.js'], {
+    PA_CLIS_JSON: stdout.trim(),
+  });
 });
 
 await stage('provision', async () => {

@@ -17,13 +17,28 @@ export interface Profile {
 export const demoCommand = '${demoAgent}';
 export const promptPlaceholder = '${prompt}';
 
+// Presets: the flags each CLI documents for non-interactive work that edits files (sources and
+// what was verified against the real CLIs: test/agents/realClis.test.ts). Where a CLI takes the
+// prompt as a positional argument, `--` comes first: a prompt that starts with "-" (a Markdown
+// list) would otherwise be read as an option. Gemini, Copilot and Aider take the prompt as the
+// value of -p/--message instead: such a prompt makes them stop with a usage error (`--prompt=...`
+// would avoid it, but then no argument is exactly the prompt).
+const claudeHeadless = ['-p', '--permission-mode', 'acceptEdits', '--output-format', 'stream-json', '--verbose', '--', promptPlaceholder];
+const geminiHeadless = ['-p', promptPlaceholder, '--approval-mode', 'auto_edit', '--skip-trust', '--output-format', 'stream-json'];
+const copilotHeadless = ['-p', promptPlaceholder, '--allow-all-tools', '--no-ask-user'];
+
 export const builtinProfiles: readonly Profile[] = [
   { name: 'demo', command: demoCommand, args: [promptPlaceholder], mode: 'headless', description: 'Deterministic demo agent shipped with the extension (no API key)' },
-  { name: 'claude', command: 'claude', args: ['-p', promptPlaceholder, '--permission-mode', 'acceptEdits'], continueArgs: ['--continue', '-p', promptPlaceholder, '--permission-mode', 'acceptEdits'], mode: 'headless', description: 'Claude Code, headless' },
-  { name: 'claude-terminal', command: 'claude', args: [promptPlaceholder], continueArgs: ['--continue', promptPlaceholder], mode: 'terminal', description: 'Claude Code, interactive in a terminal' },
-  { name: 'codex', command: 'codex', args: ['exec', '-s', 'workspace-write', promptPlaceholder], mode: 'headless', description: 'OpenAI Codex CLI' },
-  { name: 'gemini', command: 'gemini', args: ['-p', promptPlaceholder, '--approval-mode', 'auto_edit'], mode: 'headless', description: 'Gemini CLI' },
+  // Without a permission mode a headless run that wants to edit exits 0 having edited nothing.
+  { name: 'claude', command: 'claude', args: claudeHeadless, continueArgs: ['--continue', ...claudeHeadless], mode: 'headless', description: 'Claude Code, headless (accepts edits; JSON lines output)' },
+  { name: 'claude-terminal', command: 'claude', args: ['--', promptPlaceholder], continueArgs: ['--continue', '--', promptPlaceholder], mode: 'terminal', description: 'Claude Code, interactive in a terminal' },
+  { name: 'codex', command: 'codex', args: ['exec', '-s', 'workspace-write', '--', promptPlaceholder], continueArgs: ['exec', '-s', 'workspace-write', 'resume', '--last', '--', promptPlaceholder], mode: 'headless', description: 'OpenAI Codex CLI (workspace-write sandbox)' },
+  // A new worktree is an untrusted folder to Gemini: without --skip-trust it exits 55 at once.
+  { name: 'gemini', command: 'gemini', args: geminiHeadless, continueArgs: ['--resume', 'latest', ...geminiHeadless], mode: 'headless', description: 'Gemini CLI (auto-approves edits; JSON lines output)' },
   { name: 'aider', command: 'aider', args: ['--yes-always', '--message', promptPlaceholder], mode: 'headless', description: 'Aider' },
+  { name: 'opencode', command: 'opencode', args: ['run', '--', promptPlaceholder], continueArgs: ['run', '--continue', '--', promptPlaceholder], mode: 'headless', description: 'OpenCode' },
+  { name: 'cursor', command: 'cursor-agent', args: ['-p', '--trust', '--', promptPlaceholder], continueArgs: ['-p', '--trust', '--continue', '--', promptPlaceholder], mode: 'headless', description: 'Cursor CLI, print mode (edits in the workspace; no --force)' },
+  { name: 'copilot', command: 'copilot', args: copilotHeadless, continueArgs: ['--continue', ...copilotHeadless], mode: 'headless', description: 'GitHub Copilot CLI (all tools allowed)' },
 ];
 
 /**

@@ -1,0 +1,282 @@
+// The real agent CLIs (Claude Code, Codex CLI, Gemini CLI) dispatched by a real AgentManager into
+// real worktrees, each playing against a scripted model on loopback (modelServer.ts): offline, no
+// key. The profile of each run is the built-in preset with only the command (the provisioned
+// binary) and the environment (model server, throwaway HOME) changed.
+// Not in the default unit spec: the `clis` stage of scripts/test.mjs provisions the CLIs
+// (scripts/provision-clis.sh) and passes their paths in PA_CLIS_JSON; run alone, this file
+// provisions them itself. Shared notes: real-agent-clis.md.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { AgentRecord } from '../../src/core/agent';
+import type { AgentManager } from '../../src/core/agentManager';
+import { builtinProfiles, findProfile, type Profile } from '../../src/core/profiles';
+import { git, ManagerFixture } from '../git/managerFixture';
+import { ModelServer, type ModelScript, type RecordedRequest, type ServerMode } from './modelServer';
+
+type CliName = 'claude' | 'codex' | 'gemini';
+type Clis = Record<CliName, string>;
+
+interface CliCase {
+  readonly name: CliName;
+  readonly api: RecordedRequest['api'];
+  readonly prompt: string;
+  /** What a dead model server ends in: Claude gives up at once; Codex and Gemini keep retrying. */
+  readonly whenDown: 'failed' | 'timed-out';
+  /** Environment and config files that point the CLI at the server and keep it out of the real HOME. */
+  setup(url: string, home: string): Record<string, string>;
+}
+
+// Claude and Codex get a Markdown list: their presets put the prompt after `--`.
+const cases: readonly CliCase[] = [
+  {
+    name: 'claude', api: 'anthropic', whenDown: 'failed',
+    prompt: '- Create notes/hello.txt saying hello.\n- Then answer DONE.',
+    setup: (url, home) => ({
+      ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-ant-test', CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_MAX_RETRIES: '0',
+    }),
+  },
+  {
+    name: 'codex', api: 'openai', whenDown: 'timed-out',
+    prompt: '- Create notes/hello.txt saying hello.\n- Then answer DONE.',
+    setup: (url, home) => {
+      // A config file rather than -c flags, so the run uses the preset's argv unchanged.
+      const codexHome = path.join(home, '.codex');
+      fs.mkdirSync(codexHome, { recursive: true });
+      fs.writeFileSync(path.join(codexHome, 'config.toml'), [
+        'model = "gpt-5.5"', 'model_provider = "mock"', '[model_providers.mock]', 'name = "mock"', `base_url = "${url}/v1"`,
+        'wire_api = "responses"', 'env_key = "MOCK_API_KEY"', 'request_max_retries = 0', 'stream_max_retries = 0', '',
+      ].join('\n'));
+      return { CODEX_HOME: codexHome, MOCK_API_KEY: 'sk-test' };
+    },
+  },
+  {
+    name: 'gemini', api: 'gemini', whenDown: 'timed-out',
+    prompt: 'Create notes/hello.txt saying hello, then answer DONE.',
+    setup: (url, home) => {
+      fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
+      fs.writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
+      return { GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'test-key' };
+    },
+  },
+];
+
+const script: ModelScript = { file: 'notes/hello.txt', content: 'hello from a real CLI\n' };
+const runLimitMs = 120_000;
+/** How long a run against a dead server may retry before the agent timeout stops it. */
+const downLimitMs = 15_000;
+const timings: string[] = [];
+
+function provisionedClis(): Clis {
+  const json = process.env.PA_CLIS_JSON ?? execFileSync('bash', [path.resolve(__dirname, '../../../scripts/provision-clis.sh')], {
+    encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const clis = JSON.parse(json) as Clis;
+  for (const name of ['claude', 'codex', 'gemini'] as const) {
+    assert.ok(fs.existsSync(clis[name]), `provisioned ${name} is missing: ${clis[name]}`);
+  }
+  return clis;
+}
+
+/** One dispatch of one CLI against one server, in a fresh repository and a throwaway HOME. */
+class CliRun {
+  readonly fx = new ManagerFixture();
+  readonly home = path.join(this.fx.tmp, 'home');
+  readonly manager: AgentManager;
+
+  constructor(readonly cli: CliCase, bin: string, url: string, limitMs: number, argsOf: (preset: Profile) => readonly string[] = (p) => p.args) {
+    const tmp = path.join(this.fx.tmp, 'tmp');
+    fs.mkdirSync(tmp, { recursive: true });
+    fs.mkdirSync(this.home, { recursive: true });
+    const preset = findProfile(builtinProfiles, cli.name);
+    const env = {
+      HOME: this.home, TMPDIR: tmp, XDG_CONFIG_HOME: path.join(this.home, '.config'), XDG_CACHE_HOME: path.join(this.home, '.cache'),
+      XDG_DATA_HOME: path.join(this.home, '.local', 'share'), XDG_STATE_HOME: path.join(this.home, '.local', 'state'),
+      NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost', NO_COLOR: '1',
+      ...cli.setup(url, this.home),
+    };
+    const profile: Profile = { ...preset, command: bin, args: argsOf(preset), env };
+    this.manager = this.fx.manager({
+      profiles: () => [profile],
+      settings: () => ({ branchPrefix: 'agents', logDir: path.join(this.fx.tmp, 'logs'), agentTimeoutMs: limitMs }),
+    });
+  }
+
+  /** Dispatches and waits for the end of the run; the agent timeout bounds the wait. */
+  async run(prompt: string): Promise<{ record: AgentRecord; log: string; seconds: number }> {
+    const started = Date.now();
+    const { id } = await this.manager.dispatch({ prompt, profile: this.cli.name, folder: this.fx.repo, title: `${this.cli.name} test` });
+    await this.manager.whenEnded(id);
+    await this.manager.refreshChanges(id);
+    const record = this.manager.get(id);
+    const log = record.logPath !== undefined && fs.existsSync(record.logPath) ? fs.readFileSync(record.logPath, 'utf8') : '';
+    return { record, log, seconds: (Date.now() - started) / 1000 };
+  }
+
+  dispose(): Promise<void> {
+    return this.fx.dispose();
+  }
+}
+
+/** Processes whose working directory is inside `dir` (Linux /proc): a finished agent leaves none. */
+function processesIn(dir: string): string[] {
+  if (process.platform !== 'linux') {
+    return [];
+  }
+  const found: string[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+      if (cwd === dir || cwd.startsWith(`${dir}/`)) {
+        found.push(`${pid}: ${fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ')}`);
+      }
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return found;
+}
+
+/** The JSON objects of a stream-json log (Claude, Gemini); other lines are skipped. */
+function jsonLines(log: string): Array<Record<string, unknown>> {
+  return log.split('\n').filter((l) => l.startsWith('{')).flatMap((l) => {
+    try {
+      return [JSON.parse(l) as Record<string, unknown>];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Claude's final `result` line, which carries `permission_denials`. */
+function claudeResult(log: string): Record<string, unknown> | undefined {
+  return jsonLines(log).find((l) => l.type === 'result');
+}
+
+function describeRun(record: AgentRecord, log: string): string {
+  return `status ${record.status}, exit ${record.exitCode ?? '-'}, signal ${record.signal ?? '-'}, error ${record.error ?? '-'}\n--- log tail ---\n${log.slice(-3000)}`;
+}
+
+describe('real agent CLIs against a scripted model', function () {
+  this.timeout(180_000);
+  let clis: Clis;
+  let server: ModelServer | undefined;
+  let cli: CliRun | undefined;
+
+  before(function () {
+    this.timeout(600_000); // a cold provisioning downloads ~900 MB
+    clis = provisionedClis();
+  });
+
+  afterEach(async () => {
+    await cli?.dispose();
+    await server?.close();
+    cli = undefined;
+    server = undefined;
+  });
+
+  after(() => console.log(`\n  [clis] per-run wall time:\n${timings.map((t) => `    ${t}`).join('\n')}`));
+
+  async function start(c: CliCase, mode: ServerMode | 'down', limitMs = runLimitMs, argsOf?: (preset: Profile) => readonly string[]) {
+    server = await ModelServer.start(script, mode === 'down' ? 'normal' : mode);
+    const url = server.url;
+    if (mode === 'down') {
+      await server.close(); // the port is now closed: connections are refused
+    }
+    cli = new CliRun(c, clis[c.name], url, limitMs, argsOf);
+    return { server, cli };
+  }
+
+  for (const c of cases) {
+    describe(c.name, () => {
+      it('edits the file in its worktree: succeeded, the change set lists it, the model got the tool result', async () => {
+        const { server: model, cli: run } = await start(c, 'normal');
+        const { record, log, seconds } = await run.run(c.prompt);
+        timings.push(`${c.name} edit: ${seconds.toFixed(1)} s`);
+        assert.equal(record.status, 'succeeded', describeRun(record, log));
+        const worktree = record.worktreePath as string;
+        assert.equal(fs.readFileSync(path.join(worktree, script.file), 'utf8').trim(), script.content.trim());
+        assert.deepEqual(record.changedFiles.map((f) => f.path), [script.file]);
+        assert.equal(git(worktree, 'status', '--porcelain'), '?? notes/');
+        assert.equal(git(run.fx.repo, 'status', '--porcelain'), '', 'the main checkout is untouched');
+        const calls = model.modelCalls(c.api);
+        assert.ok(calls.some((r) => JSON.stringify(r.body).includes(JSON.stringify(c.prompt).slice(1, -1))), 'the prompt reached the model verbatim');
+        assert.deepEqual(calls.filter((r) => r.answered === 'tool').length, 1, 'one write asked for');
+        assert.equal(calls[calls.length - 1].answered, 'text', 'the run ended with the final answer, after the tool result');
+        assert.deepEqual(processesIn(worktree), []);
+        if (c.name === 'claude') {
+          const lines = jsonLines(log);
+          const toolUses = lines.flatMap((l) => ((l.message as { content?: Array<Record<string, unknown>> } | undefined)?.content ?? []).filter((b) => b.type === 'tool_use'));
+          assert.deepEqual(toolUses.map((b) => b.name), ['Write']);
+          const result = claudeResult(log);
+          assert.equal(result?.subtype, 'success');
+          assert.equal(result?.is_error, false);
+          assert.deepEqual(result?.permission_denials, []);
+        }
+        if (c.name === 'gemini') {
+          const lines = jsonLines(log);
+          assert.deepEqual(lines.filter((l) => l.type === 'tool_use').map((l) => l.tool_name), ['write_file']);
+          assert.equal(lines.find((l) => l.type === 'result')?.status, 'success');
+        }
+      });
+
+      it(`with the model server down: ${c.whenDown}, within the agent timeout`, async () => {
+        const limit = c.whenDown === 'failed' ? runLimitMs : downLimitMs;
+        const { cli: run } = await start(c, 'down', limit);
+        const { record, log, seconds } = await run.run(c.prompt);
+        timings.push(`${c.name} server down: ${seconds.toFixed(1)} s (${record.status})`);
+        assert.equal(record.status, c.whenDown, describeRun(record, log));
+        assert.ok(seconds < limit / 1000 + 15, `ended after ${seconds} s`);
+        assert.deepEqual(record.changedFiles, []);
+        assert.deepEqual(processesIn(record.worktreePath as string), [], 'the timeout ends the whole process group');
+      });
+
+      it('with every model call rejected (401): failed', async () => {
+        const { server: model, cli: run } = await start(c, 'always-401');
+        const { record, log, seconds } = await run.run(c.prompt);
+        timings.push(`${c.name} 401: ${seconds.toFixed(1)} s`);
+        assert.equal(record.status, 'failed', describeRun(record, log));
+        assert.ok(model.modelCalls(c.api).length > 0, 'the CLI reached the server');
+        assert.deepEqual(record.changedFiles, []);
+        if (c.name === 'claude') {
+          assert.equal(claudeResult(log)?.is_error, true, log);
+        }
+      });
+
+      if (c.name === 'claude') {
+        it('without a permission mode: exits 0 having written nothing; only permission_denials tells', async () => {
+          const withoutMode = (p: Profile) => p.args.filter((a, i, all) => a !== '--permission-mode' && all[i - 1] !== '--permission-mode');
+          const { cli: run } = await start(c, 'normal', runLimitMs, withoutMode);
+          const { record, log, seconds } = await run.run(c.prompt);
+          timings.push(`claude permission denial: ${seconds.toFixed(1)} s`);
+          // The trap: a "succeeded" run with an empty change set.
+          assert.equal(record.status, 'succeeded', describeRun(record, log));
+          assert.deepEqual(record.changedFiles, []);
+          const result = claudeResult(log);
+          assert.equal(result?.subtype, 'success');
+          assert.equal(result?.is_error, false);
+          const denials = result?.permission_denials as Array<{ tool_name: string; tool_use_id: string; tool_input: { file_path: string; content: string } }>;
+          assert.equal(denials.length, 1, JSON.stringify(result));
+          assert.equal(denials[0].tool_name, 'Write');
+          assert.equal(denials[0].tool_input.file_path, path.join(record.worktreePath as string, script.file));
+          // Each denial is also announced as it happens, before the result line.
+          const announced = jsonLines(log).filter((l) => l.type === 'system' && l.subtype === 'permission_denied');
+          assert.deepEqual(announced.map((l) => [l.tool_name, l.tool_use_id]), [['Write', denials[0].tool_use_id]]);
+          console.log(`      result.permission_denials: ${JSON.stringify(denials)}\n      event: ${JSON.stringify(announced[0])}`);
+        });
+      }
+
+      if (c.name === 'gemini') {
+        it('a prompt that starts with "-" stops with a usage error (-p takes the prompt as its value)', async () => {
+          const { server: model, cli: run } = await start(c, 'normal');
+          const { record, log } = await run.run('- Create notes/hello.txt saying hello.');
+          assert.equal(record.status, 'failed', describeRun(record, log));
+          assert.match(log, /Not enough arguments following: p/);
+          assert.deepEqual(model.modelCalls(), []);
+        });
+      }
+    });
+  }
+});
