@@ -124,3 +124,27 @@ export function readPlanningRequest(prompt: string): { description: string; prof
   const profiles = listed === undefined ? [] : listed.slice(profilesLine.length + 3).replace(/\. Leave .*$/, '').split(', ');
   return { description: prompt.split(/\r?\n/).slice(start + 1, end).join('\n').trim(), profiles };
 }
+
+/**
+ * The agent's answer as text. CLIs that report in JSON lines (Claude Code's and Gemini CLI's
+ * `stream-json`) escape the answer's newlines, so a plan inside it is read from the events: Claude's
+ * final `result` text, else Gemini's assistant `message` contents. Plain output is returned as is.
+ */
+export function replyText(log: string): string {
+  const events = log.split('\n').flatMap((line) => {
+    if (!line.startsWith('{')) {
+      return [];
+    }
+    try {
+      return [JSON.parse(line) as { type?: unknown; result?: unknown; role?: unknown; content?: unknown }];
+    } catch {
+      return [];
+    }
+  });
+  const result = events.filter((e) => e.type === 'result' && typeof e.result === 'string').at(-1);
+  if (result) {
+    return result.result as string;
+  }
+  const said = events.filter((e) => e.type === 'message' && e.role === 'assistant' && typeof e.content === 'string').map((e) => e.content as string);
+  return said.length > 0 ? said.join('') : log;
+}

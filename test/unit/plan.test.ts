@@ -6,7 +6,7 @@ import {
   dependentsOf, isolations, parsePlan, planFields, requiredPlanFields, requiredTaskFields, taskFields, taskIdPattern, validatePlan,
 } from '../../src/core/plan';
 import { topologicalOrder } from '../../src/core/planGraph';
-import { extractPlanJson, planningPrompt, planRequestMarker, readPlanningRequest } from '../../src/core/planningRequest';
+import { extractPlanJson, planningPrompt, planRequestMarker, readPlanningRequest, replyText } from '../../src/core/planningRequest';
 import type { Plan, PlanProblem } from '../../src/core/planTypes';
 
 // Compiled to out/test/unit/; the schema lives at the repository root.
@@ -434,3 +434,24 @@ function conforms(value: unknown, s: Schema, root: Schema): boolean {
   return (s.required ?? []).every((k) => k in obj) &&
     Object.entries(obj).every(([k, v]) => (s.properties?.[k] ? conforms(v, s.properties[k], root) : s.additionalProperties !== false));
 }
+
+describe('replyText', () => {
+  const plan = '```json\n{"title":"T","tasks":[{"id":"a","title":"A","prompt":"p"}]}\n```';
+  it('reads the answer from Claude Code stream-json, Gemini stream-json, or plain text', () => {
+    const claude = [
+      JSON.stringify({ type: 'system', subtype: 'init' }),
+      JSON.stringify({ type: 'assistant', message: { content: [{ type: 'text', text: 'thinking' }] } }),
+      JSON.stringify({ type: 'result', subtype: 'success', result: `Here it is:\n${plan}` }),
+    ].join('\n');
+    assert.equal(replyText(claude), `Here it is:\n${plan}`);
+    assert.ok(extractPlanJson(replyText(claude)));
+    const gemini = [
+      JSON.stringify({ type: 'init' }),
+      JSON.stringify({ type: 'message', role: 'assistant', content: 'Here it is:\n```json\n{"title":"T",', delta: true }),
+      JSON.stringify({ type: 'message', role: 'assistant', content: '"tasks":[{"id":"a","title":"A","prompt":"p"}]}\n```', delta: true }),
+      JSON.stringify({ type: 'result', status: 'success' }),
+    ].join('\n');
+    assert.ok(extractPlanJson(replyText(gemini)));
+    assert.equal(replyText(`[demo] plan\n${plan}`), `[demo] plan\n${plan}`);
+  });
+});

@@ -4,7 +4,7 @@ import type { AgentManager } from '../../core/agentManager';
 import { AgentError } from '../../core/errors';
 import { slugify } from '../../core/naming';
 import { parsePlan } from '../../core/plan';
-import { extractPlanJson, planningPrompt } from '../../core/planningRequest';
+import { extractPlanJson, planningPrompt, replyText } from '../../core/planningRequest';
 import type { PlanService } from '../../core/planService';
 import type { Plan, PlanProblem } from '../../core/planTypes';
 import type { MergeStrategy } from '../../core/ports';
@@ -172,7 +172,7 @@ async function planWithAgent(deps: PlanCommandDeps, folder: string, arg: unknown
     deps.manager.forget(record.id);
     return log;
   });
-  const json = extractPlanJson(reply);
+  const json = extractPlanJson(replyText(reply));
   const { plan, problems } = json ? parsePlan(json, deps.profiles().map((p) => p.name)) : { plan: undefined, problems: [{ field: 'reply', message: vscode.l10n.t('no plan JSON found in the reply') }] };
   if (!plan || problems.length > 0) {
     const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: `<!-- ${vscode.l10n.t('The agent\'s reply is not a valid plan:')}\n${describeProblems(problems)}\n-->\n\n${reply}` });
