@@ -9,7 +9,7 @@ import { PathExecutableResolver } from '../src/node/executableResolver';
 import { NodeFileSystem } from '../src/node/fileSystem';
 import { GitService } from '../src/node/gitService';
 import { GitWorktreeSource } from '../src/node/gitWorktreeSource';
-import { HeadlessRunner } from '../src/node/processRunner';
+import { SupervisedRunner } from '../src/node/supervisedRunner';
 import type { BenchRepo } from './repo';
 import { now, waitUntil } from './stats';
 
@@ -66,7 +66,13 @@ export function createBenchManager(repo: BenchRepo, demoScript: string, wrap: (d
       fs: new NodeFileSystem(),
       worktreeSource: new GitWorktreeSource(git.context),
       resolver: new PathExecutableResolver({ demoAgentScript: demoScript, runtime: process.execPath }),
-      headlessRunner: new HeadlessRunner({ graceMs: 1000 }),
+      // As the extension runs headless agents: under dist/supervisor.js, built next to the demo agent.
+      headlessRunner: new SupervisedRunner({
+        supervisorScript: path.join(path.dirname(demoScript), 'supervisor.js'),
+        runtime: process.execPath,
+        stateDir: path.join(repo.parent, 'agents'),
+        graceMs: 1000,
+      }),
       terminalRunner: {
         start: () => {
           throw new Error('the bench runs no terminal agents');

@@ -84,7 +84,7 @@ const order = [
   '  git worktree add',
   '  git worktree list',
   '  rest of addWorktree (fs checks, JS)',
-  'launch (spawn the agent)',
+  'launch (spawn the supervisor)',
 ];
 
 function wrapDeps(deps: AgentManagerDeps, watch: Stopwatch, adding: (on: boolean) => void): AgentManagerDeps {
@@ -126,9 +126,11 @@ function wrapDeps(deps: AgentManagerDeps, watch: Stopwatch, adding: (on: boolean
         try {
           return deps.headlessRunner.start(request);
         } finally {
-          watch.add('launch (spawn the agent)', now() - started);
+          watch.add('launch (spawn the supervisor)', now() - started);
         }
       },
+      // discard() forgets each agent: the supervisor's status file goes with it.
+      forget: (id) => deps.headlessRunner.forget?.(id),
     },
   };
 }

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentManager, AgentManagerDeps } from '../../src/core/agentManager';
 import { AgentError } from '../../src/core/errors';
+import type { AgentRunner } from '../../src/core/ports';
 import { SupervisedRunner } from '../../src/node/supervisedRunner';
 import { git, ManagerFixture, type MemoryStore } from './managerFixture';
 
@@ -145,13 +146,22 @@ describe('AgentManager with real git and real agent processes', function () {
     assert.ok(Date.now() - t0 < 10000);
   });
 
-  it('ends its agents when disposed, and the next window shows the run as interrupted', async () => {
-    const first = makeManager();
+  it('ends the agents it cannot leave running when disposed, and the next window shows the run as interrupted', async () => {
+    // A runner that can neither leave its agents running nor adopt them (as the terminal runner):
+    // the supervised runner with detach() and adopt() hidden.
+    const supervised = fx.headlessRunner();
+    const cannotDetach: AgentRunner = {
+      start: (request) => {
+        const agent = supervised.start(request);
+        return { pid: agent.pid, onDidOutput: agent.onDidOutput, exit: agent.exit, stop: () => agent.stop() };
+      },
+    };
+    const first = makeManager({ headlessRunner: cannotDetach });
     const record = await first.dispatch({ prompt: 'sleep 2\ncreate late.txt: too late', profile: 'demo', folder: repo });
     await first.flush();
     assert.equal(store.records.find((r) => r.id === record.id)?.status, 'running');
     first.dispose();
-    const second = makeManager();
+    const second = makeManager({ headlessRunner: cannotDetach });
     assert.equal(second.get(record.id).status, 'interrupted');
     assert.equal(second.get(record.id).branch, record.branch);
     await new Promise((r) => setTimeout(r, 3000));

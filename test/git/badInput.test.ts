@@ -11,7 +11,6 @@ import { AgentError, type AgentErrorReason } from '../../src/core/errors';
 import type { Logger, ManagerSettings } from '../../src/core/ports';
 import { builtinProfiles, type Profile } from '../../src/core/profiles';
 import { GitService } from '../../src/node/gitService';
-import { HeadlessRunner } from '../../src/node/processRunner';
 import { git, ManagerFixture } from './managerFixture';
 
 const notesHeader = '# Agent notes\n\nThe demo agent found no command in its prompt, so it recorded the prompt here.\n\n';
@@ -69,7 +68,7 @@ describe('dispatch with bad and hostile input (real git, real agents)', function
   function manager(options: { settings?: Partial<ManagerSettings>; profiles?: Profile[]; graceMs?: number } = {}): AgentManager {
     return fx.manager({
       git: new GitService({ logger }),
-      headlessRunner: new HeadlessRunner({ graceMs: options.graceMs ?? 1000 }),
+      headlessRunner: fx.headlessRunner(options.graceMs ?? 1000),
       settings: () => ({ branchPrefix: 'agents', logDir: path.join(fx.tmp, 'logs'), ...options.settings }),
       profiles: () => [...builtinProfiles, ...(options.profiles ?? [])],
     });

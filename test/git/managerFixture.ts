@@ -13,9 +13,10 @@ import { PathExecutableResolver } from '../../src/node/executableResolver';
 import { NodeFileSystem } from '../../src/node/fileSystem';
 import { GitService } from '../../src/node/gitService';
 import { GitWorktreeSource } from '../../src/node/gitWorktreeSource';
-import { HeadlessRunner } from '../../src/node/processRunner';
+import { SupervisedRunner } from '../../src/node/supervisedRunner';
 
 export const demoScript = path.resolve(__dirname, '../../../dist/demoAgent.js');
+export const supervisorScript = path.resolve(__dirname, '../../../dist/supervisor.js');
 
 export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } }).trim();
@@ -60,7 +61,7 @@ export class ManagerFixture {
       fs: new NodeFileSystem(),
       worktreeSource: new GitWorktreeSource(this.git.context),
       resolver: new PathExecutableResolver({ demoAgentScript: demoScript, runtime: process.execPath }),
-      headlessRunner: new HeadlessRunner({ graceMs: 1000 }),
+      headlessRunner: this.headlessRunner(),
       terminalRunner: { start: () => assert.fail('no terminal agents in this suite') },
       watcher: quietWatcher,
       store: this.store,
@@ -73,6 +74,11 @@ export class ManagerFixture {
     });
     this.managers.push(manager);
     return manager;
+  }
+
+  /** Runs headless agents as the extension does, under dist/supervisor.js; its state lives in this fixture's temp folder. */
+  headlessRunner(graceMs = 1000): SupervisedRunner {
+    return new SupervisedRunner({ supervisorScript, runtime: process.execPath, stateDir: path.join(this.tmp, 'agents'), graceMs, pollMs: 100 });
   }
 
   /** Waits until the agent's run has ended and returns it with a fresh change set. */

@@ -2,14 +2,15 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ProcessExit } from '../../src/core/ports';
+import type { LaunchRequest, ProcessExit } from '../../src/core/ports';
 import { demoCommand, expandArgs, findProfile, builtinProfiles } from '../../src/core/profiles';
 import { PathExecutableResolver } from '../../src/node/executableResolver';
-import { HeadlessRunner, type HeadlessProcess } from '../../src/node/processRunner';
+import { SupervisedRunner, type SupervisedProcess } from '../../src/node/supervisedRunner';
 import { pidAlive, waitForOutput, waitUntil } from './processTestUtils';
 
-// Compiled to out/test/unit/; the bundled agent is dist/demoAgent.js at the repository root.
+// Compiled to out/test/unit/; the bundled agent and supervisor are in dist/ at the repository root.
 const demoAgentScript = path.resolve(__dirname, '../../../dist/demoAgent.js');
+const supervisorScript = path.resolve(__dirname, '../../../dist/supervisor.js');
 const stepLine = /^\[demo\] (create|append|replace|delete|rename|mkdir|sleep|exit|print|ignored|notes)( |$)/;
 
 interface Run {
@@ -22,22 +23,33 @@ describe('demo agent (real process)', function () {
   this.timeout(20000);
   let dir: string;
   let logs: string;
+  let processes: SupervisedProcess[];
 
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-demo-'));
     logs = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-demo-logs-'));
+    processes = [];
   });
 
-  afterEach(() => {
+  afterEach(async () => {
+    // The supervisor is detached: nothing a test started may outlive it.
+    await Promise.all(processes.map((p) => p.stop()));
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(logs, { recursive: true, force: true });
   });
 
-  async function launch(prompt: string, runner = new HeadlessRunner()): Promise<HeadlessProcess> {
+  /** Starts an agent with the product's runner; its state folder is in the per-test `logs` folder, away from the agent's `dir`. */
+  function start(request: LaunchRequest): SupervisedProcess {
+    const agent = new SupervisedRunner({ supervisorScript, runtime: process.execPath, stateDir: path.join(logs, 'state') }).start(request);
+    processes.push(agent);
+    return agent;
+  }
+
+  async function launch(prompt: string): Promise<SupervisedProcess> {
     const resolved = await new PathExecutableResolver({ demoAgentScript, runtime: process.execPath }).resolve(demoCommand);
     assert.ok(resolved, 'the demo agent resolves');
     const profile = findProfile(builtinProfiles, 'demo');
-    return runner.start({
+    return start({
       agentId: 'demo-1', title: 'demo', file: resolved.file, args: [...resolved.prefixArgs, ...expandArgs(profile.args, prompt)],
       cwd: dir, env: { ...resolved.env }, logPath: path.join(logs, 'nested', 'demo-1.log'),
     });
@@ -155,7 +167,7 @@ describe('demo agent (real process)', function () {
     await agent.stop();
     const exit = await agent.exit;
     assert.ok(Date.now() - started < 5000, `stop took ${Date.now() - started} ms`);
-    assert.deepEqual(exit, { signal: 'SIGTERM' });
+    assert.deepEqual(exit, { signal: 'SIGTERM', stopRequested: true });
     assert.equal(exists('late.txt'), false);
   });
 
@@ -170,19 +182,19 @@ describe('demo agent (real process)', function () {
       "console.log('grandchild ' + child.pid);",
       'setTimeout(() => {}, 30000);',
     ].join('\n'));
-    const agent = new HeadlessRunner().start({
+    const agent = start({
       agentId: 'g', title: 'g', file: process.execPath, args: [script], cwd: dir, env: {}, logPath: path.join(logs, 'g.log'),
     });
     const grandchild = Number(/grandchild (\d+)/.exec(await waitForOutput(agent, 'grandchild '))?.[1]);
     assert.ok(grandchild > 0 && pidAlive(grandchild), 'the grandchild runs');
     await agent.stop();
-    assert.deepEqual(await agent.exit, { signal: 'SIGTERM' });
+    assert.deepEqual(await agent.exit, { signal: 'SIGTERM', stopRequested: true });
     await waitUntil(() => !pidAlive(grandchild), 2000);
     assert.equal(pidAlive(grandchild), false, `grandchild ${grandchild} still alive`);
   });
 
   it('refuses to run with other than one argument (exit 2)', async () => {
-    const agent = new HeadlessRunner().start({
+    const agent = start({
       agentId: 'a', title: 'a', file: process.execPath, args: [demoAgentScript, 'one', 'two'], cwd: dir, env: {}, logPath: path.join(logs, 'a.log'),
     });
     assert.deepEqual(await agent.exit, { exitCode: 2 });

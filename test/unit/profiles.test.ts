@@ -4,7 +4,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentError } from '../../src/core/errors';
 import { builtinProfiles, demoCommand, expandArgs, findProfile, mergeProfiles, promptPlaceholder, validateProfile } from '../../src/core/profiles';
-import { HeadlessRunner } from '../../src/node/processRunner';
+import { SupervisedRunner } from '../../src/node/supervisedRunner';
+
+// Compiled to out/test/unit/; the bundled supervisor is dist/supervisor.js at the repository root.
+const supervisorScript = path.resolve(__dirname, '../../../dist/supervisor.js');
 
 describe('profiles', () => {
   describe('expandArgs', () => {
@@ -115,6 +118,9 @@ describe('profiles', () => {
 
     after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+    /** The product's runner: each agent under dist/supervisor.js, which receives the arguments through its spec file. */
+    const runner = () => new SupervisedRunner({ supervisorScript, runtime: process.execPath, stateDir: path.join(dir, 'state') });
+
     const nasty: Array<[string, string]> = [
       ['single and double quotes', `it's a "quoted" 'string' with \\" escapes`],
       ['command substitution', '$(touch pwned)'],
@@ -133,10 +139,10 @@ describe('profiles', () => {
     for (const [label, prompt] of nasty) {
       it(label, async () => {
         const out = path.join(dir, `argv-${label.replace(/\W+/g, '-')}.json`);
-        const runner = new HeadlessRunner();
         const args = expandArgs(['${prompt}'], prompt);
-        const agent = runner.start({
-          agentId: label, title: label, file: process.execPath, args: [path.join(dir, 'record.js'), ...args],
+        const agent = runner().start({
+          // The runner names its state files after the agent id: letters, digits, . _ - only.
+          agentId: `argv-${label.replace(/\W+/g, '-')}`, title: label, file: process.execPath, args: [path.join(dir, 'record.js'), ...args],
           cwd: dir, env: { RECORD_TO: out }, logPath: path.join(dir, 'logs', `${label}.log`),
         });
         assert.deepEqual(await agent.exit, { exitCode: 0 });
@@ -150,7 +156,7 @@ describe('profiles', () => {
     it('an argument that embeds the prompt is still one argument', async () => {
       const prompt = "x'; touch pwned10; echo '";
       const out = path.join(dir, 'embedded.json');
-      const agent = new HeadlessRunner().start({
+      const agent = runner().start({
         agentId: 'e', title: 'e', file: process.execPath, args: [path.join(dir, 'record.js'), ...expandArgs(['--message=${prompt}', '-y'], prompt)],
         cwd: dir, env: { RECORD_TO: out }, logPath: path.join(dir, 'logs', 'embedded.log'),
       });

@@ -185,6 +185,7 @@ if (launcher !== undefined) {
 
     it('records the exit code and the signal in the status file', async () => {
       const coded = runner().start(request(["process.stderr.write('err1\\n');", 'process.exitCode = 7;']));
+      assert.ok(typeof coded.pid === 'number' && coded.pid > 0);
       assert.deepEqual(await coded.exit, { exitCode: 7 });
       assert.deepEqual(coded.status, statusOf('a1'));
       const ended = statusOf('a1');
@@ -225,7 +226,11 @@ if (launcher !== undefined) {
     it('a command that cannot be started, or a missing folder, ends with an error, never a rejection', async () => {
       const missing = request([], { file: path.join(dir, 'no-such-agent'), args: ['x'] });
       const agent = runner().start(missing);
-      assert.match((await agent.exit).error ?? '', /ENOENT/);
+      const exit = await agent.exit;
+      assert.match(exit.error ?? '', /ENOENT/);
+      assert.equal(exit.exitCode, undefined);
+      assert.equal(exit.signal, undefined);
+      assert.equal(agent.status?.agentPid, undefined, 'no agent process ever existed');
       assert.match(readLog(missing), /\[runner\] could not start .*no-such-agent/);
       await agent.stop();
       const noFolder = runner().start(request(["console.log('x')"], { agentId: 'a2', cwd: path.join(dir, 'missing') }));
@@ -305,6 +310,33 @@ if (launcher !== undefined) {
       await agent.stop();
       await waitUntil(() => !pidAlive(leftover), 2000);
       assert.equal(pidAlive(leftover), false);
+    });
+
+    it('exit resolves soon after the agent exits (drainMs) even while a child it left holds the output pipes open', async () => {
+      const req = request([
+        "const { spawn } = require('child_process');",
+        "const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: ['ignore', 'inherit', 'inherit'] });",
+        "console.log('leftover ' + child.pid);",
+        'child.unref();',
+      ]);
+      const agent = runner({ drainMs: 300 }).start(req);
+      const started = Date.now();
+      assert.deepEqual(await agent.exit, { exitCode: 0 });
+      assert.ok(Date.now() - started < 5000, `exit took ${Date.now() - started} ms`);
+      const leftover = Number(/leftover (\d+)/.exec(readLog(req))?.[1]);
+      assert.ok(pidAlive(leftover), 'the leftover child is not killed by a normal exit');
+      await agent.stop();
+      await waitUntil(() => !pidAlive(leftover), 2000);
+      assert.equal(pidAlive(leftover), false, 'stop() ends what the agent left behind');
+    });
+
+    it('8 MiB written without waiting for drain all reach the log, while only a bounded tail stays in memory', async () => {
+      const req = request(["const line = 'x'.repeat(1023) + '\\n';", 'for (let i = 0; i < 8192; i++) process.stdout.write(line);', "process.stdout.write('END\\n');"]);
+      const agent = runner({ tailChars: 1000 }).start(req);
+      assert.deepEqual(await agent.exit, { exitCode: 0 });
+      assert.equal(fs.statSync(req.logPath).size, 8 * 1024 * 1024 + 4);
+      assert.equal(agent.tail.length, 1000);
+      assert.ok(agent.tail.endsWith('xx\nEND\n'));
     });
 
     it('survives its host: a fresh runner adopts the running agent, live output continues, no byte is missing', async () => {
