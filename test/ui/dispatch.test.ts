@@ -30,6 +30,16 @@ async function answerQuickInput(page: Page, step: string | undefined, text: stri
   await page.keyboard.press('Enter');
 }
 
+/** F1, type the command's title, wait until the palette shows it, run it. */
+async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input.input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill(`>${title}`);
+  await page.locator(`.quick-input-widget .monaco-list-row[aria-label^="${title}"]`).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+}
+
 describe('Dispatch → sidebar → diff through the real UI', function () {
   this.timeout(240_000);
   let wb: Workbench;
@@ -67,10 +77,7 @@ describe('Dispatch → sidebar → diff through the real UI', function () {
     await shot(wb, 'welcome');
 
     const dispatch = async (prompt: string, title: string) => {
-      await page.keyboard.press('F1');
-      await answerQuickInput(page, undefined, '>Parallel Agents: Dispatch Agent');
-      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Dispatch Agent' }).first().waitFor({ timeout: 10_000 });
-      await answerQuickInput(page, undefined, undefined);
+      await runCommand(page, 'Parallel Agents: Dispatch Agent');
       await answerQuickInput(page, '(1/4)', prompt);
       await answerQuickInput(page, '(2/4)', 'demo');
       await answerQuickInput(page, '(3/4)', undefined); // isolation: the default, worktree
@@ -117,10 +124,7 @@ describe('Dispatch → sidebar → diff through the real UI', function () {
     await shot(wb, 'review-all');
 
     // The timeline of the three agents, opened from the palette; its figures are drawn in the webview.
-    await page.keyboard.press('F1');
-    await answerQuickInput(page, undefined, '>Parallel Agents: Show Timeline');
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Show Timeline' }).first().waitFor({ timeout: 10_000 });
-    await answerQuickInput(page, undefined, undefined);
+    await runCommand(page, 'Parallel Agents: Show Timeline');
     await page.locator('.tab', { hasText: 'Agents Timeline' }).waitFor({ timeout: 15_000 });
     const frame = page.frameLocator('iframe.webview').frameLocator('iframe');
     await frame.getByText('Speedup').first().waitFor({ timeout: 20_000 });
