@@ -22,6 +22,7 @@ import { AgentsTreeProvider, type ViewRow } from './ui/agentsView/agentsTreeProv
 import { commandTable } from './ui/commands/commandTable';
 import { registerCommands } from './ui/commands/commandRunner';
 import { type DispatchArgs, dispatchCommand } from './ui/commands/dispatchCommand';
+import { planDiagnostics } from './ui/commands/planCommands';
 import { BaseContentProvider } from './ui/diff/baseContentProvider';
 import { ChangeDecorationProvider } from './ui/diff/changeDecorations';
 import { FinishNotifications } from './ui/notifications';
@@ -93,6 +94,7 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
     new PlanNotifications(plans, manager),
     manager.onDidChangeAgent(() => agentsChanged.fire(manager.list())),
     trackAgentDiffContext(),
+    planDiagnostics,
     ...registerCommands(commandTable({ manager, plans, showTimeline: (arg) => showTimeline(context.extensionUri, manager, plans, arg), landing, gitLanding, outputs, terminals, dispatch: dispatchDeps, strategy, showLog: () => logger.show() }), logger),
   );
   // Restored agents are re-scanned after activation so that startup stays fast, and only in a

@@ -101,10 +101,6 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     return node instanceof FileNode ? this.nodes.get(node.agentId) : node instanceof TaskNode ? new PlanNode(node.run) : undefined;
   }
 
-  nodeFor(id: string): AgentNode | undefined {
-    return this.nodes.get(id);
-  }
-
   /** The rows as the view renders them (labels, descriptions, context values): for tests and the API. */
   snapshot(): ViewRow[] {
     const row = (node: TreeNode): ViewRow => {

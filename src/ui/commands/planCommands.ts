@@ -11,7 +11,7 @@ import type { MergeStrategy } from '../../core/ports';
 import type { Profile } from '../../core/profiles';
 
 /** Problems of the last Dispatch Plan of each plan file, shown in the Problems view and the editor. */
-const diagnostics = vscode.languages.createDiagnosticCollection('parallelAgents.plan');
+export const planDiagnostics = vscode.languages.createDiagnosticCollection('parallelAgents.plan');
 
 function showProblems(uri: vscode.Uri | undefined, text: string, problems: readonly PlanProblem[]): void {
   if (!uri) {
@@ -22,7 +22,7 @@ function showProblems(uri: vscode.Uri | undefined, text: string, problems: reado
     const i = taskId ? lines.findIndex((l) => l.includes(`"${taskId}"`)) : -1;
     return Math.max(i, 0);
   };
-  diagnostics.set(uri, problems.map((p) => {
+  planDiagnostics.set(uri, problems.map((p) => {
     const line = lineOf(p.taskId);
     const diagnostic = new vscode.Diagnostic(new vscode.Range(line, 0, line, lines[line]?.length ?? 0), p.message, vscode.DiagnosticSeverity.Error);
     diagnostic.source = 'Parallel Agents';
