@@ -74,6 +74,10 @@ EOF
   globalconfig="$(npm config get globalconfig)"
   (
     cd "$cs_dir"
+    # Under `npm test` the parent npm (Node 20) exports npm_config_* to us; the nested npm would
+    # take them as its own config, and code-server's postinstall reads the Node version from
+    # npm_config_user_agent ("node/v20" → "requires node v24"). Start from a clean npm env.
+    while read -r var; do unset "$var"; done < <(compgen -e | grep -i '^npm_')
     PATH="$node_dir/bin:$PATH" \
       npm_config_nodedir="$node_dir" \
       npm_config_globalconfig="$globalconfig" \
