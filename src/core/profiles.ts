@@ -2,6 +2,10 @@ import { AgentError } from './errors';
 
 export type ProfileMode = 'headless' | 'terminal';
 
+/** The structured output a headless CLI prints, one JSON object a line (src/core/agentEvents.ts reads it). */
+export type ProfileOutput = 'claude-stream-json' | 'codex-json' | 'gemini-stream-json';
+export const profileOutputs: readonly ProfileOutput[] = ['claude-stream-json', 'codex-json', 'gemini-stream-json'];
+
 export interface Profile {
   readonly name: string;
   readonly command: string;
@@ -11,6 +15,8 @@ export interface Profile {
   /** Arguments for a follow-up in the same worktree (e.g. claude's --continue); default `args`. */
   readonly continueArgs?: readonly string[];
   readonly description?: string;
+  /** Set when the CLI prints JSON events: the Agents view then shows its step, usage and answer. */
+  readonly output?: ProfileOutput;
 }
 
 /** The executable name that stands for the demo agent shipped with the extension. */
@@ -30,11 +36,11 @@ const copilotHeadless = ['-p', promptPlaceholder, '--allow-all-tools', '--no-ask
 export const builtinProfiles: readonly Profile[] = [
   { name: 'demo', command: demoCommand, args: [promptPlaceholder], mode: 'headless', description: 'Deterministic demo agent shipped with the extension (no API key)' },
   // Without a permission mode a headless run that wants to edit exits 0 having edited nothing.
-  { name: 'claude', command: 'claude', args: claudeHeadless, continueArgs: ['--continue', ...claudeHeadless], mode: 'headless', description: 'Claude Code, headless (accepts edits; JSON lines output)' },
+  { name: 'claude', command: 'claude', args: claudeHeadless, continueArgs: ['--continue', ...claudeHeadless], mode: 'headless', output: 'claude-stream-json', description: 'Claude Code, headless (accepts edits; JSON lines output)' },
   { name: 'claude-terminal', command: 'claude', args: ['--', promptPlaceholder], continueArgs: ['--continue', '--', promptPlaceholder], mode: 'terminal', description: 'Claude Code, interactive in a terminal' },
-  { name: 'codex', command: 'codex', args: ['exec', '-s', 'workspace-write', '--', promptPlaceholder], continueArgs: ['exec', '-s', 'workspace-write', 'resume', '--last', '--', promptPlaceholder], mode: 'headless', description: 'OpenAI Codex CLI (workspace-write sandbox)' },
+  { name: 'codex', command: 'codex', args: ['exec', '--json', '-s', 'workspace-write', '--', promptPlaceholder], continueArgs: ['exec', '--json', '-s', 'workspace-write', 'resume', '--last', '--', promptPlaceholder], mode: 'headless', output: 'codex-json', description: 'OpenAI Codex CLI (workspace-write sandbox; JSON lines output)' },
   // A new worktree is an untrusted folder to Gemini: without --skip-trust it exits 55 at once.
-  { name: 'gemini', command: 'gemini', args: geminiHeadless, continueArgs: ['--resume', 'latest', ...geminiHeadless], mode: 'headless', description: 'Gemini CLI (auto-approves edits; JSON lines output)' },
+  { name: 'gemini', command: 'gemini', args: geminiHeadless, continueArgs: ['--resume', 'latest', ...geminiHeadless], mode: 'headless', output: 'gemini-stream-json', description: 'Gemini CLI (auto-approves edits; JSON lines output)' },
   { name: 'aider', command: 'aider', args: ['--yes-always', '--message', promptPlaceholder], mode: 'headless', description: 'Aider' },
   { name: 'opencode', command: 'opencode', args: ['run', '--', promptPlaceholder], continueArgs: ['run', '--continue', '--', promptPlaceholder], mode: 'headless', description: 'OpenCode' },
   { name: 'cursor', command: 'cursor-agent', args: ['-p', '--trust', '--', promptPlaceholder], continueArgs: ['-p', '--trust', '--continue', '--', promptPlaceholder], mode: 'headless', description: 'Cursor CLI, print mode (edits in the workspace; no --force)' },
@@ -91,6 +97,10 @@ export function validateProfile(raw: unknown): Profile | string {
   if (typeof env !== 'object' || env === null || !Object.values(env).every((v) => typeof v === 'string')) {
     return `profile "${p.name}": "env" must map names to strings`;
   }
+  const output = p.output;
+  if (output !== undefined && !profileOutputs.includes(output as ProfileOutput)) {
+    return `profile "${p.name}": "output" must be one of ${profileOutputs.map((o) => `"${o}"`).join(', ')}`;
+  }
   return {
     name: p.name,
     command: p.command,
@@ -99,6 +109,7 @@ export function validateProfile(raw: unknown): Profile | string {
     env: env as Record<string, string>,
     ...(continueArgs ? { continueArgs: continueArgs as string[] } : {}),
     description: typeof p.description === 'string' ? p.description : undefined,
+    ...(output !== undefined ? { output: output as ProfileOutput } : {}),
   };
 }
 

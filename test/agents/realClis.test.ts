@@ -112,6 +112,10 @@ class CliRun {
     await this.manager.refreshChanges(id);
     const record = this.manager.get(id);
     const log = record.logPath !== undefined && fs.existsSync(record.logPath) ? fs.readFileSync(record.logPath, 'utf8') : '';
+    if (process.env.PA_CAPTURE_DIR) {
+      // How the fixtures of test/unit/agentEvents.test.ts were recorded.
+      fs.writeFileSync(path.join(process.env.PA_CAPTURE_DIR, `${this.cli.name}-${record.status}-${Date.now()}.log`), log);
+    }
     return { record, log, seconds: (Date.now() - started) / 1000 };
   }
 

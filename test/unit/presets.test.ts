@@ -32,8 +32,8 @@ describe('built-in presets', () => {
   });
 
   it('codex: exec in the workspace-write sandbox; a follow-up resumes the last session', () => {
-    assert.deepEqual(argv('codex'), { command: 'codex', args: ['exec', '-s', 'workspace-write', '--', prompt] });
-    assert.deepEqual(argv('codex', true).args, ['exec', '-s', 'workspace-write', 'resume', '--last', '--', prompt]);
+    assert.deepEqual(argv('codex'), { command: 'codex', args: ['exec', '--json', '-s', 'workspace-write', '--', prompt] });
+    assert.deepEqual(argv('codex', true).args, ['exec', '--json', '-s', 'workspace-write', 'resume', '--last', '--', prompt]);
   });
 
   it('gemini: auto-approved edits, a trusted worktree, stream-json output', () => {
