@@ -115,12 +115,15 @@ describe('AgentManager with real git and real agent processes', function () {
   });
 
   it('stops a run that exceeds the time limit with status timed-out', async () => {
-    const manager = makeManager({ settings: () => ({ branchPrefix: 'agents', logDir: path.join(tmp, 'logs'), agentTimeoutMs: 300 }) });
+    let limitMs = 300;
+    const manager = makeManager({ settings: () => ({ branchPrefix: 'agents', logDir: path.join(tmp, 'logs'), agentTimeoutMs: limitMs }) });
     const record = await manager.dispatch({ prompt: 'sleep 30', profile: 'demo', folder: repo, title: 'Too slow' });
     const t0 = Date.now();
     const done = await finished(manager, record.id);
     assert.equal(done.status, 'timed-out');
     assert.ok(Date.now() - t0 < 10000);
+    // A limit far above a quick run's length: 300 ms alone is less than a node start on a loaded machine.
+    limitMs = 20_000;
     const quick = await manager.dispatch({ prompt: 'print fast', profile: 'demo', folder: repo, title: 'Quick' });
     assert.equal((await finished(manager, quick.id)).status, 'succeeded', 'a run inside the limit is untouched');
   });
