@@ -59,7 +59,7 @@ export async function waitFor<T>(probe: () => T | undefined | false, timeoutMs: 
   }
 }
 
-/** `count` files of `bytes` pseudo-random hex each (incompressible enough to fill a tmpfs), in folders of 100. */
+/** `count` files of `bytes` pseudo-random hex each, in folders of 100: a repository whose checkout takes a while. */
 export function manyFiles(count: number, bytes: number): Record<string, string> {
   const files: Record<string, string> = {};
   let seed = 12345;
