@@ -29,6 +29,11 @@ export const commands = {
   landPlan: 'parallelAgents.landPlan',
   planWithAgent: 'parallelAgents.planWithAgent',
   showTimeline: 'parallelAgents.showTimeline',
+  reconcile: 'parallelAgents.reconcile',
+  adoptOrphan: 'parallelAgents.adoptOrphan',
+  discardOrphan: 'parallelAgents.discardOrphan',
+  restoreMissing: 'parallelAgents.restoreMissing',
+  forgetAgent: 'parallelAgents.forgetAgent',
 } as const;
 
 export const views = {

@@ -6,6 +6,7 @@ import type { AgentRecord } from './core/agent';
 import { AgentLanding } from './core/agentLanding';
 import { AgentManager } from './core/agentManager';
 import { PlanService } from './core/planService';
+import { Reconciler } from './core/reconciler';
 import type { MergeStrategy } from './core/ports';
 import { Config } from './host/config';
 import { VscodeFolderWatcher } from './host/folderWatcher';
@@ -15,6 +16,7 @@ import { TerminalRunner } from './host/terminalRunner';
 import { PathExecutableResolver } from './node/executableResolver';
 import { NodeFileSystem } from './node/fileSystem';
 import { GitLanding } from './node/gitLanding';
+import { GitReconcile } from './node/gitReconcile';
 import { GitService } from './node/gitService';
 import { GitWorktreeSource } from './node/gitWorktreeSource';
 import { SupervisedRunner } from './node/supervisedRunner';
@@ -77,15 +79,22 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
     manager, git, landing: gitLanding, fs: new NodeFileSystem(), clock: { now: () => Date.now() }, logger,
     settings: () => ({ ...managerSettings(), defaultProfile: config.defaultProfile(), maxParallel: config.maxParallel() }),
   }, () => randomUUID().slice(0, 8));
+  const reconciler = new Reconciler({
+    manager, landing, git, gitLanding, reconcileGit: new GitReconcile(git.context), fs: new NodeFileSystem(), clock: { now: () => Date.now() }, logger,
+    settings: () => managerSettings(), newId: () => randomUUID().slice(0, 8),
+    profile: () => config.profiles().find((p) => p.name === config.defaultProfile()) ?? { name: config.defaultProfile(), mode: 'headless' },
+    repositories: () => workspaceRepositories(git),
+    inUse: () => ({ paths: plans.list().map((r) => r.integrationPath), branches: plans.list().map((r) => r.integrationBranch) }),
+  });
   const overlaps = new OverlapModel(manager);
-  const tree = new AgentsTreeProvider(manager, overlaps, plans);
+  const tree = new AgentsTreeProvider(manager, overlaps, plans, reconciler);
   const outputs = new AgentOutputViews(manager);
   const agentsChanged = new vscode.EventEmitter<AgentRecord[]>();
   const dispatchDeps = { manager, profiles: () => config.profiles(), defaultProfile: () => config.defaultProfile(), memento: context.globalState };
   const strategy = () => vscode.workspace.getConfiguration(settings.section).get<MergeStrategy>(settings.mergeStrategy, 'merge');
 
   context.subscriptions.push(
-    logger, terminals, manager, plans, overlaps, tree, outputs, agentsChanged,
+    logger, terminals, manager, plans, reconciler, overlaps, tree, outputs, agentsChanged,
     vscode.window.createTreeView(views.agents, { treeDataProvider: tree, showCollapseAll: true }),
     vscode.workspace.registerTextDocumentContentProvider(schemes.base, new BaseContentProvider(git)),
     vscode.window.registerFileDecorationProvider(new ChangeDecorationProvider(overlaps)),
@@ -95,14 +104,14 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
     manager.onDidChangeAgent(() => agentsChanged.fire(manager.list())),
     trackAgentDiffContext(),
     planDiagnostics,
-    ...registerCommands(commandTable({ manager, plans, showTimeline: (arg) => showTimeline(context.extensionUri, manager, plans, arg), landing, gitLanding, outputs, terminals, dispatch: dispatchDeps, strategy, showLog: () => logger.show() }), logger),
+    ...registerCommands(commandTable({ manager, plans, showTimeline: (arg) => showTimeline(context.extensionUri, manager, plans, arg), landing, gitLanding, outputs, terminals, dispatch: dispatchDeps, strategy, showLog: () => logger.show(), reconciler }), logger),
   );
   // Restored agents are re-scanned after activation so that startup stays fast, and only in a
   // trusted workspace: nothing runs git or agents in a workspace the user has not trusted.
   if (vscode.workspace.isTrusted) {
-    setTimeout(() => manager.resume(), 0);
+    setTimeout(() => resumeAndReconcile(manager, reconciler), 0);
   } else {
-    context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => manager.resume()));
+    context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => resumeAndReconcile(manager, reconciler)));
   }
 
   return {
@@ -112,6 +121,17 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
     viewSnapshot: () => tree.snapshot(),
     activationMs: performance.now() - started,
   };
+}
+
+/** Reconcile runs in the background after the restored agents resume; its failures are only logged. */
+function resumeAndReconcile(manager: AgentManager, reconciler: Reconciler): void {
+  manager.resume();
+  void reconciler.run().catch(() => undefined);
+}
+
+async function workspaceRepositories(git: GitService): Promise<string[]> {
+  const roots = await Promise.all((vscode.workspace.workspaceFolders ?? []).map((f) => git.repoRoot(f.uri.fsPath).catch(() => undefined)));
+  return roots.filter((r): r is string => r !== undefined);
 }
 
 /** Lets the diff editor's title bar offer Accept File / Revert File when the diff is an agent's. */

@@ -61,6 +61,10 @@ export interface AgentRecord {
   readonly mergedInto?: string;
   /** Set for agents that run a task of a plan. */
   readonly plan?: { readonly runId: string; readonly taskId: string };
+  /** Set by Reconcile Agents when the worktree folder was deleted outside VS Code (Restore or Forget it). */
+  readonly worktreeMissing?: boolean;
+  /** Set for an agent made from an orphaned worktree or branch by Reconcile Agents' Adopt. */
+  readonly adopted?: boolean;
 }
 
 export const activeStatuses: ReadonlySet<AgentStatus> = new Set(['queued', 'preparing', 'running', 'waiting-for-input']);

@@ -98,7 +98,7 @@ export class AgentManager implements Disposable {
   /** Starts watching every restored agent and recomputes their change sets in the background. */
   resume(): void {
     for (const record of this.records.values()) {
-      if (record.worktreePresent !== false) {
+      if (record.worktreePresent !== false && !record.worktreeMissing) {
         this.tracker.track(record.id, record);
         void this.tracker.refresh(record.id);
       }
@@ -228,6 +228,18 @@ export class AgentManager implements Disposable {
     this.deps.headlessRunner.forget?.(id);
     this.records.delete(id);
     this.changed(id, 'removed');
+  }
+
+  /** Adds a record made elsewhere (an orphaned worktree adopted by Reconcile Agents) and watches its folder. */
+  register(record: AgentRecord): void {
+    if (this.records.has(record.id)) {
+      throw new AgentError('invalidTransition', `There is already an agent with id "${record.id}".`);
+    }
+    this.records.set(record.id, record);
+    this.changed(record.id, 'added');
+    if (record.worktreePresent !== false) {
+      this.setTracked(record.id, true);
+    }
   }
 
   /** Resolves with the agent once its current run has ended (at once when it is not running). */

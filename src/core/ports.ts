@@ -1,6 +1,8 @@
 /** The interfaces core needs from the outside world; node/ and host/ implement them. */
 import type { AgentRecord, ChangedFile } from './agent';
 import type { Disposable, Event } from '../util/event';
+import type { GitRefInfo } from './reconcile';
+import type { WorktreeEntry } from './worktreeList';
 
 export interface Logger {
   info(message: string): void;
@@ -219,4 +221,23 @@ export interface ManagerSettings {
   readonly setupCommand?: readonly string[];
   /** Repository-relative folders the new worktree gets as symlinks to the main worktree's (ignored ones only). */
   readonly symlinkFolders?: readonly string[];
+}
+
+/** What Reconcile Agents asks of git. Writes go through the repository's write queue; same error rules as GitPort. */
+export interface GitReconcilePort {
+  /** `git worktree list --porcelain -z`, the main worktree first. */
+  listWorktrees(repoRoot: string): Promise<WorktreeEntry[]>;
+  /** Refs under the given prefixes (full names, e.g. refs/heads/), with their tips and first parents. */
+  listRefs(repoRoot: string, prefixes: readonly string[]): Promise<GitRefInfo[]>;
+  /**
+   * Drops the registration of one worktree whose folder is gone: what `git worktree prune` does,
+   * for that entry only, so a user's own stale entries are left alone. Refuses a folder that exists.
+   */
+  pruneWorktree(repoRoot: string, dir: string): Promise<void>;
+  /** `git worktree add dir branch` for an existing branch, verified against `git worktree list`. */
+  checkoutWorktree(repoRoot: string, dir: string, branch: string): Promise<void>;
+  /** Merge base of two commits; undefined when they share no history. */
+  mergeBase(repoRoot: string, a: string, b: string): Promise<string | undefined>;
+  /** Points `ref` at a snapshot of `branch`'s tip (same tree, parent = tip): saved work for a worktree that is gone. */
+  saveBranch(repoRoot: string, branch: string, ref: string, message: string): Promise<SavedWork>;
 }

@@ -2,12 +2,21 @@ import * as vscode from 'vscode';
 import type { AgentManager } from '../../core/agentManager';
 import { isActive } from '../../core/agent';
 import type { PlanService } from '../../core/planService';
+import type { Orphan } from '../../core/reconcile';
+import type { Event } from '../../util/event';
 import type { OverlapModel } from '../overlapModel';
 import { AgentNode, FileNode, type TreeNode as AgentTreeNode } from './nodes';
+import { OrphanNode } from './orphanNodes';
 import { PlanNode, TaskNode } from './planNodes';
 import { statusText } from './presentation';
 
-export type TreeNode = AgentTreeNode | PlanNode | TaskNode;
+export type TreeNode = AgentTreeNode | PlanNode | TaskNode | OrphanNode;
+
+/** Reconcile Agents' last findings, held in memory. */
+export interface OrphanSource {
+  orphans(): readonly Orphan[];
+  readonly onDidChange: Event<void>;
+}
 
 export interface ViewRow {
   readonly label: string;
@@ -29,9 +38,11 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     private readonly manager: AgentManager,
     private readonly overlaps: OverlapModel,
     private readonly plans: PlanService,
+    private readonly orphanSource?: OrphanSource,
   ) {
     this.subscriptions.push(
       plans.onDidChange(() => this.emitter.fire(undefined)),
+      ...(orphanSource ? [orphanSource.onDidChange(() => this.emitter.fire(undefined))] : []),
       overlaps.onDidChange(() => this.emitter.fire(undefined)),
       manager.onDidChangeAgent((change) => {
         const node = this.nodes.get(change.id);
@@ -48,7 +59,7 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
-    if (node instanceof PlanNode) {
+    if (node instanceof PlanNode || node instanceof OrphanNode) {
       return node.toTreeItem();
     }
     if (node instanceof TaskNode) {
@@ -80,7 +91,8 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
           this.nodes.delete(id);
         }
       }
-      return [...plans, ...records.map((r) => {
+      const orphans = (this.orphanSource?.orphans() ?? []).map((o) => new OrphanNode(o));
+      return [...plans, ...orphans, ...records.map((r) => {
         const existing = this.nodes.get(r.id);
         if (existing) {
           existing.record = r;

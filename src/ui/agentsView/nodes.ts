@@ -22,8 +22,13 @@ export class AgentNode {
     if (overlapping.length > 0) {
       item.tooltip.appendMarkdown(`\n\n$(warning) ${vscode.l10n.t('Changes the same files as: {0}', overlapping.join(', '))}`);
     }
-    // e.g. "agent.running.worktree.headless": menus match on the parts they need.
-    item.contextValue = `agent.${r.status}.${r.isolation}.${r.mode}`;
+    // e.g. "agent.running.worktree.headless": menus match on the parts they need. A missing
+    // worktree takes the status's place, so no menu that needs the folder matches.
+    item.contextValue = `agent.${r.worktreeMissing ? 'missing' : r.status}.${r.isolation}.${r.mode}`;
+    if (r.worktreeMissing) {
+      item.description = `${item.description} · ${vscode.l10n.t('worktree missing')}`;
+      item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+    }
     return item;
   }
 }

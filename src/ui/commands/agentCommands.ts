@@ -71,6 +71,9 @@ export function agentCommands(deps: AgentCommandDeps) {
     discard: async (arg?: unknown) => {
       const record = await pickAgent(manager, arg, (r) => r.status !== 'discarded');
       const options = (arg && typeof arg === 'object' ? arg : {}) as DiscardArgs;
+      if (record.worktreeMissing) {
+        throw new AgentError('invalidTransition', vscode.l10n.t('The worktree folder of agent "{0}" is missing — restore it or forget the agent.', record.title));
+      }
       if (options.confirm !== false) {
         await confirmDiscard(manager, record);
       }

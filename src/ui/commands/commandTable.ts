@@ -3,6 +3,7 @@ import { commands, views } from '../../constants';
 import type { AgentLanding } from '../../core/agentLanding';
 import type { AgentManager } from '../../core/agentManager';
 import type { PlanService } from '../../core/planService';
+import type { Reconciler } from '../../core/reconciler';
 import type { GitLandingPort, MergeStrategy } from '../../core/ports';
 import type { TerminalRunner } from '../../host/terminalRunner';
 import type { AgentOutputViews } from '../outputViews';
@@ -12,6 +13,7 @@ import { type DispatchArgs, type DispatchDeps, dispatchCommand } from './dispatc
 import { forecastConflicts } from './forecastCommand';
 import { landCommands } from './landCommands';
 import { planCommands } from './planCommands';
+import { reconcileCommands } from './reconcileCommands';
 import { reviewCommands } from './reviewCommands';
 
 export interface CommandTableDeps {
@@ -25,6 +27,7 @@ export interface CommandTableDeps {
   readonly dispatch: DispatchDeps;
   readonly strategy: () => MergeStrategy;
   readonly showLog: () => void;
+  readonly reconciler: Reconciler;
 }
 
 /** What Try the Demo Agent asks of the demo agent: it only creates a file, so it works in any repository. */
@@ -38,6 +41,7 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
   const agent = agentCommands(deps);
   const review = reviewCommands({ manager: deps.manager, landing: deps.gitLanding });
   const land = landCommands(deps);
+  const reconcile = reconcileCommands({ manager: deps.manager, reconciler: deps.reconciler });
   const plan = planCommands({ ...deps, profiles: deps.dispatch.profiles, defaultProfile: deps.dispatch.defaultProfile });
   return {
     [commands.dispatch]: (args) => dispatchCommand(deps.dispatch, (args ?? {}) as DispatchArgs),
@@ -66,6 +70,11 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
     [commands.planWithAgent]: plan.planWithAgent,
     [commands.showTimeline]: (arg) => deps.showTimeline(arg),
     [commands.showLog]: () => deps.showLog(),
+    [commands.reconcile]: reconcile.reconcile,
+    [commands.adoptOrphan]: reconcile.adoptOrphan,
+    [commands.discardOrphan]: reconcile.discardOrphan,
+    [commands.restoreMissing]: reconcile.restoreMissing,
+    [commands.forgetAgent]: reconcile.forgetAgent,
     [commands.focusView]: () => vscode.commands.executeCommand(`${views.agents}.focus`),
   };
 }

@@ -1,0 +1,245 @@
+import type { AgentRecord } from './agent';
+import { isActive } from './agent';
+import { type AgentLanding, savedRefPrefix } from './agentLanding';
+import type { AgentManager } from './agentManager';
+import { AgentError } from './errors';
+import type { FileSystemPort, GitLandingPort, GitPort, GitReconcilePort, Logger, ManagerSettings } from './ports';
+import { type MissingAgent, type Orphan, reconcile, restoreSource, samePathKey } from './reconcile';
+import { WorktreeNames } from './worktreeNames';
+import { type Disposable, Emitter } from '../util/event';
+import { joinPath, parentDir } from '../util/paths';
+
+export interface ReconcileReport {
+  readonly orphans: readonly Orphan[];
+  readonly missing: readonly MissingAgent[];
+  /** Stale worktree registrations removed (paths). */
+  readonly pruned: readonly string[];
+  /** Repositories that could not be looked at, with why. */
+  readonly errors: readonly string[];
+}
+
+export interface ReconcilerDeps {
+  readonly manager: AgentManager;
+  readonly landing: AgentLanding;
+  readonly git: GitPort;
+  readonly gitLanding: GitLandingPort;
+  readonly reconcileGit: GitReconcilePort;
+  readonly fs: FileSystemPort;
+  readonly clock: { now(): number };
+  readonly logger: Logger;
+  readonly settings: () => ManagerSettings;
+  /** The profile an adopted agent's follow-ups use. */
+  readonly profile: () => { readonly name: string; readonly mode: 'headless' | 'terminal' };
+  /** Repositories of the workspace (the records' repositories are added). */
+  readonly repositories: () => Promise<readonly string[]>;
+  /** Worktrees and branches in use that are not agents (live plan runs' integration worktrees). */
+  readonly inUse: () => { readonly paths: readonly string[]; readonly branches: readonly string[] };
+  readonly newId: () => string;
+}
+
+/** Which orphan a command means: its folder, or its branch. */
+export interface OrphanKey {
+  readonly path?: string;
+  readonly branch?: string;
+}
+
+/**
+ * Reconcile Agents: finds orphaned worktrees and branches, marks agents whose folder is gone as
+ * missing and prunes the extension's stale registrations; then adopts, discards (work saved
+ * first), restores or forgets what it found. Keeps the last findings in memory for the view.
+ */
+export class Reconciler implements Disposable {
+  private orphanList: Orphan[] = [];
+  private running?: Promise<ReconcileReport>;
+  private readonly emitter = new Emitter<void>();
+  readonly onDidChange = this.emitter.event;
+
+  constructor(private readonly deps: ReconcilerDeps) {}
+
+  orphans(): readonly Orphan[] {
+    return this.orphanList;
+  }
+
+  /** One pass over every repository; a pass asked for while one runs shares it. */
+  run(): Promise<ReconcileReport> {
+    this.running ??= this.pass().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  async adopt(key: OrphanKey): Promise<AgentRecord> {
+    const orphan = this.find(key);
+    if (orphan.kind === 'branch') {
+      await this.deps.fs.mkdirp(parentDir(orphan.path));
+      await this.deps.reconcileGit.checkoutWorktree(orphan.repoRoot, orphan.path, orphan.branch);
+    }
+    const record = await this.recordFor(orphan, {});
+    this.deps.manager.register(record);
+    await this.deps.fs.appendText(record.logPath!, `Adopted by Reconcile Agents: worktree ${orphan.path} on ${orphan.branch}, base ${record.baseSha.slice(0, 12)}.\n`).catch(() => undefined);
+    this.dropOrphan(orphan);
+    this.deps.logger.info(`[Reconcile] adopted ${orphan.branch} (${orphan.path}) as agent ${record.id}`);
+    return record;
+  }
+
+  /** Saves the orphan's work under refs/parallel-agents/saved/, removes it, and lists it as a discarded agent that Restore Agent brings back. */
+  async discardOrphan(key: OrphanKey): Promise<AgentRecord> {
+    const orphan = this.find(key);
+    if (orphan.kind === 'worktree') {
+      const record = await this.recordFor(orphan, {});
+      this.deps.manager.register(record);
+      await this.deps.landing.discard(record.id);
+      this.dropOrphan(orphan);
+      return this.deps.manager.get(record.id);
+    }
+    const id = this.deps.newId();
+    const saved = await this.deps.reconcileGit.saveBranch(orphan.repoRoot, orphan.branch, `${savedRefPrefix}${id}`, `Parallel Agents: branch ${orphan.branch} saved before deleting it`);
+    const record = await this.recordFor(orphan, { id, status: 'discarded', statusBeforeDiscard: 'stopped', savedRef: saved.ref, worktreePresent: false });
+    await this.deps.git.deleteBranch(orphan.repoRoot, orphan.branch, true);
+    this.deps.manager.register(record);
+    this.dropOrphan(orphan);
+    return record;
+  }
+
+  /** Brings a missing agent's worktree back: from its saved work when that is newest, else on its branch. */
+  async restoreMissing(id: string): Promise<void> {
+    const record = this.missingRecord(id);
+    const refs = new Map((await this.deps.reconcileGit.listRefs(record.repoRoot, ['refs/heads/', savedRefPrefix])).map((r) => [r.name, r]));
+    const source = restoreSource(record, refs);
+    if (source === 'none') {
+      throw new AgentError('invalidTransition', `Nothing is left of agent "${record.title}": its branch ${record.branch} and saved work are gone. Forget it instead.`);
+    }
+    await this.pruneStale(record);
+    await this.deps.fs.mkdirp(parentDir(record.worktreePath));
+    if (source === 'saved') {
+      await this.deps.gitLanding.restoreWork(record.repoRoot, record.worktreePath, record.branch, record.savedRef!);
+    } else {
+      await this.deps.reconcileGit.checkoutWorktree(record.repoRoot, record.worktreePath, record.branch);
+    }
+    this.deps.manager.annotate(id, { worktreeMissing: false });
+    this.deps.manager.setTracked(id, true);
+    this.deps.logger.info(`[Reconcile] restored the worktree of ${id} from its ${source === 'saved' ? 'saved work' : 'branch'}`);
+  }
+
+  /** Drops a missing agent: its registration and branch go; commits the branch had are kept under refs/parallel-agents/saved/<id>. */
+  async forget(id: string): Promise<void> {
+    const record = this.missingRecord(id);
+    await this.pruneStale(record);
+    const tip = (await this.deps.reconcileGit.listRefs(record.repoRoot, [`refs/heads/${record.branch}`])).find((r) => r.name === `refs/heads/${record.branch}`);
+    if (tip) {
+      if (tip.sha !== record.baseSha) {
+        await this.deps.reconcileGit.saveBranch(record.repoRoot, record.branch, `${savedRefPrefix}${id}`, `Parallel Agents: branch of "${record.title}" saved before forgetting it`);
+      }
+      await this.deps.git.deleteBranch(record.repoRoot, record.branch, true);
+    }
+    this.deps.manager.forget(id);
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+
+  private async pass(): Promise<ReconcileReport> {
+    const roots = new Map<string, string>();
+    const add = (root: string) => roots.set(samePathKey(root), roots.get(samePathKey(root)) ?? root);
+    (await this.deps.repositories().catch(() => [])).forEach(add);
+    this.deps.manager.list().forEach((r) => add(r.repoRoot));
+    const orphans: Orphan[] = [];
+    const missing: MissingAgent[] = [];
+    const pruned: string[] = [];
+    const errors: string[] = [];
+    for (const repoRoot of roots.values()) {
+      try {
+        const found = await this.repository(repoRoot);
+        orphans.push(...found.orphans);
+        missing.push(...found.missing);
+        pruned.push(...found.pruned);
+      } catch (e) {
+        errors.push(`${repoRoot}: ${(e as Error).message}`);
+        this.deps.logger.warn(`[Reconcile] ${repoRoot}: ${(e as Error).message}`);
+      }
+    }
+    this.orphanList = orphans;
+    this.emitter.fire();
+    this.deps.logger.info(`[Reconcile] ${roots.size} repositories: ${orphans.length} orphaned, ${missing.length} missing, ${pruned.length} pruned`);
+    return { orphans, missing, pruned, errors };
+  }
+
+  private async repository(repoRoot: string): Promise<{ orphans: Orphan[]; missing: MissingAgent[]; pruned: string[] }> {
+    const settings = this.deps.settings();
+    const records = this.deps.manager.list();
+    const [worktrees, refs] = await Promise.all([
+      this.deps.reconcileGit.listWorktrees(repoRoot),
+      this.deps.reconcileGit.listRefs(repoRoot, ['refs/heads/', savedRefPrefix]),
+    ]);
+    const existingFolders = new Set<string>();
+    for (const r of records) {
+      if (r.worktreePath && samePathKey(r.repoRoot) === samePathKey(repoRoot) && (await this.deps.fs.exists(r.worktreePath))) {
+        existingFolders.add(r.worktreePath);
+      }
+    }
+    const inUse = this.deps.inUse();
+    const findings = reconcile({ repoRoot, worktreeRoot: WorktreeNames.rootFor(repoRoot, settings), branchPrefix: settings.branchPrefix, records, worktrees, refs, existingFolders, inUse });
+    const pruned: string[] = [];
+    for (const dir of findings.prune) {
+      await this.deps.reconcileGit.pruneWorktree(repoRoot, dir).then(
+        () => pruned.push(dir),
+        (e: Error) => this.deps.logger.warn(`[Reconcile] pruning ${dir} failed: ${e.message}`),
+      );
+    }
+    for (const { id } of findings.missing) {
+      if (!this.deps.manager.get(id).worktreeMissing) {
+        this.deps.manager.setTracked(id, false);
+        this.deps.manager.annotate(id, { worktreeMissing: true, changedFiles: [] });
+      }
+    }
+    for (const id of findings.reappeared) {
+      this.deps.manager.annotate(id, { worktreeMissing: false });
+      this.deps.manager.setTracked(id, true);
+    }
+    return { orphans: [...findings.orphans], missing: [...findings.missing], pruned };
+  }
+
+  private async recordFor(orphan: Orphan, patch: Partial<AgentRecord>): Promise<AgentRecord> {
+    const base = await this.deps.reconcileGit.mergeBase(orphan.repoRoot, 'HEAD', `refs/heads/${orphan.branch}`);
+    if (!base) {
+      throw new AgentError('gitFailed', `The branch ${orphan.branch} shares no history with HEAD of ${orphan.repoRoot}, so its changes cannot be shown.`);
+    }
+    const id = patch.id ?? this.deps.newId();
+    const profile = this.deps.profile();
+    const now = this.deps.clock.now();
+    const slug = orphan.branch.slice(orphan.branch.lastIndexOf('/') + 1);
+    return {
+      id, title: slug, prompt: '', profile: profile.name, mode: profile.mode, isolation: 'worktree', status: 'stopped',
+      repoRoot: orphan.repoRoot, cwd: orphan.path, branch: orphan.branch, worktreePath: orphan.path, baseSha: base,
+      createdAt: now, endedAt: now, logPath: joinPath(this.deps.settings().logDir, `${id}.log`), changedFiles: [], adopted: true, ...patch,
+    };
+  }
+
+  private find(key: OrphanKey): Orphan {
+    const orphan = this.orphanList.find((o) => (key.path !== undefined && samePathKey(o.path) === samePathKey(key.path)) || (key.branch !== undefined && o.branch === key.branch));
+    if (!orphan) {
+      throw new AgentError('unknownAgent', `No orphaned worktree or branch matches ${key.path ?? key.branch ?? '(nothing given)'} — run Reconcile Agents first.`);
+    }
+    return orphan;
+  }
+
+  private dropOrphan(orphan: Orphan): void {
+    this.orphanList = this.orphanList.filter((o) => o !== orphan);
+    this.emitter.fire();
+  }
+
+  private missingRecord(id: string): AgentRecord & { worktreePath: string; branch: string } {
+    const record = this.deps.manager.get(id);
+    if (!record.worktreeMissing || !record.worktreePath || !record.branch || isActive(record.status)) {
+      throw new AgentError('invalidTransition', `Agent "${record.title}" is not missing its worktree.`);
+    }
+    return record as AgentRecord & { worktreePath: string; branch: string };
+  }
+
+  /** A registration left behind by the deleted folder would stop `worktree add` at the same path. */
+  private async pruneStale(record: AgentRecord & { worktreePath: string }): Promise<void> {
+    const entry = (await this.deps.reconcileGit.listWorktrees(record.repoRoot)).find((w) => samePathKey(w.path) === samePathKey(record.worktreePath));
+    if (entry && !(await this.deps.fs.exists(record.worktreePath))) {
+      await this.deps.reconcileGit.pruneWorktree(record.repoRoot, record.worktreePath);
+    }
+  }
+}
