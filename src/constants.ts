@@ -6,6 +6,7 @@ export const commands = {
   tryDemo: 'parallelAgents.tryDemo',
   stop: 'parallelAgents.stop',
   showOutput: 'parallelAgents.showOutput',
+  showResult: 'parallelAgents.showResult',
   openWorktree: 'parallelAgents.openWorktree',
   revealTerminal: 'parallelAgents.revealTerminal',
   discard: 'parallelAgents.discard',

@@ -10,6 +10,8 @@ export type AgentStatus =
   | 'stopped'
   | 'interrupted'
   | 'timed-out'
+  /** Exited 0, but the CLI reports tools it was not allowed to run: the task is likely incomplete. */
+  | 'needs-permission'
   | 'reviewed'
   | 'merged'
   | 'discarded';
@@ -25,6 +27,20 @@ export interface ChangedFile {
   /** Set for renames: the path at the base commit. */
   readonly oldPath?: string;
   readonly binary: boolean;
+}
+
+/** What a CLI with structured output (a profile's `output`) reported about its current or last run. */
+export interface AgentActivity {
+  /** The last tool the agent used and its main argument, e.g. "Edit src/a.ts". */
+  readonly step?: string;
+  readonly turns?: number;
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly costUsd?: number;
+  /** The agent's final answer, capped (agentEvents' resultLimit). */
+  readonly result?: string;
+  /** Tools the CLI refused to run, each with its main argument. */
+  readonly denials?: readonly string[];
 }
 
 export interface AgentRecord {
@@ -65,10 +81,12 @@ export interface AgentRecord {
   readonly worktreeMissing?: boolean;
   /** Set for an agent made from an orphaned worktree or branch by Reconcile Agents' Adopt. */
   readonly adopted?: boolean;
+  /** Progress and answer of the current or last run, for profiles whose CLI prints JSON events. */
+  readonly activity?: AgentActivity;
 }
 
 export const activeStatuses: ReadonlySet<AgentStatus> = new Set(['queued', 'preparing', 'running', 'waiting-for-input']);
-export const finishedStatuses: ReadonlySet<AgentStatus> = new Set(['succeeded', 'failed', 'stopped', 'interrupted', 'timed-out']);
+export const finishedStatuses: ReadonlySet<AgentStatus> = new Set(['succeeded', 'failed', 'stopped', 'interrupted', 'timed-out', 'needs-permission']);
 
 export function isActive(status: AgentStatus): boolean {
   return activeStatuses.has(status);

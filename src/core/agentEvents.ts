@@ -36,6 +36,18 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Json : {});
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
+/** The first event each CLI prints for a run. */
+function startsRun(format: ProfileOutput, event: Json): boolean {
+  switch (format) {
+    case 'claude-stream-json':
+      return event.type === 'system' && event.subtype === 'init';
+    case 'codex-json':
+      return event.type === 'thread.started';
+    case 'gemini-stream-json':
+      return event.type === 'init';
+  }
+}
+
 export class AgentEventParser {
   private buffer = '';
   private skipping = false;
@@ -98,6 +110,9 @@ export class AgentEventParser {
       return false;
     }
     const before = JSON.stringify(this.state);
+    if (startsRun(this.format, event)) {
+      this.reset();
+    }
     if (this.format === 'claude-stream-json') {
       this.claude(event);
     } else if (this.format === 'codex-json') {
@@ -106,6 +121,15 @@ export class AgentEventParser {
       this.gemini(event);
     }
     return JSON.stringify(this.state) !== before;
+  }
+
+  /** A log holds every run of an agent (first run, follow-ups): the state is that of the last one. */
+  private reset(): void {
+    this.progress = {};
+    this.result = undefined;
+    this.answer = '';
+    this.denials = [];
+    this.reportedError = false;
   }
 
   private claude(event: Json): void {

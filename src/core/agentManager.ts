@@ -56,6 +56,7 @@ export class AgentManager implements Disposable {
   private readonly records = new Map<string, AgentRecord>();
   private readonly runs: AgentRuns;
   private readonly saves = new SerialQueue();
+  private saveQueued = false;
   private readonly tracker: ChangeTracker;
   /** Shared with plan runs, whose integration worktrees are named the same way. */
   readonly names: WorktreeNames;
@@ -296,8 +297,15 @@ export class AgentManager implements Disposable {
     this.changeEmitter.fire({ id, kind });
   }
 
+  /** Marks the state dirty: one save is queued at a time and writes the records as they are when it runs. */
   private persist(): void {
-    const snapshot = this.list();
-    void this.saves.run(() => this.deps.store.save(snapshot)).catch((e: Error) => this.deps.logger.error(`[AgentManager] saving state failed: ${e.message}`));
+    if (this.saveQueued) {
+      return;
+    }
+    this.saveQueued = true;
+    void this.saves.run(() => {
+      this.saveQueued = false;
+      return this.deps.store.save(this.list());
+    }).catch((e: Error) => this.deps.logger.error(`[AgentManager] saving state failed: ${e.message}`));
   }
 }

@@ -3,10 +3,11 @@
  * process and following it to its end. The records themselves belong to AgentManager; a run
  * reaches them only through RunHost.
  */
-import type { AgentRecord } from './agent';
+import type { AgentActivity, AgentRecord, AgentStatus } from './agent';
+import { ProgressFeed, type Timers } from './agentProgress';
 import type { ResolvedProfile } from './dispatchChecks';
-import type { AgentProcess, AgentRunner, Clock, FileSystemPort, Logger, ManagerSettings, WorktreeSourcePort } from './ports';
-import { expandArgs } from './profiles';
+import type { AgentProcess, AgentRunner, Clock, FileSystemPort, Logger, ManagerSettings, ProcessExit, WorktreeSourcePort } from './ports';
+import { type Profile, type ProfileOutput, expandArgs } from './profiles';
 import { WorktreePrep, setupFailure, setupRequest } from './worktreePrep';
 import type { Disposable } from '../util/event';
 
@@ -19,6 +20,10 @@ export interface RunDeps {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly settings: () => ManagerSettings;
+  /** Tells an adopted run's output format (its profile's `output`). */
+  readonly profiles: () => readonly Profile[];
+  /** Paces progress reports; tests pass a fake clock. */
+  readonly timers?: Timers;
 }
 
 /** What a run needs from the owner of the agent records. */
@@ -36,6 +41,8 @@ interface Running {
   readonly process: AgentProcess;
   stopRequested: boolean;
   timedOut?: boolean;
+  /** Set when the profile's CLI prints JSON events. */
+  feed?: ProgressFeed;
   /** Resolves once the end of the run is recorded. */
   ended: Promise<void>;
 }
@@ -75,7 +82,7 @@ export class AgentRuns implements Disposable {
     if (!adopted) {
       return false;
     }
-    this.attach(record, adopted);
+    this.attach(record, adopted, this.deps.profiles().find((p) => p.name === record.profile)?.output, true);
     this.deps.logger.info(`[AgentManager] adopted ${record.id}, still running from an earlier window`);
     return true;
   }
@@ -84,6 +91,7 @@ export class AgentRuns implements Disposable {
   dispose(): void {
     this.disposed = true;
     for (const entry of this.running.values()) {
+      entry.feed?.dispose();
       if (entry.process.detach) {
         entry.process.detach();
       } else {
@@ -137,9 +145,10 @@ export class AgentRuns implements Disposable {
       this.host.update(record.id, { status: 'failed', error: (e as Error).message, endedAt: this.deps.clock.now() });
       return;
     }
-    this.host.update(record.id, { status: 'running', startedAt: this.deps.clock.now() });
+    // A new run starts with no progress; the last run's answer is in the log.
+    this.host.update(record.id, { status: 'running', startedAt: this.deps.clock.now(), activity: undefined });
     this.deps.logger.info(`[AgentManager] started ${record.id} (${profile.name}, pid ${process.pid ?? '?'}) in ${record.cwd}`);
-    this.attach(this.host.get(record.id), process);
+    this.attach(this.host.get(record.id), process, record.mode === 'headless' ? profile.output : undefined, false);
   }
 
   /** The setup run counts as the agent's run: stop() ends it and whenEnded() waits through it and the agent. */
@@ -186,10 +195,15 @@ export class AgentRuns implements Disposable {
   }
 
   /** Follows a running agent process (just started, or adopted from an earlier window) to its end. */
-  private attach(record: AgentRecord, process: AgentProcess): void {
+  private attach(record: AgentRecord, process: AgentProcess, output: ProfileOutput | undefined, adopted: boolean): void {
     const entry: Running = { process, stopRequested: false, ended: Promise.resolve() };
     this.running.set(record.id, entry);
-    process.onDidOutput((text) => this.host.output(record.id, text));
+    entry.feed = output ? new ProgressFeed(output, record.cwd, (activity) => this.host.update(record.id, { activity }), this.deps.timers) : undefined;
+    const replayed = adopted ? this.replay(record, process, entry.feed, process.startOffset) : Promise.resolve();
+    process.onDidOutput((text) => {
+      this.host.output(record.id, text);
+      entry.feed?.push(text);
+    });
     const limit = this.deps.settings().agentTimeoutMs ?? 0;
     const left = limit - (this.deps.clock.now() - (record.startedAt ?? this.deps.clock.now()));
     const timer = limit > 0 ? setTimeout(() => {
@@ -199,15 +213,44 @@ export class AgentRuns implements Disposable {
     }, Math.max(left, 0)) : undefined;
     entry.ended = process.exit.then(async (exit) => {
       clearTimeout(timer);
-      const status = entry.timedOut ? 'timed-out' : entry.stopRequested || exit.stopRequested ? 'stopped' : exit.exitCode === 0 && !exit.error ? 'succeeded' : 'failed';
+      await replayed;
+      // An adopted run that had ended before this window came showed no live output: all of it is in the log.
+      if (adopted && entry.feed && !entry.feed.sawOutput && process.startOffset !== undefined) {
+        await this.replay(record, process, entry.feed, undefined, process.startOffset);
+      }
+      const activity = entry.feed?.finish();
+      const status = this.endStatus(entry, exit, activity);
       const endedAt = this.deps.clock.now();
       this.deps.logger.info(`[AgentManager] ${record.id} ended: ${status} (code ${exit.exitCode ?? '-'}, signal ${exit.signal ?? '-'})`);
       // The final change set is published first, so whoever reacts to the end sees the agent's last files.
       await this.host.refreshChanges(record.id);
       this.running.delete(record.id);
       if (!this.disposed && this.host.has(record.id)) {
-        this.host.update(record.id, { status, exitCode: exit.exitCode, signal: exit.signal, error: exit.error, endedAt });
+        this.host.update(record.id, { status, exitCode: exit.exitCode, signal: exit.signal, error: exit.error, endedAt, ...(activity ? { activity } : {}) });
       }
     });
+  }
+
+  /** A clean exit whose CLI reports denied tools did not do all it was asked: it needs permission, not a review as a success. */
+  private endStatus(entry: Running, exit: ProcessExit, activity: AgentActivity | undefined): AgentStatus {
+    if (entry.timedOut) {
+      return 'timed-out';
+    }
+    if (entry.stopRequested || exit.stopRequested) {
+      return 'stopped';
+    }
+    if (exit.exitCode !== 0 || exit.error) {
+      return 'failed';
+    }
+    return (activity?.denials?.length ?? 0) > 0 ? 'needs-permission' : 'succeeded';
+  }
+
+  /** Rebuilds an adopted run's progress from its log; live output waits meanwhile. A log that cannot be read leaves the saved progress. */
+  private async replay(record: AgentRecord, process: AgentProcess, feed: ProgressFeed | undefined, to: number | undefined, from?: number): Promise<void> {
+    const read = process.readLogFrom?.bind(process);
+    if (!feed || !read || (to !== undefined && to <= 0)) {
+      return;
+    }
+    await feed.replay((offset, end) => read(offset, { end }), to, from).catch((e: Error) => this.deps.logger.warn(`[AgentManager] ${record.id}: reading back its log failed: ${e.message}`));
   }
 }

@@ -9,17 +9,19 @@ import { AgentError } from './errors';
 const transitions: Record<AgentStatus, readonly AgentStatus[]> = {
   queued: ['preparing', 'stopped', 'failed', 'interrupted'],
   preparing: ['running', 'failed', 'stopped', 'interrupted'],
-  running: ['waiting-for-input', 'succeeded', 'failed', 'stopped', 'interrupted', 'timed-out'],
-  'waiting-for-input': ['running', 'succeeded', 'failed', 'stopped', 'interrupted', 'timed-out'],
+  running: ['waiting-for-input', 'succeeded', 'failed', 'stopped', 'interrupted', 'timed-out', 'needs-permission'],
+  'waiting-for-input': ['running', 'succeeded', 'failed', 'stopped', 'interrupted', 'timed-out', 'needs-permission'],
   succeeded: ['running', 'reviewed', 'merged', 'discarded'],
   failed: ['running', 'reviewed', 'merged', 'discarded'],
   stopped: ['running', 'reviewed', 'merged', 'discarded'],
   interrupted: ['running', 'reviewed', 'merged', 'discarded'],
   'timed-out': ['running', 'reviewed', 'merged', 'discarded'],
+  // A run whose CLI was denied tools: finished like the others, reviewable, and a follow-up may grant more.
+  'needs-permission': ['running', 'reviewed', 'merged', 'discarded'],
   reviewed: ['running', 'merged', 'discarded'],
   merged: ['discarded'],
   // Restore Agent gives a discarded agent back the status it had.
-  discarded: ['succeeded', 'failed', 'stopped', 'interrupted', 'timed-out', 'reviewed', 'merged'],
+  discarded: ['succeeded', 'failed', 'stopped', 'interrupted', 'timed-out', 'needs-permission', 'reviewed', 'merged'],
 };
 
 export function canTransition(from: AgentStatus, to: AgentStatus): boolean {

@@ -89,6 +89,7 @@ function terminalState(record: AgentRecord): BarState | undefined {
     case 'stopped':
     case 'interrupted':
     case 'timed-out':
+    case 'needs-permission':
       return 'stopped';
     default:
       return undefined;

@@ -40,6 +40,11 @@ export class FinishNotifications implements vscode.Disposable {
       } else if (choice === merge) {
         await vscode.commands.executeCommand(commands.merge, id);
       }
+    } else if (status === 'needs-permission') {
+      const show = vscode.l10n.t('Show Output');
+      if ((await vscode.window.showWarningMessage(vscode.l10n.t('Agent "{0}" ended but was denied some tools: it needs permission', title), show)) === show) {
+        await vscode.commands.executeCommand(commands.showOutput, id);
+      }
     } else if (status === 'failed' || status === 'timed-out') {
       const show = vscode.l10n.t('Show Output');
       const message = status === 'failed' ? vscode.l10n.t('Agent "{0}" failed', title) : vscode.l10n.t('Agent "{0}" timed out and was stopped', title);

@@ -86,4 +86,19 @@ describe('agent CLI events (real recorded output)', () => {
     assert.equal(parser.state.result?.length, resultLimit);
     assert.equal(parser.state.reportedError, true);
   });
+
+  it('a log with two runs (a follow-up after a denial) gives the state of the last run only', () => {
+    for (const [format, first, second] of [
+      ['claude-stream-json', 'claude-permission-denied.jsonl', 'claude-edit.jsonl'],
+      ['codex-json', 'codex-edit.jsonl', 'codex-edit.jsonl'],
+      ['gemini-stream-json', 'gemini-edit.jsonl', 'gemini-edit.jsonl'],
+    ] as const) {
+      const both = `${read(first)}\n──── follow-up: go on\n${read(second)}`;
+      const parser = new AgentEventParser(format, cwdOf(read(second)));
+      parser.push(both);
+      parser.end();
+      assert.deepEqual(parser.state, parse(format, read(second)), format);
+    }
+    assert.deepEqual(parse('claude-stream-json', `${read('claude-permission-denied.jsonl')}\n${read('claude-edit.jsonl')}`).denials, []);
+  });
 });

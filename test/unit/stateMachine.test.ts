@@ -22,9 +22,21 @@ describe('agent state machine', () => {
 
   it('leaves discarded only by a restore to a finished status', () => {
     for (const to of allStatuses()) {
-      const restorable = ['succeeded', 'failed', 'stopped', 'interrupted', 'timed-out', 'reviewed', 'merged'].includes(to);
+      const restorable = ['succeeded', 'failed', 'stopped', 'interrupted', 'timed-out', 'needs-permission', 'reviewed', 'merged'].includes(to);
       assert.equal(canTransition('discarded', to), restorable, to);
     }
+  });
+
+  it('ends a run in "needs permission", a finished status that can be reviewed, merged, discarded or followed up', () => {
+    assert.ok(canTransition('running', 'needs-permission'));
+    assert.ok(canTransition('waiting-for-input', 'needs-permission'));
+    for (const to of ['running', 'reviewed', 'merged', 'discarded'] as const) {
+      assert.ok(canTransition('needs-permission', to), to);
+    }
+    for (const to of ['queued', 'preparing', 'succeeded', 'failed'] as const) {
+      assert.equal(canTransition('needs-permission', to), false, to);
+    }
+    assert.equal(canTransition('succeeded', 'needs-permission'), false);
   });
 
   it('rejects an invalid transition with a typed error', () => {

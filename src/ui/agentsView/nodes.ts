@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { AgentRecord, ChangedFile } from '../../core/agent';
 import { commands, schemes } from '../../constants';
 import { joinPath, parentDir } from '../../util/paths';
-import { agentDescription, agentTooltip, changeLetters, statusIcon } from './presentation';
+import { agentDescription, agentTooltip, changeLetters, resultSummary, statusIcon } from './presentation';
 
 export class AgentNode {
   readonly type = 'agent';
@@ -25,6 +25,10 @@ export class AgentNode {
     // e.g. "agent.running.worktree.headless": menus match on the parts they need. A missing
     // worktree takes the status's place, so no menu that needs the folder matches.
     item.contextValue = `agent.${r.worktreeMissing ? 'missing' : r.status}.${r.isolation}.${r.mode}`;
+    if (resultSummary(r) !== undefined) {
+      // An agent that changed no file has its answer as its outcome: a click opens it.
+      item.command = { command: commands.showResult, title: vscode.l10n.t('Show Agent Result'), arguments: [r.id] };
+    }
     if (r.worktreeMissing) {
       item.description = `${item.description} · ${vscode.l10n.t('worktree missing')}`;
       item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AgentRecord, AgentStatus, FileChangeKind } from '../../core/agent';
+import { type AgentActivity, type AgentRecord, type AgentStatus, type FileChangeKind, finishedStatuses, isActive } from '../../core/agent';
 
 const statusIcons: Record<AgentStatus, [icon: string, color?: string]> = {
   queued: ['clock', 'charts.yellow'],
@@ -11,6 +11,7 @@ const statusIcons: Record<AgentStatus, [icon: string, color?: string]> = {
   stopped: ['debug-stop', 'disabledForeground'],
   interrupted: ['warning', 'list.warningForeground'],
   'timed-out': ['watch', 'list.warningForeground'],
+  'needs-permission': ['shield', 'list.warningForeground'],
   reviewed: ['eye', 'charts.purple'],
   merged: ['git-merge', 'charts.green'],
   discarded: ['trash', 'disabledForeground'],
@@ -55,6 +56,8 @@ export function statusText(status: AgentStatus): string {
       return vscode.l10n.t('interrupted');
     case 'timed-out':
       return vscode.l10n.t('timed out');
+    case 'needs-permission':
+      return vscode.l10n.t('needs permission');
     case 'reviewed':
       return vscode.l10n.t('reviewed');
     case 'merged':
@@ -92,8 +95,43 @@ export function elapsed(record: AgentRecord, now: number): number {
   return (record.endedAt ?? now) - start;
 }
 
+const summaryLimit = 80;
+
 export function agentDescription(record: AgentRecord, now: number): string {
-  return `${record.profile} · ${statusLabel(record)} · ${formatElapsed(elapsed(record, now))}`;
+  const base = `${record.profile} · ${statusLabel(record)} · ${formatElapsed(elapsed(record, now))}`;
+  const activity = record.activity;
+  if (isActive(record.status) && activity?.step) {
+    return `${base} · ${activity.step}`;
+  }
+  const summary = resultSummary(record);
+  return summary ? `${base} · ${summary}` : base;
+}
+
+/** A finished agent that changed no file (research, a question) is known by its answer: its first line. */
+export function resultSummary(record: AgentRecord): string | undefined {
+  const result = record.activity?.result;
+  if (!result || record.changedFiles.length > 0 || !finishedStatuses.has(record.status)) {
+    return undefined;
+  }
+  const first = result.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '';
+  return first.length > summaryLimit ? `${first.slice(0, summaryLimit - 1)}…` : first;
+}
+
+/** Rows for what the CLI reported: step, turns, tokens, cost, denied tools. */
+function activityRows(activity: AgentActivity | undefined): [string, string | undefined][] {
+  if (!activity) {
+    return [];
+  }
+  const tokens = activity.inputTokens !== undefined || activity.outputTokens !== undefined
+    ? vscode.l10n.t('{0} in, {1} out', (activity.inputTokens ?? 0).toLocaleString(), (activity.outputTokens ?? 0).toLocaleString())
+    : undefined;
+  return [
+    [vscode.l10n.t('Step'), activity.step],
+    [vscode.l10n.t('Turns'), activity.turns?.toString()],
+    [vscode.l10n.t('Tokens'), tokens],
+    [vscode.l10n.t('Cost'), activity.costUsd !== undefined ? `$${activity.costUsd.toFixed(4)}` : undefined],
+    [vscode.l10n.t('Denied'), activity.denials?.join(', ')],
+  ];
 }
 
 export function agentTooltip(record: AgentRecord): vscode.MarkdownString {
@@ -111,11 +149,19 @@ export function agentTooltip(record: AgentRecord): vscode.MarkdownString {
     [vscode.l10n.t('Folder'), record.worktreePath ? undefined : record.cwd],
     [vscode.l10n.t('Base commit'), record.baseSha.slice(0, 12)],
     [vscode.l10n.t('Error'), record.error],
+    ...activityRows(record.activity),
   ];
   for (const [name, value] of rows) {
     if (value) {
       md.appendMarkdown(`\n${name}: \`${value.replace(/`/g, "'")}\`  `);
     }
+  }
+  if (record.status === 'needs-permission') {
+    md.appendMarkdown(`\n\n$(shield) ${vscode.l10n.t('The agent was not allowed to run some tools, so its task may be unfinished. Send a follow-up, or give its profile the permissions it needs.')}`);
+  }
+  if (record.activity?.result) {
+    md.appendMarkdown(`\n\n${vscode.l10n.t('Result')}:`);
+    md.appendCodeblock(record.activity.result, 'markdown');
   }
   return md;
 }

@@ -55,6 +55,15 @@ export function agentCommands(deps: AgentCommandDeps) {
       }
       await deps.outputs.show(record.id);
     },
+    showResult: async (arg?: unknown) => {
+      const record = await pickAgent(manager, arg, (r) => r.activity?.result !== undefined);
+      const result = record.activity?.result;
+      if (!result) {
+        throw new AgentError('unknownAgent', vscode.l10n.t('Agent "{0}" has reported no result.', record.title));
+      }
+      const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: `# ${record.title}\n\n${result}\n` });
+      await vscode.window.showTextDocument(document, { preview: true });
+    },
     openWorktree: async (arg?: unknown) => {
       const record = await pickAgent(manager, arg, (r) => r.worktreePath !== undefined);
       if (!record.worktreePath) {

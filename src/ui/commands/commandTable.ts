@@ -48,6 +48,7 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
     [commands.tryDemo]: () => dispatchCommand(deps.dispatch, { prompt: demoPrompt, profile: 'demo', isolation: 'worktree', title: vscode.l10n.t('Try the demo agent') }),
     [commands.stop]: agent.stop,
     [commands.showOutput]: agent.showOutput,
+    [commands.showResult]: agent.showResult,
     [commands.openWorktree]: agent.openWorktree,
     [commands.revealTerminal]: agent.revealTerminal,
     [commands.discard]: agent.discard,
