@@ -125,9 +125,9 @@ export class ProgressFeed {
       held.forEach((text) => {
         changed = this.parser.push(text) || changed;
       });
-    }
-    if (changed) {
-      this.throttle.trigger();
+      if (changed) {
+        this.throttle.trigger();
+      }
     }
   }
 
