@@ -20,6 +20,8 @@ type Clis = Record<CliName, string>;
 
 interface CliCase {
   readonly name: CliName;
+  /** The step the Agents view shows for the write (its profile's `output` parsed by agentEvents). */
+  readonly step: string;
   readonly api: RecordedRequest['api'];
   readonly prompt: string;
   /** What a dead model server ends in: Claude gives up at once; Codex and Gemini keep retrying. */
@@ -31,7 +33,7 @@ interface CliCase {
 // Claude and Codex get a Markdown list: their presets put the prompt after `--`.
 const cases: readonly CliCase[] = [
   {
-    name: 'claude', api: 'anthropic', whenDown: 'failed',
+    name: 'claude', api: 'anthropic', whenDown: 'failed', step: 'Write notes/hello.txt',
     prompt: '- Create notes/hello.txt saying hello.\n- Then answer DONE.',
     setup: (url, home) => ({
       ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-ant-test', CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
@@ -39,7 +41,7 @@ const cases: readonly CliCase[] = [
     }),
   },
   {
-    name: 'codex', api: 'openai', whenDown: 'timed-out',
+    name: 'codex', api: 'openai', whenDown: 'timed-out', step: 'Add notes/hello.txt',
     prompt: '- Create notes/hello.txt saying hello.\n- Then answer DONE.',
     setup: (url, home) => {
       // A config file rather than -c flags, so the run uses the preset's argv unchanged.
@@ -53,7 +55,7 @@ const cases: readonly CliCase[] = [
     },
   },
   {
-    name: 'gemini', api: 'gemini', whenDown: 'timed-out',
+    name: 'gemini', api: 'gemini', whenDown: 'timed-out', step: 'write_file notes/hello.txt',
     prompt: 'Create notes/hello.txt saying hello, then answer DONE.',
     setup: (url, home) => {
       fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
@@ -210,7 +212,13 @@ describe('real agent CLIs against a scripted model', function () {
         assert.deepEqual(calls.filter((r) => r.answered === 'tool').length, 1, 'one write asked for');
         assert.equal(calls[calls.length - 1].answered, 'text', 'the run ended with the final answer, after the tool result');
         assert.deepEqual(processesIn(worktree), []);
+        // What the Agents view shows, parsed from the CLI's own JSON events while it ran.
+        assert.equal(record.activity?.result, 'DONE', JSON.stringify(record.activity));
+        assert.equal(record.activity?.step, c.step, JSON.stringify(record.activity));
+        assert.ok((record.activity?.outputTokens ?? 0) > 0, `tokens reported: ${JSON.stringify(record.activity)}`);
+        assert.equal(record.activity?.denials, undefined);
         if (c.name === 'claude') {
+          assert.ok((record.activity?.turns ?? 0) > 0 && record.activity?.costUsd !== undefined, JSON.stringify(record.activity));
           const lines = jsonLines(log);
           const toolUses = lines.flatMap((l) => ((l.message as { content?: Array<Record<string, unknown>> } | undefined)?.content ?? []).filter((b) => b.type === 'tool_use'));
           assert.deepEqual(toolUses.map((b) => b.name), ['Write']);
@@ -250,14 +258,17 @@ describe('real agent CLIs against a scripted model', function () {
       });
 
       if (c.name === 'claude') {
-        it('without a permission mode: exits 0 having written nothing; only permission_denials tells', async () => {
+        it('without a permission mode: exits 0 having written nothing; permission_denials makes it "needs permission"', async () => {
           const withoutMode = (p: Profile) => p.args.filter((a, i, all) => a !== '--permission-mode' && all[i - 1] !== '--permission-mode');
           const { cli: run } = await start(c, 'normal', runLimitMs, withoutMode);
           const { record, log, seconds } = await run.run(c.prompt);
           timings.push(`claude permission denial: ${seconds.toFixed(1)} s`);
-          // The trap: a "succeeded" run with an empty change set.
-          assert.equal(record.status, 'succeeded', describeRun(record, log));
+          // The trap: exit code 0 and an empty change set. Only the denials tell it did not do its task.
+          assert.equal(record.exitCode, 0, describeRun(record, log));
+          assert.equal(record.status, 'needs-permission', describeRun(record, log));
           assert.deepEqual(record.changedFiles, []);
+          assert.deepEqual(record.activity?.denials, [`Write ${script.file}`]);
+          assert.equal(record.activity?.result, 'DONE');
           const result = claudeResult(log);
           assert.equal(result?.subtype, 'success');
           assert.equal(result?.is_error, false);

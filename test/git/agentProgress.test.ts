@@ -7,43 +7,7 @@ import type { AgentRecord } from '../../src/core/agent';
 import type { AgentManager } from '../../src/core/agentManager';
 import { builtinProfiles, type Profile } from '../../src/core/profiles';
 import { ManagerFixture } from './managerFixture';
-
-const fixtures = path.resolve(__dirname, '../../../test/fixtures/agentOutput');
-
-/**
- * The prompt names the fixture; a second line names a gate file: the script prints the first two
- * lines (init and the first tool use), then waits for the gate before printing the rest. The
- * recorded worktree path becomes the real one, and the edit run really writes the file it reports.
- */
-const script = `
-const fs = require('fs');
-const path = require('path');
-const [fixtures, prompt] = process.argv.slice(2);
-const [name, gate] = prompt.split('\\n');
-const text = fs.readFileSync(path.join(fixtures, name), 'utf8');
-const recorded = /"cwd":"([^"]+)"/.exec(text)[1];
-const lines = text.split(recorded).join(process.cwd()).split('\\n').filter((l) => l !== '');
-const print = (some) => some.forEach((l) => process.stdout.write(l + '\\n'));
-const head = gate ? 2 : lines.length;
-const rest = () => {
-  if (name === 'claude-edit.jsonl') {
-    fs.mkdirSync('notes', { recursive: true });
-    fs.writeFileSync('notes/hello.txt', 'hello from a real CLI\\n');
-  }
-  print(lines.slice(head));
-};
-print(lines.slice(0, head));
-if (gate) {
-  const timer = setInterval(() => {
-    if (fs.existsSync(gate)) {
-      clearInterval(timer);
-      rest();
-    }
-  }, 20);
-} else {
-  rest();
-}
-`;
+import { recordedClaudeProfile } from './recordedCli';
 
 const fullRun = { step: 'Write notes/hello.txt', turns: 2, inputTokens: 20, outputTokens: 10, costUsd: 0.00028000000000000003, result: 'DONE' };
 
@@ -54,9 +18,7 @@ describe('structured progress of a headless CLI (real processes, recorded claude
 
   beforeEach(() => {
     fx = new ManagerFixture();
-    const file = path.join(fx.tmp, 'fake-claude.js');
-    fs.writeFileSync(file, script);
-    profiles = [...builtinProfiles, { name: 'recorded-claude', command: process.execPath, args: [file, fixtures, '${prompt}'], mode: 'headless', output: 'claude-stream-json' }];
+    profiles = [...builtinProfiles, recordedClaudeProfile(fx.tmp)];
   });
 
   afterEach(() => fx.dispose());
