@@ -109,7 +109,7 @@ export class AgentEventParser {
     } catch {
       return false;
     }
-    const before = JSON.stringify(this.state);
+    const before = this.fingerprint();
     if (startsRun(this.format, event)) {
       this.reset();
     }
@@ -120,7 +120,14 @@ export class AgentEventParser {
     } else {
       this.gemini(event);
     }
-    return JSON.stringify(this.state) !== before;
+    const after = this.fingerprint();
+    return after.some((v, i) => v !== before[i]);
+  }
+
+  /** What the state is made of, compared per line instead of serialising the state twice. */
+  private fingerprint(): unknown[] {
+    const p = this.progress;
+    return [p.step, p.turns, p.inputTokens, p.outputTokens, p.costUsd, this.result, this.answer, this.denials.join('\n'), this.reportedError];
   }
 
   /** A log holds every run of an agent (first run, follow-ups): the state is that of the last one. */
