@@ -32,6 +32,16 @@ export interface LaunchOptions {
   viewport?: { width: number; height: number };
   /** Paths from provision(); looked up when omitted. */
   paths?: ProvisionedPaths;
+  /**
+   * A folder of already installed extensions (installExtension) that code-server loads instead of
+   * an empty one; left in place by close().
+   */
+  extensionsDir?: string;
+  /**
+   * Workspace trust as users get it: security.workspace.trust.enabled, no
+   * --disable-workspace-trust, and no startup prompt, so the folder stays untrusted (Restricted Mode).
+   */
+  workspaceTrust?: boolean;
 }
 
 export interface CodeServerHandle {
@@ -98,14 +108,17 @@ export async function launchCodeServer(options: LaunchOptions): Promise<CodeServ
   const root = await mkdtemp(join(tmpdir(), 'pa-code-server-'));
   const dirs = {
     userData: join(root, 'user-data'),
-    extensions: join(root, 'extensions'),
+    extensions: options.extensionsDir ?? join(root, 'extensions'),
     config: join(root, 'xdg-config'),
     data: join(root, 'xdg-data'),
     cache: join(root, 'xdg-cache'),
   };
   await Promise.all(Object.values(dirs).map((d) => mkdir(d, { recursive: true })));
   await mkdir(join(dirs.userData, 'User'), { recursive: true });
-  const settings = { ...defaultSettings, ...options.settings };
+  const trustSettings = options.workspaceTrust
+    ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.untrustedFiles': 'open' }
+    : {};
+  const settings = { ...defaultSettings, ...trustSettings, ...options.settings };
   await writeFile(join(dirs.userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
   const env = { ...cleanEnv(), XDG_CONFIG_HOME: dirs.config, XDG_DATA_HOME: dirs.data, XDG_CACHE_HOME: dirs.cache };
 
@@ -119,9 +132,10 @@ export async function launchCodeServer(options: LaunchOptions): Promise<CodeServ
     }
     await rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   };
+  // An extensions dir of the caller's lives outside `root`: close() leaves it alone.
 
   try {
-    server = spawn(paths.node, [paths.codeServer, ...serverArgs(dirs), options.workspaceFolder], {
+    server = spawn(paths.node, [paths.codeServer, ...serverArgs(dirs, options.workspaceTrust === true), options.workspaceFolder], {
       detached: true,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -175,7 +189,12 @@ export async function launchCodeServer(options: LaunchOptions): Promise<CodeServ
 
 /** Runs an extension-host test entry in code-server; never rejects for a test failure. */
 export async function runExtensionTests(
-  options: LaunchOptions & { extensionTestsPath: string; timeoutMs?: number },
+  options: LaunchOptions & {
+    extensionTestsPath: string;
+    timeoutMs?: number;
+    /** Runs once the tests have ended (not after a timeout), before the window closes. */
+    afterTests?: (handle: CodeServerHandle) => Promise<void>;
+  },
 ): Promise<SuiteRun> {
   const handle = await launchCodeServer(options);
   let timer: NodeJS.Timeout | undefined;
@@ -190,6 +209,9 @@ export async function runExtensionTests(
       screenshot = join(testResultsDir, outcome === 'timeout' ? 'suite-timeout.png' : 'suite-failure.png');
       await mkdir(testResultsDir, { recursive: true });
       await handle.page.screenshot({ path: screenshot }).catch(() => (screenshot = undefined));
+    }
+    if (outcome !== 'timeout') {
+      await options.afterTests?.(handle);
     }
     return {
       screenshot,
@@ -218,8 +240,8 @@ export function workbenchUrl(port: number, options: LaunchOptions): string {
   return `http://127.0.0.1:${port}/?${query.toString()}`;
 }
 
-function serverArgs(dirs: { userData: string; extensions: string }): string[] {
-  return [
+function serverArgs(dirs: { userData: string; extensions: string }, workspaceTrust: boolean): string[] {
+  const args = [
     '--config', '/dev/null',
     '--bind-addr', '127.0.0.1:0',
     '--auth', 'none',
@@ -233,6 +255,38 @@ function serverArgs(dirs: { userData: string; extensions: string }): string[] {
     '--reconnection-grace-time', '10',
     '--vscode-option', 'enable-smoke-test-driver',
   ];
+  return workspaceTrust ? args.filter((a) => a !== '--disable-workspace-trust') : args;
+}
+
+/**
+ * Installs a .vsix the way a user does (`code-server --install-extension`) into `extensionsDir`;
+ * rejects with code-server's output when it fails.
+ */
+export async function installExtension(vsix: string, extensionsDir: string, paths?: ProvisionedPaths): Promise<string> {
+  const { node, codeServer } = paths ?? (await provision());
+  const root = await mkdtemp(join(tmpdir(), 'pa-install-'));
+  const env = { ...cleanEnv(), XDG_CONFIG_HOME: join(root, 'config'), XDG_DATA_HOME: join(root, 'data'), XDG_CACHE_HOME: join(root, 'cache') };
+  const args = [codeServer, '--config', '/dev/null', '--user-data-dir', join(root, 'user-data'), '--extensions-dir', extensionsDir, '--install-extension', vsix];
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      const child = spawn(node, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+      child.once('error', reject);
+      child.once('close', (code, signal) => {
+        clearTimeout(timer);
+        if (code === 0 && /successfully installed/.test(output)) {
+          resolve(output);
+        } else {
+          reject(new Error(`code-server --install-extension ${vsix} ended with ${signal ?? code}:\n${output}`));
+        }
+      });
+    });
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 }
 
 /** The caller's environment without what would tie code-server to an enclosing VS Code. */
