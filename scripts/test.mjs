@@ -1,10 +1,12 @@
 // What `npm test` runs: build, typecheck, lint, unit + git tests (mocha in Node), the real agent
 // CLIs against a scripted model (provisioned first), provisioning of code-server, the
-// extension-host suite inside code-server, then the UI tests (Playwright).
+// extension-host suite inside code-server (with the real CLIs), the UI tests (Playwright), then
+// the packaged .vsix installed into code-server: a smoke suite (vsix) and an untrusted workspace
+// (trust). Those two come last, since `npm run package` rebuilds dist/ for production.
 // Every stage streams its output and runs even when an earlier one failed (as far as it can); the
 // last line printed is `N passed, N failed`, the sum of all mocha tests, where a failed build,
 // typecheck, lint or provisioning stage counts as one failure.
-// Usage: node scripts/test.mjs [--only=build,unit,suite,...]
+// Usage: node scripts/test.mjs [--only=build,unit,suite,trust,vsix,...]
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +23,20 @@ const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : und
 /** @type {{name: string, passed: number, failed: number, seconds: number, note: string}[]} */
 const results = [];
 let provisionJson;
+let clisJson;
+
+/** The agent CLIs' paths (scripts/provision-clis.sh), provisioned once; undefined when that failed. */
+async function provisionClis() {
+  if (clisJson === undefined) {
+    const { code, stdout } = await run('bash', ['scripts/provision-clis.sh'], { captureStdout: true });
+    if (code !== 0) {
+      console.error(`[test] provisioning the agent CLIs failed (scripts/provision-clis.sh exit code ${code})`);
+      return undefined;
+    }
+    clisJson = stdout.trim();
+  }
+  return clisJson;
+}
 
 /** Runs argv with inherited output (stdout captured instead when asked); resolves, never rejects. */
 function run(file, args, { env = {}, captureStdout = false } = {}) {
@@ -104,13 +120,12 @@ await stage('unit', async () => {
 // Claude Code, Codex and Gemini CLI installed from npm (cached outside the clone), driven by a real
 // AgentManager against a model server on loopback. A failed install fails the stage: never skipped.
 await stage('clis', async () => {
-  const { code, stdout } = await run('bash', ['scripts/provision-clis.sh'], { captureStdout: true });
-  if (code !== 0) {
-    console.error(`[test] clis: provisioning the agent CLIs failed (scripts/provision-clis.sh exit code ${code})`);
-    return { failed: 1, note: `provisioning failed, exit code ${code}` };
+  const clis = await provisionClis();
+  if (!clis) {
+    return { failed: 1, note: 'provisioning the CLIs failed' };
   }
   return mocha('clis', ['--no-config', '--ui', 'bdd', '--timeout', '180000', 'out/test/agents/**/*.test.js'], {
-    PA_CLIS_JSON: stdout.trim(),
+    PA_CLIS_JSON: clis,
   });
 });
 
@@ -124,13 +139,11 @@ await stage('provision', async () => {
   return { note: 'ok' };
 });
 
-await stage('suite', async () => {
-  if (!provisionJson) {
-    return { note: 'skipped: no code-server' };
-  }
-  const summaryFile = join(scratch, 'suite.json');
-  const { code } = await run(process.execPath, ['out/test/harness/runSuite.js', '--summary', summaryFile], {
-    env: { PA_PROVISION_JSON: provisionJson },
+/** Runs a harness entry (runSuite.js, runVsix.js) and reads the {passed, failed} it writes. */
+async function harnessEntry(name, script, args = [], env = {}) {
+  const summaryFile = join(scratch, `${name}.json`);
+  const { code } = await run(process.execPath, [script, '--summary', summaryFile, ...args], {
+    env: { PA_PROVISION_JSON: provisionJson, ...env },
   });
   try {
     const { passed, failed } = JSON.parse(readFileSync(summaryFile, 'utf8'));
@@ -138,6 +151,17 @@ await stage('suite', async () => {
   } catch {
     return { failed: 1, note: `exit code ${code}, no summary` };
   }
+}
+
+// The suite always gets the real CLIs (test/suite/realClis.test.ts): failing to provision them
+// is a failure of this stage, never a skip.
+await stage('suite', async () => {
+  if (!provisionJson) {
+    return { note: 'skipped: no code-server' };
+  }
+  const clis = await provisionClis();
+  const outcome = await harnessEntry('suite', 'out/test/harness/runSuite.js', [], clis ? { PA_CLIS_JSON: clis } : {});
+  return clis ? outcome : { ...outcome, failed: outcome.failed + 1, note: `${outcome.note}; provisioning the CLIs failed` };
 });
 
 await stage('ui', async () => {
@@ -150,6 +174,23 @@ await stage('ui', async () => {
   return mocha('ui', ['--no-config', '--ui', 'bdd', '--timeout', '180000', 'out/test/ui/**/*.test.js'], {
     PA_PROVISION_JSON: provisionJson,
   });
+});
+
+// What users install: `npm run package`, `code-server --install-extension`, a smoke suite run
+// against the installed copy (test/vsix/). Last: packaging rebuilds dist/ for production.
+await stage('vsix', async () => {
+  if (!provisionJson) {
+    return { note: 'skipped: no code-server' };
+  }
+  return harnessEntry('vsix', 'out/test/harness/runVsix.js', ['--only', 'smoke']);
+});
+
+// The installed .vsix with workspace trust enabled and the folder untrusted: nothing may run.
+await stage('trust', async () => {
+  if (!provisionJson) {
+    return { note: 'skipped: no code-server' };
+  }
+  return harnessEntry('trust', 'out/test/harness/runVsix.js', ['--only', 'trust']);
 });
 
 rmSync(scratch, { recursive: true, force: true });

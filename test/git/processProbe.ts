@@ -2,6 +2,7 @@
 // children and command line. Used to kill the real git or agent from outside.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { waitFor as poll } from '../harness/waitFor';
 
 /** The NUL-separated command line of `pid` ('' once it is gone). */
 export function commandLine(pid: number): string {
@@ -45,18 +46,8 @@ export function gitProcessesIn(dir: string): number[] {
 }
 
 /** Polls `probe` every `everyMs` until it returns something truthy; fails after `timeoutMs`. */
-export async function waitFor<T>(probe: () => T | undefined | false, timeoutMs: number, everyMs = 50): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) {
-      return value;
-    }
-    if (Date.now() > end) {
-      throw new Error(`gave up waiting after ${timeoutMs} ms`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
+export function waitFor<T>(probe: () => T | undefined | false, timeoutMs: number, everyMs = 50): Promise<T> {
+  return poll('a process state', probe, { timeoutMs, everyMs });
 }
 
 /** `count` files of `bytes` pseudo-random hex each, in folders of 100: a repository whose checkout takes a while. */

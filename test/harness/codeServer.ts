@@ -1,16 +1,19 @@
 // Starts a real VS Code (code-server, the workbench in Debian's Chromium driven by playwright-core)
-// with this extension loaded from source. Two uses: run the extension-host mocha suite
-// (runExtensionTests), or hand a UI test the workbench page (launchCodeServer without
-// extensionTestsPath). Facts behind every flag: shared notes, real-vscode-testing.md.
+// with an extension under development (this repository, or a stub beside an installed .vsix:
+// extensionsDir). Two uses: run the extension-host mocha suite (runExtensionTests), or hand a UI
+// test the workbench page (launchCodeServer without extensionTestsPath). Facts behind every flag:
+// shared notes, real-vscode-testing.md.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { format } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { testResultsDir } from './paths';
 import { provision, type ProvisionedPaths } from './provision';
+import { cleanEnv, killGroup, readPort } from './serverProcess';
+
+export { installExtension } from './serverProcess';
 
 export interface LaunchOptions {
   /** Absolute path of the extension to load (the folder holding its package.json). */
@@ -32,6 +35,16 @@ export interface LaunchOptions {
   viewport?: { width: number; height: number };
   /** Paths from provision(); looked up when omitted. */
   paths?: ProvisionedPaths;
+  /**
+   * A folder of already installed extensions (installExtension) that code-server loads instead of
+   * an empty one; left in place by close().
+   */
+  extensionsDir?: string;
+  /**
+   * Workspace trust as users get it: security.workspace.trust.enabled, no
+   * --disable-workspace-trust, and no startup prompt, so the folder stays untrusted (Restricted Mode).
+   */
+  workspaceTrust?: boolean;
 }
 
 export interface CodeServerHandle {
@@ -89,8 +102,6 @@ const chromiumArgs = [
 ];
 
 const verbose = process.env.PA_HARNESS_VERBOSE === '1';
-const liveGroups = new Set<number>();
-let exitHooksInstalled = false;
 
 /** Launches code-server and a browser page on its workbench. Always close() the handle. */
 export async function launchCodeServer(options: LaunchOptions): Promise<CodeServerHandle> {
@@ -98,14 +109,17 @@ export async function launchCodeServer(options: LaunchOptions): Promise<CodeServ
   const root = await mkdtemp(join(tmpdir(), 'pa-code-server-'));
   const dirs = {
     userData: join(root, 'user-data'),
-    extensions: join(root, 'extensions'),
+    extensions: options.extensionsDir ?? join(root, 'extensions'),
     config: join(root, 'xdg-config'),
     data: join(root, 'xdg-data'),
     cache: join(root, 'xdg-cache'),
   };
   await Promise.all(Object.values(dirs).map((d) => mkdir(d, { recursive: true })));
   await mkdir(join(dirs.userData, 'User'), { recursive: true });
-  const settings = { ...defaultSettings, ...options.settings };
+  const trustSettings = options.workspaceTrust
+    ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.untrustedFiles': 'open' }
+    : {};
+  const settings = { ...defaultSettings, ...trustSettings, ...options.settings };
   await writeFile(join(dirs.userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
   const env = { ...cleanEnv(), XDG_CONFIG_HOME: dirs.config, XDG_DATA_HOME: dirs.data, XDG_CACHE_HOME: dirs.cache };
 
@@ -119,9 +133,10 @@ export async function launchCodeServer(options: LaunchOptions): Promise<CodeServ
     }
     await rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   };
+  // An extensions dir of the caller's lives outside `root`: close() leaves it alone.
 
   try {
-    server = spawn(paths.node, [paths.codeServer, ...serverArgs(dirs), options.workspaceFolder], {
+    server = spawn(paths.node, [paths.codeServer, ...serverArgs(dirs, options.workspaceTrust === true), options.workspaceFolder], {
       detached: true,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -175,7 +190,12 @@ export async function launchCodeServer(options: LaunchOptions): Promise<CodeServ
 
 /** Runs an extension-host test entry in code-server; never rejects for a test failure. */
 export async function runExtensionTests(
-  options: LaunchOptions & { extensionTestsPath: string; timeoutMs?: number },
+  options: LaunchOptions & {
+    extensionTestsPath: string;
+    timeoutMs?: number;
+    /** Runs once the tests have ended (not after a timeout), before the window closes. */
+    afterTests?: (handle: CodeServerHandle) => Promise<void>;
+  },
 ): Promise<SuiteRun> {
   const handle = await launchCodeServer(options);
   let timer: NodeJS.Timeout | undefined;
@@ -190,6 +210,9 @@ export async function runExtensionTests(
       screenshot = join(testResultsDir, outcome === 'timeout' ? 'suite-timeout.png' : 'suite-failure.png');
       await mkdir(testResultsDir, { recursive: true });
       await handle.page.screenshot({ path: screenshot }).catch(() => (screenshot = undefined));
+    }
+    if (outcome !== 'timeout') {
+      await options.afterTests?.(handle);
     }
     return {
       screenshot,
@@ -218,8 +241,8 @@ export function workbenchUrl(port: number, options: LaunchOptions): string {
   return `http://127.0.0.1:${port}/?${query.toString()}`;
 }
 
-function serverArgs(dirs: { userData: string; extensions: string }): string[] {
-  return [
+function serverArgs(dirs: { userData: string; extensions: string }, workspaceTrust: boolean): string[] {
+  const args = [
     '--config', '/dev/null',
     '--bind-addr', '127.0.0.1:0',
     '--auth', 'none',
@@ -233,96 +256,7 @@ function serverArgs(dirs: { userData: string; extensions: string }): string[] {
     '--reconnection-grace-time', '10',
     '--vscode-option', 'enable-smoke-test-driver',
   ];
-}
-
-/** The caller's environment without what would tie code-server to an enclosing VS Code. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith('VSCODE_') && key !== 'ELECTRON_RUN_AS_NODE' && key !== 'NODE_OPTIONS') {
-      env[key] = value;
-    }
-  }
-  return env;
-}
-
-function readPort(server: ChildProcess, output: string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('code-server did not report its port within 60 s')), 60_000);
-    const onLine = (line: string): void => {
-      output.push(line);
-      if (output.length > 400) {
-        output.shift();
-      }
-      if (verbose) {
-        console.error(`[code-server] ${line}`);
-      }
-      const match = /HTTP server listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(line);
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    };
-    for (const stream of [server.stdout, server.stderr]) {
-      if (stream) {
-        createInterface({ input: stream }).on('line', onLine);
-      }
-    }
-    server.once('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    server.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`code-server exited early (${signal ?? code})`));
-    });
-    if (server.pid !== undefined) {
-      trackGroup(server.pid);
-    }
-  });
-}
-
-/** SIGTERM to the whole group (code-server and its extension host), SIGKILL after 5 s. */
-async function killGroup(server: ChildProcess): Promise<void> {
-  const pid = server.pid;
-  if (pid === undefined) {
-    return;
-  }
-  const gone = new Promise<void>((resolve) => {
-    if (server.exitCode !== null || server.signalCode !== null) {
-      resolve();
-    } else {
-      server.once('exit', () => resolve());
-    }
-  });
-  signalGroup(pid, 'SIGTERM');
-  await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-  // The leader may be gone while children of the group linger: make sure.
-  signalGroup(pid, 'SIGKILL');
-  liveGroups.delete(pid);
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
-
-/** If this process dies before close(), its code-server groups must not outlive it. */
-function trackGroup(pid: number): void {
-  if (!exitHooksInstalled) {
-    exitHooksInstalled = true;
-    process.on('exit', () => liveGroups.forEach((p) => signalGroup(p, 'SIGKILL')));
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.once(signal, () => {
-        liveGroups.forEach((p) => signalGroup(p, 'SIGKILL'));
-        process.exit(signal === 'SIGINT' ? 130 : 143);
-      });
-    }
-  }
-  liveGroups.add(pid);
+  return workspaceTrust ? args.filter((a) => a !== '--disable-workspace-trust') : args;
 }
 
 /** The workbench passes console arguments as given: a printf-style format and its values. */

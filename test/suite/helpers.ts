@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { ParallelAgentsApi } from '../../src/extension';
+import { waitFor as poll } from '../harness/waitFor';
 
 export const extensionId = 'parallel-agents.parallel-agents';
 
@@ -14,18 +15,9 @@ export function git(...args: string[]): string {
   return execFileSync('git', args, { cwd: workspaceDir(), encoding: 'utf8' }).trim();
 }
 
-export async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 20000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) {
-      return value;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** Polls `probe` until truthy (every 100 ms, 20 s unless told). */
+export function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 20000): Promise<T> {
+  return poll(what, probe, { timeoutMs });
 }
 
 export async function activateApi(): Promise<ParallelAgentsApi> {

@@ -1,0 +1,155 @@
+// The real agent CLIs (Claude Code, Codex CLI, Gemini CLI) dispatched by the extension inside a
+// real VS Code: each built-in preset, configured through the settings API with only its command
+// (the provisioned binary) and its environment (the scripted model server of
+// test/agents/modelServer.ts, started here in the extension host, and a throwaway HOME) changed.
+// The real CLI edits a file in its worktree, the agent succeeds, the Agents view lists the file and
+// its diff opens. The paths come from PA_CLIS_JSON (scripts/provision-clis.sh), which
+// scripts/test.mjs always provides; run by hand without it, the tests are skipped with a reason.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentRecord } from '../../src/core/agent';
+import { builtinProfiles } from '../../src/core/profiles';
+import type { ParallelAgentsApi } from '../../src/extension';
+import { ModelServer, type ModelScript } from '../agents/modelServer';
+import { activateApi, git, waitFor } from './helpers';
+
+type CliName = 'claude' | 'codex' | 'gemini';
+
+const script: ModelScript = { file: 'notes/hello.txt', content: 'hello from a real CLI in VS Code\n' };
+
+interface CliCase {
+  readonly name: CliName;
+  /** Claude and Codex put the prompt after `--`; Gemini's -p would take a leading "-" as an option. */
+  readonly prompt: string;
+  /** Environment (and config files under `home`) that point the CLI at the model server. */
+  setup(url: string, home: string): Record<string, string>;
+}
+
+const cases: readonly CliCase[] = [
+  {
+    name: 'claude',
+    prompt: '- Create notes/hello.txt saying hello.\n- Then answer DONE.',
+    setup: (url, home) => ({
+      ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-ant-test', CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_MAX_RETRIES: '0',
+    }),
+  },
+  {
+    name: 'codex',
+    prompt: '- Create notes/hello.txt saying hello.\n- Then answer DONE.',
+    setup: (url, home) => {
+      const codexHome = path.join(home, '.codex');
+      fs.mkdirSync(codexHome, { recursive: true });
+      fs.writeFileSync(path.join(codexHome, 'config.toml'), [
+        'model = "gpt-5.5"', 'model_provider = "mock"', '[model_providers.mock]', 'name = "mock"', `base_url = "${url}/v1"`,
+        'wire_api = "responses"', 'env_key = "MOCK_API_KEY"', 'request_max_retries = 0', 'stream_max_retries = 0', '',
+      ].join('\n'));
+      return { CODEX_HOME: codexHome, MOCK_API_KEY: 'sk-test' };
+    },
+  },
+  {
+    name: 'gemini',
+    prompt: 'Create notes/hello.txt saying hello, then answer DONE.',
+    setup: (url, home) => {
+      fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
+      fs.writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
+      return { GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'test-key' };
+    },
+  },
+];
+
+/** A HOME of its own, with the XDG folders and TMPDIR inside it. */
+function throwawayHome(): { home: string; env: Record<string, string> } {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-cli-home-'));
+  const tmp = path.join(home, 'tmp');
+  fs.mkdirSync(tmp);
+  return {
+    home,
+    env: {
+      HOME: home, TMPDIR: tmp, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache'),
+      XDG_DATA_HOME: path.join(home, '.local', 'share'), XDG_STATE_HOME: path.join(home, '.local', 'state'),
+      NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost', NO_COLOR: '1',
+    },
+  };
+}
+
+describe('the real agent CLIs in a real VS Code', function () {
+  this.timeout(240_000);
+  const config = () => vscode.workspace.getConfiguration('parallelAgents');
+  let clis: Record<CliName, string>;
+  let api: ParallelAgentsApi;
+  let server: ModelServer | undefined;
+  let home: string | undefined;
+  let agentId: string | undefined;
+
+  before(async function () {
+    const json = process.env.PA_CLIS_JSON;
+    if (!json) {
+      console.log('      skipped: PA_CLIS_JSON is not set (scripts/test.mjs provides it: bash scripts/provision-clis.sh prints it)');
+      this.skip();
+    }
+    clis = JSON.parse(json) as Record<CliName, string>;
+    api = await activateApi();
+    await config().update('agentTimeoutMinutes', 3, vscode.ConfigurationTarget.Global);
+  });
+
+  afterEach(async () => {
+    // Editors first: the built-in git extension follows an open worktree file and complains when it vanishes.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    if (agentId) {
+      await vscode.commands.executeCommand('parallelAgents.discard', { id: agentId, confirm: false });
+    }
+    await server?.close();
+    if (home) {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+    agentId = server = home = undefined;
+  });
+
+  after(async () => {
+    if (clis) {
+      await config().update('profiles', undefined, vscode.ConfigurationTarget.Global);
+      await config().update('agentTimeoutMinutes', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  for (const c of cases) {
+    it(`${c.name}: edits the file in its worktree, succeeds, the view lists the file and its diff opens`, async () => {
+      assert.ok(fs.existsSync(clis[c.name]), `provisioned ${c.name} at ${clis[c.name]}`);
+      server = await ModelServer.start(script);
+      const throwaway = throwawayHome();
+      home = throwaway.home;
+      const preset = builtinProfiles.find((p) => p.name === c.name)!;
+      const profile = { ...preset, command: clis[c.name], env: { ...throwaway.env, ...c.setup(server.url, home) } };
+      await config().update('profiles', [profile], vscode.ConfigurationTarget.Global);
+
+      const title = `Real ${c.name}`;
+      const id = await vscode.commands.executeCommand<string>('parallelAgents.dispatch', { prompt: c.prompt, profile: c.name, isolation: 'worktree', title });
+      assert.ok(id, 'dispatch returns the agent id');
+      agentId = id;
+      const agent = (): AgentRecord | undefined => api.agents().find((a) => a.id === id);
+      assert.equal(agent()?.profile, c.name);
+      const done = await waitFor(`${c.name} to finish`, () => !['queued', 'preparing', 'running'].includes(agent()?.status ?? 'queued') && agent(), 200_000);
+      assert.equal(done.status, 'succeeded', `${done.status}: ${done.error ?? ''}`);
+      const worktree = done.worktreePath!;
+      assert.equal(fs.readFileSync(path.join(worktree, script.file), 'utf8').trim(), script.content.trim());
+      assert.equal(git('status', '--porcelain'), '', 'the main checkout is untouched');
+      assert.ok(server.modelCalls().some((r) => r.answered === 'tool'), 'the CLI asked the model server and got the write');
+
+      const row = await waitFor('the agent row with its file', () => api.viewSnapshot().find((r) => r.label === title && r.children.length > 0));
+      assert.deepEqual(row.children.map((f) => f.label), ['hello.txt']);
+      assert.match(row.description, new RegExp(`^${c.name} · succeeded`));
+
+      await vscode.commands.executeCommand('parallelAgents.openChange', { agentId: id, path: script.file });
+      const input = await waitFor('the diff tab', () => {
+        const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+        return tab?.input instanceof vscode.TabInputTextDiff && tab.input;
+      });
+      assert.equal(input.modified.fsPath, path.join(worktree, script.file));
+      assert.equal((await vscode.workspace.openTextDocument(input.modified)).getText(), script.content);
+    });
+  }
+});
