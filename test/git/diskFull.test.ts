@@ -82,4 +82,27 @@ describe('Full disk under the worktree root (real tmpfs)', function () {
     const done = await fx.finished(manager, retry.id);
     assert.equal(done.status, 'succeeded', done.error);
   });
+
+  it('an agent that fills the disk while running ends failed with a clear reason, its work so far kept', async function () {
+    fx = new ManagerFixture();
+    root = `${fx.repo}.worktrees`;
+    fs.mkdirSync(root);
+    // Room for the small checkout, not for the 90 KB the agent then writes.
+    const why = mountTmpfs(root, '64k');
+    if (why) {
+      console.log(`      (skipped: ${why})`);
+      root = '';
+      this.skip();
+    }
+    const manager = fx.manager();
+    const chunk = 'x'.repeat(30_000);
+    const prompt = ['create notes.txt: kept', ...[1, 2, 3].map(() => `append big.txt: ${chunk}`)].join('\n');
+    const agent = await manager.dispatch({ prompt, profile: 'demo', folder: fx.repo, title: 'Fills disk' });
+    const done = await fx.finished(manager, agent.id);
+    assert.equal(done.status, 'failed', 'the agent failed');
+    assert.equal(done.exitCode, 1, 'the agent exited with its error code');
+    const log = fs.readFileSync(done.logPath ?? '', 'utf8');
+    assert.match(log, /ENOSPC|no space left on device/i, 'the log says the disk is full');
+    assert.equal(fs.readFileSync(path.join(done.cwd, 'notes.txt'), 'utf8'), 'kept', 'its work so far is kept');
+  });
 });
