@@ -4,7 +4,7 @@ import { assertTransition } from './agentStateMachine';
 import { ChangeTracker } from './changeTracker';
 import { sameChangeSet } from './changeSet';
 import { checkPrompt, checkSettings, checkWorktreeRoot, resolveProfile } from './dispatchChecks';
-import { AgentError } from './errors';
+import { AgentError, isDiskFull } from './errors';
 import { slugify, titleFromPrompt } from './naming';
 import { WorktreeNames } from './worktreeNames';
 import type {
@@ -147,6 +147,10 @@ export class AgentManager implements Disposable {
       if (place.worktreePath && place.branch) {
         const root = parentDir(place.worktreePath);
         await this.deps.fs.mkdirp(root).catch((e: unknown) => {
+          const why = e instanceof Error ? e.message : String(e);
+          if (isDiskFull(why)) {
+            throw new AgentError('diskFull', `The disk is full: the folder for worktrees, ${root}, cannot be created — free some space, then try again.`, why);
+          }
           throw new AgentError('worktreeFailed', `The folder for worktrees, ${root}, cannot be created — check parallelAgents.worktreeRoot.`, e instanceof Error ? e.message : String(e));
         });
         await this.deps.git.addWorktree(repoRoot, place.worktreePath, place.branch, baseSha);

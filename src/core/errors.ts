@@ -20,6 +20,8 @@ export type AgentErrorReason =
   | 'launchFailed'
   | 'invalidProfile'
   | 'invalidPlan'
+  /** The disk (or the folder's file system) is full: git or the agent got ENOSPC. */
+  | 'diskFull'
   | 'cancelled';
 
 export class AgentError extends Error {
@@ -35,4 +37,9 @@ export class AgentError extends Error {
   static is(e: unknown, reason?: AgentErrorReason): e is AgentError {
     return e instanceof AgentError && (reason === undefined || e.reason === reason);
   }
+}
+
+/** Whether a message from git or the OS says the disk is full. */
+export function isDiskFull(text: string): boolean {
+  return /No space left on device|\bENOSPC\b|Disk quota exceeded|\bEDQUOT\b/i.test(text);
 }

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { GitConstructError, GitError, GitPluginError, simpleGit } from 'simple-git';
-import { AgentError, type AgentErrorReason } from '../core/errors';
+import { AgentError, isDiskFull, type AgentErrorReason } from '../core/errors';
 
 /** A git process that exited non-zero or could not be started. */
 export class GitProcessError extends GitError {
@@ -342,6 +342,9 @@ export function toAgentError(e: unknown, binary: string, cwd: string, args: read
   const detail = stderrOf(e);
   if ((e instanceof GitProcessError && e.notFound) || (e instanceof GitPluginError && e.plugin === 'binary')) {
     return new AgentError('gitNotFound', `Git was not found (looked for "${binary}"). Install git, or set the path to it in the settings.`, detail);
+  }
+  if (isDiskFull(detail)) {
+    return new AgentError('diskFull', `The disk is full: git could not write in ${cwd} — free some space (or set parallelAgents.worktreeRoot to a folder on a disk with room), then try again.`, detail);
   }
   if (/must be run in a work tree/i.test(detail)) {
     return new AgentError('notGitRepository', `${cwd} is a git repository that has no work tree (a bare repository, or a .git folder) — open the folder of a checkout instead.`, detail);

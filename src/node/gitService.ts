@@ -7,6 +7,7 @@ import { AgentError } from '../core/errors';
 import type { GitPort, Logger, WorkState } from '../core/ports';
 import { parseWorktreeList, type WorktreeEntry } from '../core/worktreeList';
 import { GitContext, type GitContextOptions } from './gitContext';
+import { diskFullError } from './diskSpace';
 import { GitProcessError, stderrOf, type FailureReason, type GitRunner } from './gitProcess';
 import { sniffBinaryFiles } from './binarySniffer';
 
@@ -98,8 +99,10 @@ export class GitService implements GitPort {
             await this.runner.text(repoRoot, args);
             await this.verifyRegistration(repoRoot, target, branch, baseSha);
           } catch (e) {
+            // Asked before the cleanup frees the space again.
+            const full = await diskFullError(e, target);
             undone = await this.undoAdd(repoRoot, target, branch, baseSha, folderExisted);
-            throw e;
+            throw full ?? e;
           }
         }, () => undone);
       } catch (e) {
