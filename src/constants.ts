@@ -61,6 +61,7 @@ export const settings = {
   maxLogMegabytes: 'maxLogMegabytes',
   setupCommand: 'setupCommand',
   symlinkFolders: 'symlinkFolders',
+  initSubmodules: 'initSubmodules',
 } as const;
 
 export const schemes = {

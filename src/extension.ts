@@ -53,7 +53,7 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
   const gitLanding = new GitLanding({ context: git.context });
   const terminals = new TerminalRunner();
   const storage = context.storageUri ?? context.globalStorageUri;
-  const managerSettings = () => ({ branchPrefix: config.branchPrefix(), worktreeRoot: config.worktreeRoot(), logDir: path.join(storage.fsPath, 'logs'), agentTimeoutMs: config.agentTimeoutMinutes() * 60_000, setupCommand: config.setupCommand(), symlinkFolders: config.symlinkFolders() });
+  const managerSettings = () => ({ branchPrefix: config.branchPrefix(), worktreeRoot: config.worktreeRoot(), logDir: path.join(storage.fsPath, 'logs'), agentTimeoutMs: config.agentTimeoutMinutes() * 60_000, setupCommand: config.setupCommand(), symlinkFolders: config.symlinkFolders(), initSubmodules: config.initSubmodules() });
   const manager = new AgentManager({
     git,
     fs: new NodeFileSystem(),

@@ -8,7 +8,7 @@ import { ProgressFeed, type Timers } from './agentProgress';
 import type { ResolvedProfile } from './dispatchChecks';
 import type { AgentProcess, AgentRunner, Clock, FileSystemPort, Logger, ManagerSettings, ProcessExit, WorktreeSourcePort } from './ports';
 import { type Profile, type ProfileOutput, expandArgs } from './profiles';
-import { WorktreePrep, setupFailure, setupRequest } from './worktreePrep';
+import { WorktreePrep, setupFailure, setupRequest, submoduleFailure } from './worktreePrep';
 import type { Disposable } from '../util/event';
 
 /** The part of AgentManagerDeps that runs use. */
@@ -102,10 +102,24 @@ export class AgentRuns implements Disposable {
   }
 
   /**
-   * Copies and links files into a new worktree, then runs the setup command, if any, and `start`
-   * once it succeeds. A failure fails the agent before it starts; the worktree stays for inspection.
+   * Initialises submodules (when the setting says so), copies and links files into a new worktree,
+   * then runs the setup command, if any, and `start` once it succeeds. A failure fails the agent
+   * before it starts; the worktree stays for inspection.
    */
   async prepareThenStart(record: AgentRecord, settings: ManagerSettings, start: () => void): Promise<void> {
+    if (settings.initSubmodules) {
+      try {
+        const lines = await this.prep.submodules(record.cwd);
+        if (lines.length > 0) {
+          await this.appendLog(record, lines.join('\n'));
+        }
+      } catch (e) {
+        const error = submoduleFailure(e);
+        await this.appendLog(record, `──── ${error}`);
+        this.host.update(record.id, { status: 'failed', error, endedAt: this.deps.clock.now() });
+        return;
+      }
+    }
     try {
       const lines = await this.prep.files(record.repoRoot, record.cwd, settings.symlinkFolders ?? []);
       if (lines.length > 0) {

@@ -144,6 +144,11 @@ export interface WorktreeSourcePort {
    * a symlink is not matched by a folder pattern like `node_modules/`.
    */
   excludeLocally(cwd: string, relPath: string): Promise<void>;
+  /**
+   * `git submodule update --init --recursive` in a new worktree, through the repository's write
+   * queue, never prompting for credentials; resolves with git's output, rejects with its failure.
+   */
+  initSubmodules(worktree: string): Promise<string>;
 }
 
 /** What to execute for a profile's command, found before anything is created. */
@@ -225,6 +230,8 @@ export interface ManagerSettings {
   readonly setupCommand?: readonly string[];
   /** Repository-relative folders the new worktree gets as symlinks to the main worktree's (ignored ones only). */
   readonly symlinkFolders?: readonly string[];
+  /** Initialise the submodules of each new worktree (they start uninitialised) before its setup command and agent. */
+  readonly initSubmodules?: boolean;
 }
 
 /** What Reconcile Agents asks of git. Writes go through the repository's write queue; same error rules as GitPort. */

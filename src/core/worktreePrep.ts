@@ -1,9 +1,11 @@
 /**
- * Preparing a new worktree before its agent starts: the ignored files `.worktreeinclude` names are
- * copied from the main worktree, `symlinkFolders` are linked to the main worktree's, and the
- * setup command's request and failure message are made here (the manager runs it).
+ * Preparing a new worktree before its agent starts: its submodules are initialised when
+ * `initSubmodules` says so, the ignored files `.worktreeinclude` names are copied from the main
+ * worktree, `symlinkFolders` are linked to the main worktree's, and the setup command's request
+ * and failure message are made here (the manager runs it).
  */
 import type { AgentRecord } from './agent';
+import { AgentError } from './errors';
 import type { FileSystemPort, LaunchRequest, Logger, ProcessExit, TransferReport, WorktreeSourcePort } from './ports';
 import { joinPath, toForwardSlashes } from '../util/paths';
 
@@ -34,6 +36,19 @@ export class WorktreePrep {
       this.logger.info(`[WorktreePrep] ${worktree}: ${lines.join('; ')}`);
     }
     return lines;
+  }
+
+  /**
+   * Initialises the submodules of a worktree that has a `.gitmodules`; lines for the agent's log
+   * ([] when it has none). First of all steps: a submodule's folder must be empty to be cloned into.
+   */
+  async submodules(worktree: string): Promise<string[]> {
+    if (!(await this.fs.exists(joinPath(worktree, '.gitmodules')))) {
+      return [];
+    }
+    const output = await this.source.initSubmodules(worktree);
+    this.logger.info(`[WorktreePrep] ${worktree}: submodules initialised`);
+    return [`──── submodules: ${commandText(submoduleCommand)}`, ...(output ? [output] : [])];
   }
 
   private async link(repoRoot: string, worktree: string, folder: string): Promise<string[]> {
@@ -82,6 +97,14 @@ function plainRelative(folder: string): string | undefined {
     return undefined;
   }
   return segments.join('/');
+}
+
+const submoduleCommand = ['git', 'submodule', 'update', '--init', '--recursive'];
+
+/** The agent's error when its submodules could not be initialised: git's own words, last. */
+export function submoduleFailure(e: unknown): string {
+  const git = AgentError.is(e) ? `${e.message}${e.detail ? `\n${e.detail}` : ''}` : e instanceof Error ? e.message : String(e);
+  return `Initialising the submodules (parallelAgents.initSubmodules) with ${commandText(submoduleCommand)} failed; the agent was not started and its worktree is kept.\n${git.trim().slice(-failureTailChars)}`;
 }
 
 /** argv as a reader would type it: elements with spaces or quotes are JSON-quoted. */

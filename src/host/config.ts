@@ -68,6 +68,11 @@ export class Config {
     return (this.machineStrings(settings.symlinkFolders) ?? []).map((f) => f.trim()).filter((f) => f !== '');
   }
 
+  /** Whether new worktrees get their submodules initialised; a repository may ask for it, like any git checkout step. */
+  initSubmodules(): boolean {
+    return this.section.get<boolean>(settings.initSubmodules, false) === true;
+  }
+
   /** A user/machine value that must be an array of strings; anything else is ignored, with a warning once. */
   private machineStrings(key: string): string[] | undefined {
     const value = this.section.inspect<unknown>(key)?.globalValue;

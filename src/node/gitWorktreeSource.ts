@@ -45,4 +45,11 @@ export class GitWorktreeSource implements WorktreeSourcePort {
       await fs.appendFile(file, `${text === '' || text.endsWith('\n') ? '' : '\n'}${line}\n`);
     });
   }
+
+  async initSubmodules(worktree: string): Promise<string> {
+    const args = ['submodule', 'update', '--init', '--recursive'];
+    // No terminal answers a credential prompt here: git fails at once instead of waiting.
+    const result = await this.context.write(worktree, () => this.context.run(worktree, args, { env: { GIT_TERMINAL_PROMPT: '0' } }));
+    return `${result.stderr.trim()}\n${result.stdout.trim()}`.trim();
+  }
 }
