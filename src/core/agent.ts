@@ -1,4 +1,5 @@
 /** Plain data describing agents; shared by every layer and returned by the public API. */
+import type { AgentErrorReason } from './errors';
 
 export type AgentStatus =
   | 'queued'
@@ -65,6 +66,8 @@ export interface AgentRecord {
   readonly exitCode?: number;
   readonly signal?: string;
   readonly error?: string;
+  /** Why the run failed, when it is known (diskFull): the UI shows its translated message. */
+  readonly errorReason?: AgentErrorReason;
   readonly logPath?: string;
   readonly changedFiles: readonly ChangedFile[];
   /** false once the worktree has been removed (after a merge or a discard). */

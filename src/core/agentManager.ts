@@ -186,7 +186,7 @@ export class AgentManager implements Disposable {
     assertTransition(record.status, 'running');
     const executable = await resolveProfile(this.deps.profiles(), record.profile, this.deps.resolver);
     const profile = executable.profile;
-    this.records.set(id, { ...record, followUps: [...(record.followUps ?? []), prompt], exitCode: undefined, signal: undefined, error: undefined, endedAt: undefined });
+    this.records.set(id, { ...record, followUps: [...(record.followUps ?? []), prompt], exitCode: undefined, signal: undefined, error: undefined, errorReason: undefined, endedAt: undefined });
     this.runs.launch(this.get(id), executable, profile.continueArgs ?? profile.args, prompt, `\n──── follow-up: ${prompt}`);
   }
 

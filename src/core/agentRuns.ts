@@ -6,10 +6,19 @@
 import type { AgentActivity, AgentRecord, AgentStatus } from './agent';
 import { ProgressFeed, type Timers } from './agentProgress';
 import type { ResolvedProfile } from './dispatchChecks';
+import { isDiskFull } from './errors';
 import type { AgentProcess, AgentRunner, Clock, FileSystemPort, Logger, ManagerSettings, ProcessExit, WorktreeSourcePort } from './ports';
 import { type Profile, type ProfileOutput, expandArgs } from './profiles';
 import { WorktreePrep, setupFailure, setupRequest, submoduleFailure } from './worktreePrep';
 import type { Disposable } from '../util/event';
+
+/** Characters of a run's last output kept to tell why it failed (a full disk). */
+const outputTailChars = 4096;
+
+/** The error of a run that failed because the disk filled up under it. */
+function diskFullWhileRunning(record: AgentRecord): string {
+  return `The disk is full: the agent could not write in ${record.cwd} (its log says "No space left on device") — free some space (or set parallelAgents.worktreeRoot to a folder on a disk with room), then send a follow-up or dispatch it again. Its work so far is kept.`;
+}
 
 /** The part of AgentManagerDeps that runs use. */
 export interface RunDeps {
@@ -214,7 +223,9 @@ export class AgentRuns implements Disposable {
     this.running.set(record.id, entry);
     entry.feed = output ? new ProgressFeed(output, record.cwd, (activity) => this.host.update(record.id, { activity }), this.deps.timers) : undefined;
     const replayed = adopted ? this.replay(record, process, entry.feed, process.startOffset) : Promise.resolve();
+    let tail = '';
     process.onDidOutput((text) => {
+      tail = (tail + text).slice(-outputTailChars);
       this.host.output(record.id, text);
       entry.feed?.push(text);
     });
@@ -240,7 +251,9 @@ export class AgentRuns implements Disposable {
       await this.host.refreshChanges(record.id);
       this.running.delete(record.id);
       if (!this.disposed && this.host.has(record.id)) {
-        this.host.update(record.id, { status, exitCode: exit.exitCode, signal: exit.signal, error: exit.error, endedAt, ...(activity ? { activity } : {}) });
+        const full = status === 'failed' && exit.error === undefined && isDiskFull(tail);
+        const error = full ? diskFullWhileRunning(record) : exit.error;
+        this.host.update(record.id, { status, exitCode: exit.exitCode, signal: exit.signal, error, errorReason: full ? 'diskFull' : undefined, endedAt, ...(activity ? { activity } : {}) });
       }
     });
   }

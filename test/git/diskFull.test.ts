@@ -101,6 +101,10 @@ describe('Full disk under the worktree root (real tmpfs)', function () {
     const done = await fx.finished(manager, agent.id);
     assert.equal(done.status, 'failed', 'the agent failed');
     assert.equal(done.exitCode, 1, 'the agent exited with its error code');
+    assert.equal(done.errorReason, 'diskFull', 'the record knows why it failed');
+    assert.match(done.error ?? '', /^The disk is full: the agent could not write in .+ \(its log says "No space left on device"\) — free some space .+ Its work so far is kept\.$/);
+    assert.ok(done.error?.includes(done.cwd), `the error names the worktree: ${done.error}`);
+    assert.equal(fx.store.records.find((r) => r.id === agent.id)?.errorReason, 'diskFull', 'the saved state entry has the reason too');
     const log = fs.readFileSync(done.logPath ?? '', 'utf8');
     assert.match(log, /ENOSPC|no space left on device/i, 'the log says the disk is full');
     assert.equal(fs.readFileSync(path.join(done.cwd, 'notes.txt'), 'utf8'), 'kept', 'its work so far is kept');

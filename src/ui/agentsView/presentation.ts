@@ -148,7 +148,7 @@ export function agentTooltip(record: AgentRecord): vscode.MarkdownString {
     [vscode.l10n.t('Worktree'), record.worktreePath],
     [vscode.l10n.t('Folder'), record.worktreePath ? undefined : record.cwd],
     [vscode.l10n.t('Base commit'), record.baseSha.slice(0, 12)],
-    [vscode.l10n.t('Error'), record.error],
+    [vscode.l10n.t('Error'), errorText(record)],
     ...activityRows(record.activity),
   ];
   for (const [name, value] of rows) {
@@ -164,6 +164,14 @@ export function agentTooltip(record: AgentRecord): vscode.MarkdownString {
     md.appendCodeblock(record.activity.result, 'markdown');
   }
   return md;
+}
+
+/** A known reason reads in the user's language; any other error is shown as it was recorded. */
+function errorText(record: AgentRecord): string | undefined {
+  if (record.errorReason === 'diskFull') {
+    return vscode.l10n.t('The disk is full: the agent could not write its files. Free some space (or set parallelAgents.worktreeRoot to a folder on a disk with room), then send a follow-up or dispatch it again; its work so far is kept.');
+  }
+  return record.error;
 }
 
 function escape(text: string): string {
