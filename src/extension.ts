@@ -90,7 +90,7 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
   const tree = new AgentsTreeProvider(manager, overlaps, plans, reconciler);
   const outputs = new AgentOutputViews(manager);
   const agentsChanged = new vscode.EventEmitter<AgentRecord[]>();
-  const dispatchDeps = { manager, profiles: () => config.profiles(), defaultProfile: () => config.defaultProfile(), memento: context.globalState };
+  const dispatchDeps = { manager, git, profiles: () => config.profiles(), defaultProfile: () => config.defaultProfile(), memento: context.globalState };
   const strategy = () => vscode.workspace.getConfiguration(settings.section).get<MergeStrategy>(settings.mergeStrategy, 'merge');
 
   context.subscriptions.push(
