@@ -20,6 +20,8 @@ export interface LaunchOptions {
   extensionDevelopmentPath: string;
   /** Absolute path of the folder the workbench opens. */
   workspaceFolder: string;
+  /** A .code-workspace file (multi-root) the workbench opens instead of workspaceFolder. */
+  workspaceFile?: string;
   /** Absolute path of a compiled `run(): Promise<void>` entry; omit for UI tests. */
   extensionTestsPath?: string;
   /** Environment variables the extension host (and so the tests) see. */
@@ -136,7 +138,7 @@ export async function launchCodeServer(options: LaunchOptions): Promise<CodeServ
   // An extensions dir of the caller's lives outside `root`: close() leaves it alone.
 
   try {
-    server = spawn(paths.node, [paths.codeServer, ...serverArgs(dirs, options.workspaceTrust === true), options.workspaceFolder], {
+    server = spawn(paths.node, [paths.codeServer, ...serverArgs(dirs, options.workspaceTrust === true), options.workspaceFile ?? options.workspaceFolder], {
       detached: true,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -237,7 +239,8 @@ export function workbenchUrl(port: number, options: LaunchOptions): string {
   if (options.extensionEnvironment) {
     payload.push(['extensionEnvironment', JSON.stringify(options.extensionEnvironment)]);
   }
-  const query = new URLSearchParams({ folder: options.workspaceFolder, payload: JSON.stringify(payload) });
+  const opened: [string, string] = options.workspaceFile ? ['workspace', options.workspaceFile] : ['folder', options.workspaceFolder];
+  const query = new URLSearchParams([opened, ['payload', JSON.stringify(payload)]]);
   return `http://127.0.0.1:${port}/?${query.toString()}`;
 }
 
