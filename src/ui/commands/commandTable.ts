@@ -42,7 +42,7 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
   const review = reviewCommands({ manager: deps.manager, landing: deps.gitLanding });
   const land = landCommands(deps);
   const reconcile = reconcileCommands({ manager: deps.manager, reconciler: deps.reconciler });
-  const plan = planCommands({ ...deps, profiles: deps.dispatch.profiles, defaultProfile: deps.dispatch.defaultProfile });
+  const plan = planCommands({ ...deps, profiles: deps.dispatch.profiles, defaultProfile: deps.dispatch.defaultProfile, git: deps.dispatch.git });
   return {
     [commands.dispatch]: (args) => dispatchCommand(deps.dispatch, (args ?? {}) as DispatchArgs),
     [commands.tryDemo]: () => dispatchCommand(deps.dispatch, { prompt: demoPrompt, profile: 'demo', isolation: 'worktree', title: vscode.l10n.t('Try the demo agent') }),

@@ -2,11 +2,11 @@ import * as vscode from 'vscode';
 import type { Isolation } from '../../core/agent';
 import type { AgentManager, DispatchOptions } from '../../core/agentManager';
 import { AgentError } from '../../core/errors';
-import { chooseFolder, isRepository, type WorkspaceFolderInfo } from '../../core/folderChoice';
 import { titleFromPrompt } from '../../core/naming';
 import type { GitPort } from '../../core/ports';
 import type { Profile } from '../../core/profiles';
 import { stateKeys } from '../../constants';
+import { checkedRepositoryFolder, pickRepositoryFolder } from './folderPick';
 
 export interface DispatchArgs {
   readonly prompt?: string;
@@ -35,7 +35,9 @@ export async function dispatchCommand(deps: DispatchDeps, args: DispatchArgs = {
     throw new AgentError('untrustedWorkspace', vscode.l10n.t('Agents run code and git hooks: trust this workspace before dispatching an agent.'));
   }
   const interactive = args.prompt === undefined;
-  const folder = args.folder !== undefined ? await checkedFolder(deps, args.folder) : await pickFolder(deps);
+  const folder = args.folder !== undefined
+    ? await checkedRepositoryFolder(deps.git, args.folder)
+    : await pickRepositoryFolder(deps.git, { title: vscode.l10n.t('Dispatch Agent: repository'), noFolder: vscode.l10n.t('Open a folder that is a git repository to dispatch an agent.') });
   const prompt = args.prompt ?? (await askPrompt());
   const profile = args.profile ?? (interactive ? await pickProfile(deps) : deps.defaultProfile());
   const isolation = args.isolation ?? (interactive ? await pickIsolation() : 'worktree');
@@ -47,38 +49,6 @@ export async function dispatchCommand(deps: DispatchDeps, args: DispatchArgs = {
     () => deps.manager.dispatch(options),
   );
   return record.id;
-}
-
-function notRepository(folder: string): AgentError {
-  return new AgentError('notGitRepository', vscode.l10n.t('{0} is not a git repository: an agent works on a branch of its own in a git worktree. Open a folder that is a git repository (or run git init there and make a first commit), then dispatch again.', folder));
-}
-
-async function checkedFolder(deps: DispatchDeps, folder: string): Promise<string> {
-  if (!(await isRepository(deps.git, folder))) {
-    throw notRepository(folder);
-  }
-  return folder;
-}
-
-/** The only repository among the workspace folders silently; a pick among several. */
-async function pickFolder(deps: DispatchDeps): Promise<string> {
-  const folders: WorkspaceFolderInfo[] = (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath }));
-  const choice = await chooseFolder(deps.git, folders);
-  switch (choice.kind) {
-    case 'noFolder':
-      throw new AgentError('noWorkspace', vscode.l10n.t('Open a folder that is a git repository to dispatch an agent.'));
-    case 'noRepository':
-      throw choice.folders.length === 1
-        ? notRepository(choice.folders[0].path)
-        : new AgentError('notGitRepository', vscode.l10n.t('None of the workspace folders ({0}) is a git repository: an agent works on a branch of its own in a git worktree. Add a folder that is a git repository to the workspace (or run git init in one and make a first commit), then dispatch again.', choice.folders.map((f) => f.name).join(', ')));
-    case 'chosen':
-      return choice.folder.path;
-    case 'ask': {
-      const items = choice.folders.map((f) => ({ label: `$(repo) ${f.name}`, description: f.path, path: f.path }));
-      const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Dispatch Agent: repository'), placeHolder: vscode.l10n.t('Which folder should the agent work on?'), ignoreFocusOut: true });
-      return picked?.path ?? cancelled();
-    }
-  }
 }
 
 async function askPrompt(): Promise<string> {

@@ -7,8 +7,9 @@ import { parsePlan } from '../../core/plan';
 import { extractPlanJson, planningPrompt, replyText } from '../../core/planningRequest';
 import type { PlanService } from '../../core/planService';
 import type { Plan, PlanProblem } from '../../core/planTypes';
-import type { MergeStrategy } from '../../core/ports';
+import type { GitPort, MergeStrategy } from '../../core/ports';
 import type { Profile } from '../../core/profiles';
+import { pickRepositoryFolder } from './folderPick';
 
 /** Problems of the last Dispatch Plan of each plan file, shown in the Problems view and the editor. */
 export const planDiagnostics = vscode.languages.createDiagnosticCollection('parallelAgents.plan');
@@ -37,6 +38,8 @@ export interface PlanCommandDeps {
   readonly profiles: () => readonly Profile[];
   readonly defaultProfile: () => string;
   readonly strategy: () => MergeStrategy;
+  /** Tells which workspace folders are git repositories. */
+  readonly git: Pick<GitPort, 'repoRoot'>;
 }
 
 function cancelled(): never {
@@ -90,13 +93,7 @@ async function readPlanText(arg: unknown): Promise<{ text: string; name: string;
 }
 
 export function planCommands(deps: PlanCommandDeps) {
-  const folder = () => {
-    const first = vscode.workspace.workspaceFolders?.[0];
-    if (!first) {
-      throw new AgentError('noWorkspace', vscode.l10n.t('Open a folder that is a git repository to run a plan.'));
-    }
-    return first.uri.fsPath;
-  };
+  const folder = (title: string) => pickRepositoryFolder(deps.git, { title, noFolder: vscode.l10n.t('Open a folder that is a git repository to run a plan.') });
   const validate = (text: string, name: string, uri?: vscode.Uri): Plan => {
     const { plan, problems } = parsePlan(text, deps.profiles().map((p) => p.name));
     showProblems(uri, text, problems);
@@ -114,7 +111,8 @@ export function planCommands(deps: PlanCommandDeps) {
       const o = (arg ?? {}) as { plan?: unknown; text?: string };
       const { text, name, uri } = o.text !== undefined ? { text: o.text, name: 'plan', uri: undefined } : o.plan !== undefined ? { text: JSON.stringify(o.plan), name: 'plan', uri: undefined } : await readPlanText(arg);
       const plan = validate(text, name, uri);
-      const run = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting plan "{0}"…', plan.title) }, () => deps.plans.start(plan, folder()));
+      const repository = await folder(vscode.l10n.t('Dispatch Plan: repository'));
+      const run = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting plan "{0}"…', plan.title) }, () => deps.plans.start(plan, repository));
       return run.id;
     },
     retryTask: async (arg?: unknown) => {
@@ -142,7 +140,7 @@ export function planCommands(deps: PlanCommandDeps) {
       }
       return result;
     },
-    planWithAgent: async (arg?: unknown) => planWithAgent(deps, folder(), arg),
+    planWithAgent: async (arg?: unknown) => planWithAgent(deps, await folder(vscode.l10n.t('Plan with Agent: repository')), arg),
   };
 }
 
