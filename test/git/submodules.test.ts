@@ -97,6 +97,18 @@ describe('initSubmodules: a new worktree with its submodules initialised (real g
     assert.equal(git(fx.repo, 'branch', '--list', 'agents/*'), '', 'no agent branch');
   });
 
+  it('a repository without submodules: nothing is run for them, nothing logged', async () => {
+    const other = new ManagerFixture();
+    try {
+      const m = other.manager({ settings: () => ({ branchPrefix: 'agents', logDir: path.join(other.tmp, 'logs'), initSubmodules: true }) });
+      const done = await other.finished(m, (await m.dispatch({ prompt: 'create notes.txt: plain', profile: 'demo', folder: other.repo })).id);
+      assert.equal(done.status, 'succeeded', done.error);
+      assert.doesNotMatch(fs.readFileSync(done.logPath ?? '', 'utf8'), /submodule/i);
+    } finally {
+      await other.dispose();
+    }
+  });
+
   it('a submodule that cannot be cloned fails the agent with git\'s message before it starts; the worktree is kept', async () => {
     fs.rmSync(path.join(fx.tmp, 'lib'), { recursive: true, force: true });
     const { m } = manager({});
