@@ -245,12 +245,13 @@ describe('real agent CLIs against a scripted model', function () {
       }
 
       if (c.name === 'gemini') {
-        it('a prompt that starts with "-" stops with a usage error (-p takes the prompt as its value)', async () => {
+        it('a prompt that starts with "-" (a Markdown list) reaches the model verbatim and the edit succeeds (--prompt=...)', async () => {
           const { server: model, cli: run } = await start(c, 'normal');
-          const { record, log } = await run.run('- Create notes/hello.txt saying hello.');
-          assert.equal(record.status, 'failed', describeRun(record, log));
-          assert.match(log, /Not enough arguments following: p/);
-          assert.deepEqual(model.modelCalls(), []);
+          const prompt = '- Create notes/hello.txt saying hello.\n- Then answer DONE.';
+          const { record, log } = await run.run(prompt);
+          assert.equal(record.status, 'succeeded', describeRun(record, log));
+          assert.doesNotMatch(log, /Not enough arguments following/);
+          assert.ok(model.modelCalls().some((r) => JSON.stringify(r.body).includes(JSON.stringify(prompt).slice(1, -1))), 'the prompt reached the model verbatim');
         });
       }
     });
