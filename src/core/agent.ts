@@ -42,6 +42,8 @@ export interface AgentActivity {
   readonly result?: string;
   /** Tools the CLI refused to run, each with its main argument. */
   readonly denials?: readonly string[];
+  /** The CLI's own final report says the run failed (claude's result `is_error`), whatever its exit code. */
+  readonly reportedError?: true;
 }
 
 export interface AgentRecord {

@@ -65,6 +65,7 @@ export function activityOf(state: AgentEventsState): AgentActivity {
     ...state.progress,
     ...(state.result !== undefined ? { result: state.result } : {}),
     ...(state.denials.length > 0 ? { denials: state.denials } : {}),
+    ...(state.reportedError ? { reportedError: true as const } : {}),
   };
 }
 

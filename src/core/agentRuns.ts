@@ -252,13 +252,15 @@ export class AgentRuns implements Disposable {
       this.running.delete(record.id);
       if (!this.disposed && this.host.has(record.id)) {
         const full = status === 'failed' && exit.error === undefined && isDiskFull(tail);
-        const error = full ? diskFullWhileRunning(record) : exit.error;
+        const reported = status === 'failed' && activity?.reportedError ? activity.result : undefined;
+        const error = full ? diskFullWhileRunning(record) : (exit.error ?? reported);
         this.host.update(record.id, { status, exitCode: exit.exitCode, signal: exit.signal, error, errorReason: full ? 'diskFull' : undefined, endedAt, ...(activity ? { activity } : {}) });
       }
     });
   }
 
-  /** A clean exit whose CLI reports denied tools did not do all it was asked: it needs permission, not a review as a success. */
+  /** A clean exit whose CLI reports denied tools did not do all it was asked: it needs permission, not a review as a
+   *  success; one whose CLI reports an error failed (its result text becomes the error). */
   private endStatus(entry: Running, exit: ProcessExit, activity: AgentActivity | undefined): AgentStatus {
     if (entry.timedOut) {
       return 'timed-out';
@@ -266,7 +268,7 @@ export class AgentRuns implements Disposable {
     if (entry.stopRequested || exit.stopRequested) {
       return 'stopped';
     }
-    if (exit.exitCode !== 0 || exit.error) {
+    if (exit.exitCode !== 0 || exit.error || activity?.reportedError) {
       return 'failed';
     }
     return (activity?.denials?.length ?? 0) > 0 ? 'needs-permission' : 'succeeded';

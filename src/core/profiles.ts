@@ -26,12 +26,13 @@ export const promptPlaceholder = '${prompt}';
 // Presets: the flags each CLI documents for non-interactive work that edits files (sources and
 // what was verified against the real CLIs: test/agents/realClis.test.ts). Where a CLI takes the
 // prompt as a positional argument, `--` comes first: a prompt that starts with "-" (a Markdown
-// list) would otherwise be read as an option. Gemini, Copilot and Aider take the prompt as the
-// value of -p/--message instead: such a prompt makes them stop with a usage error (`--prompt=...`
-// would avoid it, but then no argument is exactly the prompt).
+// list) would otherwise be read as an option. Gemini, Copilot and Aider take the prompt as an
+// option's value, given in one argument (`--prompt=...`, `--message=...`): with `-p <prompt>` they
+// read such a prompt as an option and stop with a usage error (seen with gemini 0.61 and copilot
+// 1.0.102; aider's argparse accepts `--message=-x` too).
 const claudeHeadless = ['-p', '--permission-mode', 'acceptEdits', '--output-format', 'stream-json', '--verbose', '--', promptPlaceholder];
-const geminiHeadless = ['-p', promptPlaceholder, '--approval-mode', 'auto_edit', '--skip-trust', '--output-format', 'stream-json'];
-const copilotHeadless = ['-p', promptPlaceholder, '--allow-all-tools', '--no-ask-user'];
+const geminiHeadless = [`--prompt=${promptPlaceholder}`, '--approval-mode', 'auto_edit', '--skip-trust', '--output-format', 'stream-json'];
+const copilotHeadless = [`--prompt=${promptPlaceholder}`, '--allow-all-tools', '--no-ask-user'];
 
 export const builtinProfiles: readonly Profile[] = [
   { name: 'demo', command: demoCommand, args: [promptPlaceholder], mode: 'headless', description: 'Deterministic demo agent shipped with the extension (no API key)' },
@@ -41,7 +42,7 @@ export const builtinProfiles: readonly Profile[] = [
   { name: 'codex', command: 'codex', args: ['exec', '--json', '-s', 'workspace-write', '--', promptPlaceholder], continueArgs: ['exec', '--json', '-s', 'workspace-write', 'resume', '--last', '--', promptPlaceholder], mode: 'headless', output: 'codex-json', description: 'OpenAI Codex CLI (workspace-write sandbox; JSON lines output)' },
   // A new worktree is an untrusted folder to Gemini: without --skip-trust it exits 55 at once.
   { name: 'gemini', command: 'gemini', args: geminiHeadless, continueArgs: ['--resume', 'latest', ...geminiHeadless], mode: 'headless', output: 'gemini-stream-json', description: 'Gemini CLI (auto-approves edits; JSON lines output)' },
-  { name: 'aider', command: 'aider', args: ['--yes-always', '--message', promptPlaceholder], mode: 'headless', description: 'Aider' },
+  { name: 'aider', command: 'aider', args: ['--yes-always', `--message=${promptPlaceholder}`], mode: 'headless', description: 'Aider' },
   { name: 'opencode', command: 'opencode', args: ['run', '--', promptPlaceholder], continueArgs: ['run', '--continue', '--', promptPlaceholder], mode: 'headless', description: 'OpenCode' },
   { name: 'cursor', command: 'cursor-agent', args: ['-p', '--trust', '--', promptPlaceholder], continueArgs: ['-p', '--trust', '--continue', '--', promptPlaceholder], mode: 'headless', description: 'Cursor CLI, print mode (edits in the workspace; no --force)' },
   { name: 'copilot', command: 'copilot', args: copilotHeadless, continueArgs: ['--continue', ...copilotHeadless], mode: 'headless', description: 'GitHub Copilot CLI (all tools allowed)' },

@@ -13,9 +13,9 @@ import type { AgentRecord } from '../../src/core/agent';
 import type { AgentManager } from '../../src/core/agentManager';
 import { builtinProfiles, findProfile, type Profile } from '../../src/core/profiles';
 import { git, ManagerFixture } from '../git/managerFixture';
+import { cliPrompts, cliServerEnv, homeEnv, type CliName } from './cliEnv';
 import { ModelServer, type ModelScript, type RecordedRequest, type ServerMode } from './modelServer';
 
-type CliName = 'claude' | 'codex' | 'gemini';
 type Clis = Record<CliName, string>;
 
 interface CliCase {
@@ -26,43 +26,12 @@ interface CliCase {
   readonly prompt: string;
   /** What a dead model server ends in: Claude gives up at once; Codex and Gemini keep retrying. */
   readonly whenDown: 'failed' | 'timed-out';
-  /** Environment and config files that point the CLI at the server and keep it out of the real HOME. */
-  setup(url: string, home: string): Record<string, string>;
 }
 
-// Claude and Codex get a Markdown list: their presets put the prompt after `--`.
 const cases: readonly CliCase[] = [
-  {
-    name: 'claude', api: 'anthropic', whenDown: 'failed', step: 'Write notes/hello.txt',
-    prompt: '- Create notes/hello.txt saying hello.\n- Then answer DONE.',
-    setup: (url, home) => ({
-      ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-ant-test', CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_MAX_RETRIES: '0',
-    }),
-  },
-  {
-    name: 'codex', api: 'openai', whenDown: 'timed-out', step: 'Add notes/hello.txt',
-    prompt: '- Create notes/hello.txt saying hello.\n- Then answer DONE.',
-    setup: (url, home) => {
-      // A config file rather than -c flags, so the run uses the preset's argv unchanged.
-      const codexHome = path.join(home, '.codex');
-      fs.mkdirSync(codexHome, { recursive: true });
-      fs.writeFileSync(path.join(codexHome, 'config.toml'), [
-        'model = "gpt-5.5"', 'model_provider = "mock"', '[model_providers.mock]', 'name = "mock"', `base_url = "${url}/v1"`,
-        'wire_api = "responses"', 'env_key = "MOCK_API_KEY"', 'request_max_retries = 0', 'stream_max_retries = 0', '',
-      ].join('\n'));
-      return { CODEX_HOME: codexHome, MOCK_API_KEY: 'sk-test' };
-    },
-  },
-  {
-    name: 'gemini', api: 'gemini', whenDown: 'timed-out', step: 'write_file notes/hello.txt',
-    prompt: 'Create notes/hello.txt saying hello, then answer DONE.',
-    setup: (url, home) => {
-      fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
-      fs.writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
-      return { GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'test-key' };
-    },
-  },
+  { name: 'claude', api: 'anthropic', whenDown: 'failed', step: 'Write notes/hello.txt', prompt: cliPrompts.claude },
+  { name: 'codex', api: 'openai', whenDown: 'timed-out', step: 'Add notes/hello.txt', prompt: cliPrompts.codex },
+  { name: 'gemini', api: 'gemini', whenDown: 'timed-out', step: 'write_file notes/hello.txt', prompt: cliPrompts.gemini },
 ];
 
 const script: ModelScript = { file: 'notes/hello.txt', content: 'hello from a real CLI\n' };
@@ -89,16 +58,8 @@ class CliRun {
   readonly manager: AgentManager;
 
   constructor(readonly cli: CliCase, bin: string, url: string, limitMs: number, argsOf: (preset: Profile) => readonly string[] = (p) => p.args) {
-    const tmp = path.join(this.fx.tmp, 'tmp');
-    fs.mkdirSync(tmp, { recursive: true });
-    fs.mkdirSync(this.home, { recursive: true });
     const preset = findProfile(builtinProfiles, cli.name);
-    const env = {
-      HOME: this.home, TMPDIR: tmp, XDG_CONFIG_HOME: path.join(this.home, '.config'), XDG_CACHE_HOME: path.join(this.home, '.cache'),
-      XDG_DATA_HOME: path.join(this.home, '.local', 'share'), XDG_STATE_HOME: path.join(this.home, '.local', 'state'),
-      NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost', NO_COLOR: '1',
-      ...cli.setup(url, this.home),
-    };
+    const env = { ...homeEnv(this.home), ...cliServerEnv(cli.name, url, this.home) };
     const profile: Profile = { ...preset, command: bin, args: argsOf(preset), env };
     this.manager = this.fx.manager({
       profiles: () => [profile],
@@ -284,12 +245,13 @@ describe('real agent CLIs against a scripted model', function () {
       }
 
       if (c.name === 'gemini') {
-        it('a prompt that starts with "-" stops with a usage error (-p takes the prompt as its value)', async () => {
+        it('a prompt that starts with "-" (a Markdown list) reaches the model verbatim and the edit succeeds (--prompt=...)', async () => {
           const { server: model, cli: run } = await start(c, 'normal');
-          const { record, log } = await run.run('- Create notes/hello.txt saying hello.');
-          assert.equal(record.status, 'failed', describeRun(record, log));
-          assert.match(log, /Not enough arguments following: p/);
-          assert.deepEqual(model.modelCalls(), []);
+          const prompt = '- Create notes/hello.txt saying hello.\n- Then answer DONE.';
+          const { record, log } = await run.run(prompt);
+          assert.equal(record.status, 'succeeded', describeRun(record, log));
+          assert.doesNotMatch(log, /Not enough arguments following/);
+          assert.ok(model.modelCalls().some((r) => JSON.stringify(r.body).includes(JSON.stringify(prompt).slice(1, -1))), 'the prompt reached the model verbatim');
         });
       }
     });

@@ -62,6 +62,17 @@ describe('structured progress of a headless CLI (real processes, recorded claude
     assert.deepEqual(again.activity, fullRun);
   });
 
+  it('ends a clean exit whose CLI reports an error (claude is_error) as failed, with the CLI\'s text as the error', async () => {
+    // claude-error-result.jsonl: the recorded init line, then the recorded result line with is_error set.
+    const m = manager();
+    const record = await m.dispatch({ prompt: 'claude-error-result.jsonl', profile: 'recorded-claude', folder: fx.repo, title: 'Errored' });
+    const done = await fx.finished(m, record.id);
+    assert.equal(done.exitCode, 0);
+    assert.equal(done.status, 'failed');
+    assert.match(done.error ?? '', /^API Error: 529 .*Overloaded/);
+    assert.equal(done.activity?.reportedError, true);
+  });
+
   it('shows the step while the agent runs, before its run ends', async () => {
     const m = manager();
     const gate = path.join(fx.tmp, 'gate-running');

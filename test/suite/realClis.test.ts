@@ -13,68 +13,12 @@ import * as vscode from 'vscode';
 import type { AgentRecord } from '../../src/core/agent';
 import { builtinProfiles } from '../../src/core/profiles';
 import type { ParallelAgentsApi } from '../../src/extension';
+import { cliPrompts, cliServerEnv, homeEnv, type CliName } from '../agents/cliEnv';
 import { ModelServer, type ModelScript } from '../agents/modelServer';
 import { activateApi, git, waitFor } from './helpers';
 
-type CliName = 'claude' | 'codex' | 'gemini';
-
+const names: readonly CliName[] = ['claude', 'codex', 'gemini'];
 const script: ModelScript = { file: 'notes/hello.txt', content: 'hello from a real CLI in VS Code\n' };
-
-interface CliCase {
-  readonly name: CliName;
-  /** Claude and Codex put the prompt after `--`; Gemini's -p would take a leading "-" as an option. */
-  readonly prompt: string;
-  /** Environment (and config files under `home`) that point the CLI at the model server. */
-  setup(url: string, home: string): Record<string, string>;
-}
-
-const cases: readonly CliCase[] = [
-  {
-    name: 'claude',
-    prompt: '- Create notes/hello.txt saying hello.\n- Then answer DONE.',
-    setup: (url, home) => ({
-      ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-ant-test', CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_MAX_RETRIES: '0',
-    }),
-  },
-  {
-    name: 'codex',
-    prompt: '- Create notes/hello.txt saying hello.\n- Then answer DONE.',
-    setup: (url, home) => {
-      const codexHome = path.join(home, '.codex');
-      fs.mkdirSync(codexHome, { recursive: true });
-      fs.writeFileSync(path.join(codexHome, 'config.toml'), [
-        'model = "gpt-5.5"', 'model_provider = "mock"', '[model_providers.mock]', 'name = "mock"', `base_url = "${url}/v1"`,
-        'wire_api = "responses"', 'env_key = "MOCK_API_KEY"', 'request_max_retries = 0', 'stream_max_retries = 0', '',
-      ].join('\n'));
-      return { CODEX_HOME: codexHome, MOCK_API_KEY: 'sk-test' };
-    },
-  },
-  {
-    name: 'gemini',
-    prompt: 'Create notes/hello.txt saying hello, then answer DONE.',
-    setup: (url, home) => {
-      fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
-      fs.writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
-      return { GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'test-key' };
-    },
-  },
-];
-
-/** A HOME of its own, with the XDG folders and TMPDIR inside it. */
-function throwawayHome(): { home: string; env: Record<string, string> } {
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-cli-home-'));
-  const tmp = path.join(home, 'tmp');
-  fs.mkdirSync(tmp);
-  return {
-    home,
-    env: {
-      HOME: home, TMPDIR: tmp, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache'),
-      XDG_DATA_HOME: path.join(home, '.local', 'share'), XDG_STATE_HOME: path.join(home, '.local', 'state'),
-      NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost', NO_COLOR: '1',
-    },
-  };
-}
 
 describe('the real agent CLIs in a real VS Code', function () {
   this.timeout(240_000);
@@ -116,23 +60,22 @@ describe('the real agent CLIs in a real VS Code', function () {
     }
   });
 
-  for (const c of cases) {
-    it(`${c.name}: edits the file in its worktree, succeeds, the view lists the file and its diff opens`, async () => {
-      assert.ok(fs.existsSync(clis[c.name]), `provisioned ${c.name} at ${clis[c.name]}`);
+  for (const name of names) {
+    it(`${name}: edits the file in its worktree, succeeds, the view lists the file and its diff opens`, async () => {
+      assert.ok(fs.existsSync(clis[name]), `provisioned ${name} at ${clis[name]}`);
       server = await ModelServer.start(script);
-      const throwaway = throwawayHome();
-      home = throwaway.home;
-      const preset = builtinProfiles.find((p) => p.name === c.name)!;
-      const profile = { ...preset, command: clis[c.name], env: { ...throwaway.env, ...c.setup(server.url, home) } };
+      home = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-cli-home-'));
+      const preset = builtinProfiles.find((p) => p.name === name)!;
+      const profile = { ...preset, command: clis[name], env: { ...homeEnv(home), ...cliServerEnv(name, server.url, home) } };
       await config().update('profiles', [profile], vscode.ConfigurationTarget.Global);
 
-      const title = `Real ${c.name}`;
-      const id = await vscode.commands.executeCommand<string>('parallelAgents.dispatch', { prompt: c.prompt, profile: c.name, isolation: 'worktree', title });
+      const title = `Real ${name}`;
+      const id = await vscode.commands.executeCommand<string>('parallelAgents.dispatch', { prompt: cliPrompts[name], profile: name, isolation: 'worktree', title });
       assert.ok(id, 'dispatch returns the agent id');
       agentId = id;
       const agent = (): AgentRecord | undefined => api.agents().find((a) => a.id === id);
-      assert.equal(agent()?.profile, c.name);
-      const done = await waitFor(`${c.name} to finish`, () => !['queued', 'preparing', 'running'].includes(agent()?.status ?? 'queued') && agent(), 200_000);
+      assert.equal(agent()?.profile, name);
+      const done = await waitFor(`${name} to finish`, () => !['queued', 'preparing', 'running'].includes(agent()?.status ?? 'queued') && agent(), 200_000);
       assert.equal(done.status, 'succeeded', `${done.status}: ${done.error ?? ''}`);
       const worktree = done.worktreePath!;
       assert.equal(fs.readFileSync(path.join(worktree, script.file), 'utf8').trim(), script.content.trim());
@@ -141,7 +84,7 @@ describe('the real agent CLIs in a real VS Code', function () {
 
       const row = await waitFor('the agent row with its file', () => api.viewSnapshot().find((r) => r.label === title && r.children.length > 0));
       assert.deepEqual(row.children.map((f) => f.label), ['hello.txt']);
-      assert.match(row.description, new RegExp(`^${c.name} · succeeded`));
+      assert.match(row.description, new RegExp(`^${name} · succeeded`));
 
       await vscode.commands.executeCommand('parallelAgents.openChange', { agentId: id, path: script.file });
       const input = await waitFor('the diff tab', () => {

@@ -37,13 +37,13 @@ describe('built-in presets', () => {
   });
 
   it('gemini: auto-approved edits, a trusted worktree, stream-json output', () => {
-    assert.deepEqual(argv('gemini'), { command: 'gemini', args: ['-p', prompt, '--approval-mode', 'auto_edit', '--skip-trust', '--output-format', 'stream-json'] });
-    assert.deepEqual(argv('gemini', true).args, ['--resume', 'latest', '-p', prompt, '--approval-mode', 'auto_edit', '--skip-trust', '--output-format', 'stream-json']);
+    assert.deepEqual(argv('gemini'), { command: 'gemini', args: [`--prompt=${prompt}`, '--approval-mode', 'auto_edit', '--skip-trust', '--output-format', 'stream-json'] });
+    assert.deepEqual(argv('gemini', true).args, ['--resume', 'latest', `--prompt=${prompt}`, '--approval-mode', 'auto_edit', '--skip-trust', '--output-format', 'stream-json']);
   });
 
   it('aider: one message, yes to every confirmation', () => {
-    assert.deepEqual(argv('aider'), { command: 'aider', args: ['--yes-always', '--message', prompt] });
-    assert.deepEqual(argv('aider', true).args, ['--yes-always', '--message', prompt]);
+    assert.deepEqual(argv('aider'), { command: 'aider', args: ['--yes-always', `--message=${prompt}`] });
+    assert.deepEqual(argv('aider', true).args, ['--yes-always', `--message=${prompt}`]);
   });
 
   it('opencode: run with the message after --', () => {
@@ -58,8 +58,8 @@ describe('built-in presets', () => {
   });
 
   it('copilot: prompt mode, which requires --allow-all-tools, and no questions back', () => {
-    assert.deepEqual(argv('copilot'), { command: 'copilot', args: ['-p', prompt, '--allow-all-tools', '--no-ask-user'] });
-    assert.deepEqual(argv('copilot', true).args, ['--continue', '-p', prompt, '--allow-all-tools', '--no-ask-user']);
+    assert.deepEqual(argv('copilot'), { command: 'copilot', args: [`--prompt=${prompt}`, '--allow-all-tools', '--no-ask-user'] });
+    assert.deepEqual(argv('copilot', true).args, ['--continue', `--prompt=${prompt}`, '--allow-all-tools', '--no-ask-user']);
   });
 
   it('no preset skips permissions wholesale', () => {

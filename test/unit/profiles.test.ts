@@ -30,10 +30,16 @@ describe('profiles', () => {
       assert.deepEqual(expandArgs(['pre-${prompt}-post'], "$& $' $` $$"), ["pre-$& $' $` $$-post"]);
     });
 
-    it('every built-in profile passes the prompt as exactly one argument', () => {
+    it('every built-in profile passes the prompt once, in one argument: alone, or as the value of a --flag=', () => {
       for (const profile of builtinProfiles) {
-        const args = expandArgs(profile.args, 'THE PROMPT');
-        assert.equal(args.filter((a) => a === 'THE PROMPT').length, 1, profile.name);
+        for (const args of [profile.args, profile.continueArgs ?? profile.args]) {
+          const holding = expandArgs(args, '- THE PROMPT').filter((a) => a.includes('- THE PROMPT'));
+          assert.equal(holding.length, 1, profile.name);
+          assert.match(holding[0], /^(--[a-z-]+=)?- THE PROMPT$/, profile.name);
+          const at = args.findIndex((a) => a.includes('${prompt}'));
+          // A bare prompt that starts with "-" is only safe after "--" (or for the demo agent, which takes one argument).
+          assert.ok(holding[0] !== '- THE PROMPT' || args[at - 1] === '--' || profile.name === 'demo', `${profile.name}: ${args.join(' ')}`);
+        }
       }
       assert.equal(findProfile(builtinProfiles, 'demo').command, demoCommand);
     });
