@@ -22,7 +22,7 @@ describe('agent state machine', () => {
 
   it('leaves discarded only by a restore to a finished status', () => {
     for (const to of allStatuses()) {
-      const restorable = ['succeeded', 'failed', 'stopped', 'interrupted', 'timed-out', 'needs-permission', 'reviewed', 'merged'].includes(to);
+      const restorable = ['succeeded', 'failed', 'stopped', 'interrupted', 'timed-out', 'needs-permission', 'detached', 'reviewed', 'merged'].includes(to);
       assert.equal(canTransition('discarded', to), restorable, to);
     }
   });
