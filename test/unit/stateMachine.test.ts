@@ -49,4 +49,18 @@ describe('agent state machine', () => {
       assert.ok(canTransition(active, 'interrupted'), active);
     }
   });
+
+  it('detaches a running terminal agent whose terminal did not come back; reopened, reviewed, merged or discarded from there', () => {
+    assert.ok(canTransition('running', 'detached'));
+    assert.ok(canTransition('waiting-for-input', 'detached'));
+    for (const to of ['running', 'reviewed', 'merged', 'discarded'] as const) {
+      assert.ok(canTransition('detached', to), to);
+    }
+    for (const to of ['queued', 'preparing', 'waiting-for-input', 'succeeded', 'failed', 'stopped', 'interrupted'] as const) {
+      assert.equal(canTransition('detached', to), false, to);
+    }
+    for (const from of ['queued', 'preparing', 'succeeded', 'failed', 'stopped', 'reviewed', 'merged'] as const) {
+      assert.equal(canTransition(from, 'detached'), false, from);
+    }
+  });
 });
