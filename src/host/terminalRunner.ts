@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { systemTimers } from '../core/agentProgress';
 import { type InputState, inputState } from '../core/inputState';
-import type { AgentProcess, AgentRunner, LaunchRequest, ProcessExit } from '../core/ports';
+import type { AgentProcess, AgentRunner, LaunchRequest, Logger, ProcessExit } from '../core/ports';
 import { type CloseReason, agentIdVariable, closeExit, findTerminalByPid, reviveWaitMs } from '../core/terminalAgents';
 import { Emitter } from '../util/event';
 
@@ -48,7 +48,7 @@ export class TerminalRunner implements AgentRunner, vscode.Disposable {
     ...shellIntegrationEvents((terminal, delta) => this.signal(terminal, delta)),
   ];
 
-  constructor(private readonly waitMs: number = reviveWaitMs) {}
+  constructor(private readonly logger: Logger, private readonly waitMs: number = reviveWaitMs) {}
 
   start(request: LaunchRequest): AgentProcess {
     // Not isTransient: a transient terminal is not revived after a reload and its process is orphaned.
@@ -66,11 +66,20 @@ export class TerminalRunner implements AgentRunner, vscode.Disposable {
 
   /** Waits for VS Code to revive the agent's terminal (matched by pid); its exit says `detached` when none comes. */
   adopt(agentId: string, terminalPid?: number): AgentProcess {
+    const seen: string[] = [];
+    const started = Date.now();
     const found = findTerminalByPid<vscode.Terminal>({
       current: () => vscode.window.terminals,
       onDidOpen: (listener) => vscode.window.onDidOpenTerminal(listener),
-      pidOf: (terminal) => terminal.processId,
+      pidOf: async (terminal) => {
+        const pid = await terminal.processId;
+        seen.push(`${pid ?? '-'} after ${Date.now() - started} ms`);
+        return pid;
+      },
     }, terminalPid, this.waitMs, systemTimers);
+    void found.then((terminal) => this.logger.info(terminal
+      ? `[Terminals] ${agentId}: its terminal (pid ${terminalPid}) came back after ${Date.now() - started} ms`
+      : `[Terminals] ${agentId}: no terminal with pid ${terminalPid ?? '?'} within ${this.waitMs} ms (seen: ${seen.join(', ') || 'none'})`));
     const input = new Emitter<InputState>();
     let pending: AgentProcess | undefined;
     let stopRequested = false;
