@@ -79,7 +79,9 @@ export class TerminalRunner implements AgentRunner, vscode.Disposable {
     }, terminalPid, this.waitMs, systemTimers);
     void found.then((terminal) => this.logger.info(terminal
       ? `[Terminals] ${agentId}: its terminal (pid ${terminalPid}) came back after ${Date.now() - started} ms`
-      : `[Terminals] ${agentId}: no terminal with pid ${terminalPid ?? '?'} within ${this.waitMs} ms (seen: ${seen.join(', ') || 'none'})`));
+      : terminalPid === undefined
+        ? `[Terminals] ${agentId}: no pid was recorded, so no terminal is its own: detached`
+        : `[Terminals] ${agentId}: no terminal with pid ${terminalPid} within ${this.waitMs} ms (seen: ${seen.join(', ') || 'none'}): detached`));
     const input = new Emitter<InputState>();
     let pending: AgentProcess | undefined;
     let stopRequested = false;

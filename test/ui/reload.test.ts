@@ -89,12 +89,16 @@ async function reloadWindow(wb: Workbench, title: string, how: 'page' | 'command
     await navigated;
   }
   await wb.waitForWorkbench(90_000);
-  await page.locator('.activitybar [aria-label^="Parallel Agents"]').first().waitFor({ timeout: 30_000 });
-  // The view may come back open or closed; open it when it is not showing our rows.
-  if (!(await page.locator('.monaco-list-row', { hasText: title }).isVisible())) {
-    await page.locator('.activitybar [aria-label^="Parallel Agents"]').first().click();
+  // The view may come back open or closed, and a click on its icon toggles it: click only while it is not the open one.
+  const icon = page.locator('.activitybar .action-item', { has: page.locator('[aria-label^="Parallel Agents"]') }).first();
+  const row = page.locator('.monaco-list-row', { hasText: title });
+  for (let attempt = 0; attempt < 15 && !(await row.isVisible()); attempt++) {
+    if (!/\bchecked\b/.test((await icon.getAttribute('class')) ?? '')) {
+      await icon.click();
+    }
+    await row.waitFor({ timeout: 2_000 }).catch(() => undefined);
   }
-  await page.locator('.monaco-list-row', { hasText: title }).waitFor({ timeout: 30_000 });
+  await row.waitFor({ timeout: 30_000 });
 }
 
 describe('Reloading the window while agents run', function () {
