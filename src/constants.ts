@@ -9,6 +9,7 @@ export const commands = {
   showResult: 'parallelAgents.showResult',
   openWorktree: 'parallelAgents.openWorktree',
   revealTerminal: 'parallelAgents.revealTerminal',
+  reopenTerminal: 'parallelAgents.reopenTerminal',
   discard: 'parallelAgents.discard',
   openChange: 'parallelAgents.openChange',
   refresh: 'parallelAgents.refresh',

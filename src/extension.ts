@@ -51,7 +51,7 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
   const config = new Config(logger);
   const git = new GitService({ logger });
   const gitLanding = new GitLanding({ context: git.context });
-  const terminals = new TerminalRunner();
+  const terminals = new TerminalRunner(logger);
   const storage = context.storageUri ?? context.globalStorageUri;
   const managerSettings = () => ({ branchPrefix: config.branchPrefix(), worktreeRoot: config.worktreeRoot(), logDir: path.join(storage.fsPath, 'logs'), agentTimeoutMs: config.agentTimeoutMinutes() * 60_000, setupCommand: config.setupCommand(), symlinkFolders: config.symlinkFolders(), initSubmodules: config.initSubmodules() });
   const manager = new AgentManager({

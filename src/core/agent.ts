@@ -13,6 +13,8 @@ export type AgentStatus =
   | 'timed-out'
   /** Exited 0, but the CLI reports tools it was not allowed to run: the task is likely incomplete. */
   | 'needs-permission'
+  /** A terminal agent whose terminal did not come back after a reload: its worktree is kept, Reopen in Terminal starts it again. */
+  | 'detached'
   | 'reviewed'
   | 'merged'
   | 'discarded';
@@ -88,10 +90,14 @@ export interface AgentRecord {
   readonly adopted?: boolean;
   /** Progress and answer of the current or last run, for profiles whose CLI prints JSON events. */
   readonly activity?: AgentActivity;
+  /** The process id of a terminal agent's terminal: a terminal VS Code revives after a reload is matched by it. */
+  readonly terminalPid?: number;
+  /** For a running terminal agent: whether VS Code can tell that it waits for input (see inputState.ts). */
+  readonly input?: 'tracked' | 'unknown';
 }
 
 export const activeStatuses: ReadonlySet<AgentStatus> = new Set(['queued', 'preparing', 'running', 'waiting-for-input']);
-export const finishedStatuses: ReadonlySet<AgentStatus> = new Set(['succeeded', 'failed', 'stopped', 'interrupted', 'timed-out', 'needs-permission']);
+export const finishedStatuses: ReadonlySet<AgentStatus> = new Set(['succeeded', 'failed', 'stopped', 'interrupted', 'timed-out', 'needs-permission', 'detached']);
 
 export function isActive(status: AgentStatus): boolean {
   return activeStatuses.has(status);

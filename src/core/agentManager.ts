@@ -190,6 +190,20 @@ export class AgentManager implements Disposable {
     this.runs.launch(this.get(id), executable, profile.continueArgs ?? profile.args, prompt, `\n──── follow-up: ${prompt}`);
   }
 
+  /** Starts a detached terminal agent's profile again, with its prompt, in a new terminal in its folder. */
+  async reopenTerminal(id: string): Promise<void> {
+    const record = this.get(id);
+    if (record.status !== 'detached' || record.mode !== 'terminal' || this.runs.isRunning(id)) {
+      throw new AgentError('invalidTransition', `Agent "${record.title}" is not a detached terminal agent (${record.status}).`);
+    }
+    if (record.worktreePresent === false || record.worktreeMissing) {
+      throw new AgentError('invalidTransition', `The worktree of agent "${record.title}" is gone — restore it first.`);
+    }
+    const executable = await resolveProfile(this.deps.profiles(), record.profile, this.deps.resolver);
+    this.records.set(id, { ...record, exitCode: undefined, signal: undefined, error: undefined, endedAt: undefined });
+    this.runs.launch(this.get(id), executable, executable.profile.args, record.prompt, '\n──── reopened in a terminal');
+  }
+
   async stop(id: string): Promise<void> {
     const record = this.get(id);
     if (!this.runs.isRunning(id)) {

@@ -5,6 +5,7 @@
  */
 import type { AgentActivity, AgentRecord, AgentStatus } from './agent';
 import { ProgressFeed, type Timers } from './agentProgress';
+import { inputPatch } from './inputState';
 import type { ResolvedProfile } from './dispatchChecks';
 import { isDiskFull } from './errors';
 import type { AgentProcess, AgentRunner, Clock, FileSystemPort, Logger, ManagerSettings, ProcessExit, WorktreeSourcePort } from './ports';
@@ -85,14 +86,19 @@ export class AgentRuns implements Disposable {
     await entry.ended;
   }
 
-  /** Follows a restored record's supervised headless run, if one outlived its window; false when there is none. */
+  /**
+   * Follows a restored record's run, if one outlived its window: a supervised headless run, or a
+   * terminal VS Code revives (its exit says `detached` when none comes); false when there is none.
+   */
   adopt(record: AgentRecord): boolean {
-    const adopted = record.status === 'running' && record.mode === 'headless' ? this.deps.headlessRunner.adopt?.(record.id) : undefined;
+    const active = record.status === 'running' || record.status === 'waiting-for-input';
+    const terminal = record.mode === 'terminal';
+    const adopted = active ? (terminal ? this.deps.terminalRunner : this.deps.headlessRunner).adopt?.(record.id, record.terminalPid) : undefined;
     if (!adopted) {
       return false;
     }
-    this.attach(record, adopted, this.deps.profiles().find((p) => p.name === record.profile)?.output, true);
-    this.deps.logger.info(`[AgentManager] adopted ${record.id}, still running from an earlier window`);
+    this.attach(record, adopted, terminal ? undefined : this.deps.profiles().find((p) => p.name === record.profile)?.output, true);
+    this.deps.logger.info(`[AgentManager] adopted ${record.id}, ${terminal ? `waiting for its terminal (pid ${record.terminalPid ?? '?'})` : 'still running'} from an earlier window`);
     return true;
   }
 
@@ -169,7 +175,7 @@ export class AgentRuns implements Disposable {
       return;
     }
     // A new run starts with no progress; the last run's answer is in the log.
-    this.host.update(record.id, { status: 'running', startedAt: this.deps.clock.now(), activity: undefined });
+    this.host.update(record.id, { status: 'running', startedAt: this.deps.clock.now(), activity: undefined, ...(record.mode === 'terminal' ? { input: 'unknown', terminalPid: undefined } : {}) });
     this.deps.logger.info(`[AgentManager] started ${record.id} (${profile.name}, pid ${process.pid ?? '?'}) in ${record.cwd}`);
     this.attach(this.host.get(record.id), process, record.mode === 'headless' ? profile.output : undefined, false);
   }
@@ -229,6 +235,7 @@ export class AgentRuns implements Disposable {
       this.host.output(record.id, text);
       entry.feed?.push(text);
     });
+    this.followTerminal(record.id, process);
     const limit = this.deps.settings().agentTimeoutMs ?? 0;
     const left = limit - (this.deps.clock.now() - (record.startedAt ?? this.deps.clock.now()));
     const timer = limit > 0 ? setTimeout(() => {
@@ -259,9 +266,27 @@ export class AgentRuns implements Disposable {
     });
   }
 
+  /** A terminal's pid, kept to find the terminal again after a reload, and what VS Code can tell of its input. */
+  private followTerminal(id: string, process: AgentProcess): void {
+    void process.whenPid?.then((terminalPid) => {
+      if (terminalPid !== undefined && this.host.has(id) && !this.disposed) {
+        this.host.update(id, { terminalPid });
+      }
+    });
+    process.onDidChangeInput?.((state) => {
+      const patch = this.host.has(id) && !this.disposed ? inputPatch(this.host.get(id), state) : undefined;
+      if (patch) {
+        this.host.update(id, patch);
+      }
+    });
+  }
+
   /** A clean exit whose CLI reports denied tools did not do all it was asked: it needs permission, not a review as a
    *  success; one whose CLI reports an error failed (its result text becomes the error). */
   private endStatus(entry: Running, exit: ProcessExit, activity: AgentActivity | undefined): AgentStatus {
+    if (exit.detached) {
+      return 'detached';
+    }
     if (entry.timedOut) {
       return 'timed-out';
     }

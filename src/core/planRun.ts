@@ -102,7 +102,7 @@ export class PlanRun implements TaskRunner {
     });
     this.agents.set(task.id, record.id);
     const ended = await this.deps.manager.whenEnded(record.id);
-    return ended.status === 'succeeded' ? 'succeeded' : ended.status === 'stopped' || ended.status === 'interrupted' ? 'stopped' : 'failed';
+    return ended.status === 'succeeded' ? 'succeeded' : ended.status === 'stopped' || ended.status === 'interrupted' || ended.status === 'detached' ? 'stopped' : 'failed';
   }
 
   async integrate(task: PlanTask): Promise<'merged' | 'conflicts'> {

@@ -2,6 +2,7 @@
 import type { AgentRecord, ChangedFile } from './agent';
 import type { Disposable, Event } from '../util/event';
 import type { GitRefInfo } from './reconcile';
+import type { InputState } from './inputState';
 import type { WorktreeEntry } from './worktreeList';
 
 export interface Logger {
@@ -184,10 +185,16 @@ export interface ProcessExit {
   readonly error?: string;
   /** Stop was asked for, possibly by an earlier window (supervised runs remember it). */
   readonly stopRequested?: boolean;
+  /** An adopted terminal agent whose terminal did not come back: its process may still run, unseen. */
+  readonly detached?: boolean;
 }
 
 export interface AgentProcess {
   readonly pid?: number;
+  /** For runners that learn the pid later (a terminal's process id): resolves with it, once. */
+  readonly whenPid?: Promise<number | undefined>;
+  /** Whether the runner can tell when the agent waits for input ('waiting-for-input'); fired on each change. */
+  readonly onDidChangeInput?: Event<InputState>;
   readonly onDidOutput: Event<string>;
   /** Resolves once, when the process (tree) has ended; never rejects. */
   readonly exit: Promise<ProcessExit>;
@@ -203,8 +210,11 @@ export interface AgentProcess {
 
 export interface AgentRunner {
   start(request: LaunchRequest): AgentProcess;
-  /** Re-attaches to an agent started by an earlier window, if the runner can (and it is known). */
-  adopt?(agentId: string): AgentProcess | undefined;
+  /**
+   * Re-attaches to an agent started by an earlier window, if the runner can (and it is known).
+   * `terminalPid` is the record's: a terminal runner matches a revived terminal by it.
+   */
+  adopt?(agentId: string, terminalPid?: number): AgentProcess | undefined;
   /** Drops what the runner keeps about a finished agent. */
   forget?(agentId: string): void;
 }

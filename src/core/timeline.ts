@@ -88,6 +88,7 @@ function terminalState(record: AgentRecord): BarState | undefined {
       return 'failed';
     case 'stopped':
     case 'interrupted':
+    case 'detached':
     case 'timed-out':
     case 'needs-permission':
       return 'stopped';

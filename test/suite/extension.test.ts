@@ -131,8 +131,15 @@ describe('Parallel Agents in a real VS Code', function () {
     assert.equal(record.mode, 'terminal');
     assert.equal(record.worktreePath, undefined);
     assert.equal(record.cwd, workspaceDir());
-    assert.ok(vscode.window.terminals.some((t) => t.name === 'Agent: Terminal agent'), 'a terminal named after the agent exists');
+    const terminal = vscode.window.terminals.find((t) => t.name === 'Agent: Terminal agent');
+    assert.ok(terminal, 'a terminal named after the agent exists');
+    // Not transient (VS Code revives it after a reload), named by the agent's id in its env, its pid kept in the record.
+    const options = terminal.creationOptions as vscode.TerminalOptions;
+    assert.notEqual((options as { isTransient?: boolean }).isTransient, true);
+    assert.equal(options.env?.PARALLEL_AGENTS_AGENT_ID, id);
+    const pid = await terminal.processId;
     const done = await settled(id);
+    assert.equal(done.terminalPid, pid);
     assert.equal(done.status, 'succeeded', done.error);
     const file = path.join(workspaceDir(), 'from-terminal.txt');
     assert.equal(fs.readFileSync(file, 'utf8').trim(), 'made in a terminal');

@@ -22,7 +22,7 @@ describe('agent state machine', () => {
 
   it('leaves discarded only by a restore to a finished status', () => {
     for (const to of allStatuses()) {
-      const restorable = ['succeeded', 'failed', 'stopped', 'interrupted', 'timed-out', 'needs-permission', 'reviewed', 'merged'].includes(to);
+      const restorable = ['succeeded', 'failed', 'stopped', 'interrupted', 'timed-out', 'needs-permission', 'detached', 'reviewed', 'merged'].includes(to);
       assert.equal(canTransition('discarded', to), restorable, to);
     }
   });
@@ -47,6 +47,20 @@ describe('agent state machine', () => {
   it('lets a reload interrupt any active status', () => {
     for (const active of ['queued', 'preparing', 'running', 'waiting-for-input'] as const) {
       assert.ok(canTransition(active, 'interrupted'), active);
+    }
+  });
+
+  it('detaches a running terminal agent whose terminal did not come back; reopened, reviewed, merged or discarded from there', () => {
+    assert.ok(canTransition('running', 'detached'));
+    assert.ok(canTransition('waiting-for-input', 'detached'));
+    for (const to of ['running', 'reviewed', 'merged', 'discarded'] as const) {
+      assert.ok(canTransition('detached', to), to);
+    }
+    for (const to of ['queued', 'preparing', 'waiting-for-input', 'succeeded', 'failed', 'stopped', 'interrupted'] as const) {
+      assert.equal(canTransition('detached', to), false, to);
+    }
+    for (const from of ['queued', 'preparing', 'succeeded', 'failed', 'stopped', 'reviewed', 'merged'] as const) {
+      assert.equal(canTransition(from, 'detached'), false, from);
     }
   });
 });

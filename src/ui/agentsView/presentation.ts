@@ -12,6 +12,7 @@ const statusIcons: Record<AgentStatus, [icon: string, color?: string]> = {
   interrupted: ['warning', 'list.warningForeground'],
   'timed-out': ['watch', 'list.warningForeground'],
   'needs-permission': ['shield', 'list.warningForeground'],
+  detached: ['debug-disconnect', 'list.warningForeground'],
   reviewed: ['eye', 'charts.purple'],
   merged: ['git-merge', 'charts.green'],
   discarded: ['trash', 'disabledForeground'],
@@ -58,6 +59,8 @@ export function statusText(status: AgentStatus): string {
       return vscode.l10n.t('timed out');
     case 'needs-permission':
       return vscode.l10n.t('needs permission');
+    case 'detached':
+      return vscode.l10n.t('detached');
     case 'reviewed':
       return vscode.l10n.t('reviewed');
     case 'merged':
@@ -100,6 +103,10 @@ const summaryLimit = 80;
 export function agentDescription(record: AgentRecord, now: number): string {
   const base = `${record.profile} · ${statusLabel(record)} · ${formatElapsed(elapsed(record, now))}`;
   const activity = record.activity;
+  if (record.mode === 'terminal' && record.status === 'running' && record.input !== 'tracked') {
+    // VS Code cannot tell whether this terminal waits for input: say so rather than guess.
+    return `${base} · ${vscode.l10n.t('input: unknown')}`;
+  }
   if (isActive(record.status) && activity?.step) {
     return `${base} · ${activity.step}`;
   }

@@ -77,6 +77,17 @@ export function agentCommands(deps: AgentCommandDeps) {
         throw new AgentError('unknownAgent', vscode.l10n.t('The terminal of agent "{0}" has closed.', record.title));
       }
     },
+    reopenTerminal: async (arg?: unknown) => {
+      const record = await pickAgent(manager, arg, (r) => r.status === 'detached');
+      if (record.status !== 'detached') {
+        throw new AgentError('invalidTransition', vscode.l10n.t('Agent "{0}" is {1}: only a detached terminal agent can be reopened in a terminal.', record.title, statusText(record.status)));
+      }
+      if (record.worktreePresent === false || record.worktreeMissing) {
+        throw new AgentError('invalidTransition', vscode.l10n.t('The worktree folder of agent "{0}" is missing — restore it or forget the agent.', record.title));
+      }
+      await manager.reopenTerminal(record.id);
+      deps.terminals.reveal(record.id);
+    },
     discard: async (arg?: unknown) => {
       const record = await pickAgent(manager, arg, (r) => r.status !== 'discarded');
       const options = (arg && typeof arg === 'object' ? arg : {}) as DiscardArgs;

@@ -51,6 +51,7 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
     [commands.showResult]: agent.showResult,
     [commands.openWorktree]: agent.openWorktree,
     [commands.revealTerminal]: agent.revealTerminal,
+    [commands.reopenTerminal]: agent.reopenTerminal,
     [commands.discard]: agent.discard,
     [commands.restore]: agent.restore,
     [commands.refresh]: agent.refresh,

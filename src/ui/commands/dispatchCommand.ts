@@ -86,7 +86,7 @@ async function pickProfile(deps: DispatchDeps): Promise<string> {
   };
   const items = [...deps.profiles()]
     .sort((a, b) => rank(a) - rank(b))
-    .map((p) => ({ label: p.name, description: `${p.mode}${p.description ? ` · ${p.description}` : ''}`, detail: [p.command, ...p.args].join(' ') }));
+    .map((p) => ({ label: p.name, description: `${p.mode}${p.description ? ` · ${p.description}` : ''}`, detail: [p.command, ...p.args].join(' ').replace(/\s*\n\s*/g, ' ⏎ ') }));
   const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Dispatch Agent (2/4): agent'), placeHolder: vscode.l10n.t('Which agent should do it?'), ignoreFocusOut: true });
   return picked?.label ?? cancelled();
 }
