@@ -29,6 +29,7 @@ export const commands = {
   skipTask: 'parallelAgents.skipTask',
   stopPlan: 'parallelAgents.stopPlan',
   landPlan: 'parallelAgents.landPlan',
+  removePlan: 'parallelAgents.removePlan',
   planWithAgent: 'parallelAgents.planWithAgent',
   showTimeline: 'parallelAgents.showTimeline',
   reconcile: 'parallelAgents.reconcile',
@@ -72,5 +73,6 @@ export const schemes = {
 
 export const stateKeys = {
   agents: 'parallelAgents.agents.v1',
+  plans: 'parallelAgents.plans.v1',
   lastProfiles: 'parallelAgents.lastProfiles',
 } as const;

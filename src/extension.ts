@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { contextKeys, schemes, settings, views } from './constants';
+import { contextKeys, schemes, settings, stateKeys, views } from './constants';
 import type { AgentRecord } from './core/agent';
 import { AgentLanding } from './core/agentLanding';
 import { AgentManager } from './core/agentManager';
@@ -67,7 +67,7 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
     }),
     terminalRunner: terminals,
     watcher: new VscodeFolderWatcher(),
-    store: new MementoStateStore(context.workspaceState),
+    store: new MementoStateStore(context.workspaceState, stateKeys.agents),
     clock: { now: () => Date.now() },
     logger,
     settings: () => managerSettings(),
@@ -78,7 +78,7 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
   const plans = new PlanService({
     manager, git, landing: gitLanding, fs: new NodeFileSystem(), clock: { now: () => Date.now() }, logger,
     settings: () => ({ ...managerSettings(), defaultProfile: config.defaultProfile(), maxParallel: config.maxParallel() }),
-  }, () => randomUUID().slice(0, 8));
+  }, new MementoStateStore(context.workspaceState, stateKeys.plans), () => randomUUID().slice(0, 8));
   const reconciler = new Reconciler({
     manager, landing, git, gitLanding, reconcileGit: new GitReconcile(git.context), fs: new NodeFileSystem(), clock: { now: () => Date.now() }, logger,
     settings: () => managerSettings(), newId: () => randomUUID().slice(0, 8),
@@ -109,9 +109,9 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
   // Restored agents are re-scanned after activation so that startup stays fast, and only in a
   // trusted workspace: nothing runs git or agents in a workspace the user has not trusted.
   if (vscode.workspace.isTrusted) {
-    setTimeout(() => resumeAndReconcile(manager, reconciler), 0);
+    setTimeout(() => resumeAndReconcile(manager, plans, reconciler), 0);
   } else {
-    context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => resumeAndReconcile(manager, reconciler)));
+    context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => resumeAndReconcile(manager, plans, reconciler)));
   }
 
   return {
@@ -123,9 +123,10 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
   };
 }
 
-/** Reconcile runs in the background after the restored agents resume; its failures are only logged. */
-function resumeAndReconcile(manager: AgentManager, reconciler: Reconciler): void {
+/** Reconcile runs in the background after the restored agents and plan runs resume; its failures are only logged. */
+function resumeAndReconcile(manager: AgentManager, plans: PlanService, reconciler: Reconciler): void {
   manager.resume();
+  plans.resume();
   void reconciler.run().catch(() => undefined);
 }
 

@@ -1,9 +1,10 @@
 import type { AgentManager } from './agentManager';
+import { savedRefPrefix } from './agentLanding';
 import { AgentError } from './errors';
 import { slugify } from './naming';
-import type { Plan, PlanTask } from './planTypes';
+import type { Plan, PlanRunRecord, PlanTask } from './planTypes';
 import type { Clock, FileSystemPort, GitLandingPort, GitPort, Logger, ManagerSettings, MergeStrategy } from './ports';
-import { PlanScheduler, type TaskRunner } from './planScheduler';
+import { PlanScheduler, type RunOutcome, type TaskRunner } from './planScheduler';
 import { parentDir } from '../util/paths';
 
 export interface PlanRunDeps {
@@ -39,9 +40,31 @@ export class PlanRun implements TaskRunner {
     readonly integrationBranch: string,
     readonly integrationPath: string,
     private readonly deps: PlanRunDeps,
+    restored?: PlanRunRecord,
   ) {
-    this.maxParallel = plan.maxParallel ?? deps.settings().maxParallel;
-    this.scheduler = new PlanScheduler(plan, this, { maxParallel: this.maxParallel, clock: deps.clock });
+    this.maxParallel = restored?.maxParallel ?? plan.maxParallel ?? deps.settings().maxParallel;
+    this.scheduler = new PlanScheduler(plan, this, { maxParallel: this.maxParallel, clock: deps.clock, restored: restored?.scheduler });
+    if (restored) {
+      Object.entries(restored.conflicts).forEach(([taskId, files]) => this.conflicts.set(taskId, files));
+      // The agents of a restored run are its tasks' latest agents among the restored agent records.
+      for (const record of deps.manager.list()) {
+        if (record.plan?.runId === id) {
+          this.agents.set(record.plan.taskId, record.id);
+        }
+      }
+    }
+  }
+
+  /** A run saved by an earlier window (see toRecord); its scheduler waits for scheduler.resume(). */
+  static restore(deps: PlanRunDeps, record: PlanRunRecord): PlanRun {
+    return new PlanRun(record.id, record.plan, record.repoRoot, record.baseSha, record.integrationBranch, record.integrationPath, deps, record);
+  }
+
+  toRecord(): PlanRunRecord {
+    return {
+      id: this.id, plan: this.plan, repoRoot: this.repoRoot, baseSha: this.baseSha, integrationBranch: this.integrationBranch,
+      integrationPath: this.integrationPath, maxParallel: this.maxParallel, scheduler: this.scheduler.snapshot(), conflicts: Object.fromEntries(this.conflicts),
+    };
   }
 
   /** Resolves the base and creates the integration worktree; nothing is left behind on failure. */
@@ -85,6 +108,11 @@ export class PlanRun implements TaskRunner {
     return conflicts;
   }
 
+  /** Tasks whose agent runs or whose work is being merged: the run cannot be removed meanwhile. */
+  activeTasks(): string[] {
+    return [...this.scheduler.states()].filter(([, s]) => s === 'running' || s === 'integrating').map(([id]) => id);
+  }
+
   agentOf(taskId: string): string | undefined {
     return this.agents.get(taskId);
   }
@@ -101,7 +129,26 @@ export class PlanRun implements TaskRunner {
       plan: { runId: this.id, taskId: task.id },
     });
     this.agents.set(task.id, record.id);
-    const ended = await this.deps.manager.whenEnded(record.id);
+    return this.outcome(record.id);
+  }
+
+  /**
+   * The task starts again when its latest attempt never got an agent that ran: none was made, the
+   * agent found belongs to an earlier attempt (made before this one started), or the closing
+   * window cut its dispatch short (interrupted before it ever started).
+   */
+  async resume(task: PlanTask): Promise<RunOutcome | 'notStarted'> {
+    const id = this.agents.get(task.id);
+    const agent = id === undefined ? undefined : this.deps.manager.get(id);
+    const startedAt = this.scheduler.timings().get(task.id)?.startedAt ?? 0;
+    if (!agent || agent.createdAt < startedAt || (agent.status === 'interrupted' && agent.startedAt === undefined)) {
+      return 'notStarted';
+    }
+    return this.outcome(agent.id);
+  }
+
+  private async outcome(agentId: string): Promise<RunOutcome> {
+    const ended = await this.deps.manager.whenEnded(agentId);
     return ended.status === 'succeeded' ? 'succeeded' : ended.status === 'stopped' || ended.status === 'interrupted' || ended.status === 'detached' ? 'stopped' : 'failed';
   }
 
@@ -140,6 +187,24 @@ export class PlanRun implements TaskRunner {
     }
     const outcome = await this.deps.landing.land(this.repoRoot, this.integrationPath, this.integrationBranch, strategy, `Land plan "${this.plan.title}" (${this.integrationBranch})`);
     return outcome.ok ? { kind: 'merged', sha: outcome.sha, target } : { kind: 'conflicts', files: outcome.conflicts, target };
+  }
+
+  /**
+   * Remove Plan: the integration worktree goes (its state saved under refs/parallel-agents/saved/
+   * first); the integration branch goes only when its content is in the workspace's branch.
+   */
+  async removeIntegration(): Promise<{ readonly branchKept: boolean }> {
+    if (await this.deps.fs.exists(this.integrationPath)) {
+      await this.deps.landing.saveWork(this.integrationPath, `${savedRefPrefix}plan-${this.id}`, `Parallel Agents: integration worktree of plan "${this.plan.title}" saved before removing it`);
+    }
+    await this.deps.git.removeWorktree(this.repoRoot, this.integrationPath, true);
+    const target = await this.deps.landing.currentBranch(this.repoRoot);
+    const merged = target !== undefined && (await this.deps.landing.isMergedByContent(this.repoRoot, this.integrationBranch, target));
+    if (merged) {
+      await this.deps.git.deleteBranch(this.repoRoot, this.integrationBranch, true);
+    }
+    this.deps.logger.info(`[PlanRun] ${this.id}: integration worktree removed; branch ${this.integrationBranch} ${merged ? 'deleted (landed)' : 'kept (not landed)'}`);
+    return { branchKept: !merged };
   }
 
   private requireAgent(taskId: string): string {

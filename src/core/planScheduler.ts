@@ -16,7 +16,7 @@ import { SerialQueue } from '../util/async';
 import { Emitter, type Event } from '../util/event';
 import { AgentError } from './errors';
 import { topologicalOrder } from './planGraph';
-import type { Plan, PlanTask, TaskState } from './planTypes';
+import type { Plan, PlanTask, SchedulerSnapshot, TaskState } from './planTypes';
 import type { Clock } from './ports';
 
 export type StartPoint = 'base' | 'integration';
@@ -26,6 +26,11 @@ export type IntegrationOutcome = 'merged' | 'conflicts';
 export interface TaskRunner {
   /** Starts the task's agent from `from`; resolves with its outcome when the agent ends. */
   run(task: PlanTask, from: StartPoint): Promise<RunOutcome>;
+  /**
+   * Follows the agent an earlier window started for a task that was running when it closed;
+   * 'notStarted' when that window closed before the agent was made (the task is started again).
+   */
+  resume(task: PlanTask): Promise<RunOutcome | 'notStarted'>;
   /** Commits the task's work and merges it into the integration branch (forecast first). */
   integrate(task: PlanTask): Promise<IntegrationOutcome>;
   /** Stops the task's running agent (the run() promise then resolves 'stopped'). */
@@ -46,6 +51,8 @@ export interface PlanSchedulerOptions {
   /** Wins over plan.maxParallel: the caller resolves plan value vs setting. Integer >= 1. */
   readonly maxParallel: number;
   readonly clock: Clock;
+  /** The state an earlier window saved; nothing moves until resume(). */
+  readonly restored?: SchedulerSnapshot;
 }
 
 /** `id` names the task whose state or reason changed; no id: the plan was stopped or resumed. */
@@ -88,13 +95,38 @@ export class PlanScheduler {
     if (!Number.isInteger(options.maxParallel) || options.maxParallel < 1) {
       throw new AgentError('invalidPlan', `maxParallel must be a whole number of at least 1, not ${options.maxParallel}.`);
     }
+    const saved = options.restored;
     this.entries = topologicalOrder(plan.tasks).map((task, index) => {
       const prerequisites = [...new Set(task.dependsOn ?? [])].map((id) => this.byId.get(id) as Entry);
-      const entry: Entry = { task, index, prerequisites, state: 'waiting', timings: {} };
+      const was = saved?.tasks[task.id];
+      const entry: Entry = { task, index, prerequisites, state: was?.state ?? 'waiting', reason: was?.reason, timings: { ...was?.timings } };
       this.byId.set(task.id, entry);
       return entry;
     });
+    this.started = saved?.started ?? false;
+    this.stopRequested = saved?.stopped ?? false;
     this.refresh();
+  }
+
+  /** Everything a later window needs to go on with this plan (see `restored`). */
+  snapshot(): SchedulerSnapshot {
+    const tasks = Object.fromEntries(this.entries.map((e) => [e.task.id, { state: e.state, ...(e.reason === undefined ? {} : { reason: e.reason }), timings: { ...e.timings } }]));
+    return { started: this.started, stopped: this.stopRequested, tasks };
+  }
+
+  /**
+   * Goes on with a restored plan: follows the runs an earlier window started, merges again the
+   * tasks it was merging (merging a branch already merged changes nothing), then starts what is ready.
+   */
+  resume(): void {
+    for (const entry of this.entries) {
+      if (entry.state === 'running') {
+        this.follow(entry, this.runner.resume(entry.task));
+      } else if (entry.state === 'integrating') {
+        this.integrate(entry);
+      }
+    }
+    this.settle();
   }
 
   /** Every task is done or skipped. */
@@ -115,14 +147,14 @@ export class PlanScheduler {
   /** Starts the plan; after stop() it resumes it (stopped tasks stay stopped until retried). */
   start(): void {
     this.started = true;
-    this.resume();
+    this.clearStop();
     this.settle();
   }
 
   /** Failed or stopped: runs it again (run, then integrate); conflicted: integrates it again. Resumes a stopped plan. */
   retry(id: string): void {
     const entry = this.entry(id, retryable, 'retried');
-    this.resume();
+    this.clearStop();
     if (entry.state === 'conflicted') {
       entry.timings.integratedAt = undefined;
       this.set(entry, 'integrating');
@@ -182,7 +214,7 @@ export class PlanScheduler {
     return this.entries.some((e) => e.state === 'running' || e.state === 'integrating');
   }
 
-  private resume(): void {
+  private clearStop(): void {
     if (this.stopRequested) {
       this.stopRequested = false;
       this.changes.fire({});
@@ -245,8 +277,20 @@ export class PlanScheduler {
     } catch (e) {
       run = Promise.reject(e);
     }
+    this.follow(entry, run);
+  }
+
+  private follow(entry: Entry, run: Promise<RunOutcome | 'notStarted'>): void {
     run.then(
-      (outcome) => this.endRun(entry, outcome === 'succeeded' ? 'integrating' : outcome),
+      (outcome) => {
+        if (outcome === 'notStarted') {
+          entry.timings = {};
+          this.set(entry, 'queued');
+          this.settle();
+        } else {
+          this.endRun(entry, outcome === 'succeeded' ? 'integrating' : outcome);
+        }
+      },
       (e: unknown) => this.endRun(entry, 'failed', messageOf(e)),
     );
   }

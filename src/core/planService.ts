@@ -1,32 +1,66 @@
 import { AgentError } from './errors';
-import type { Plan } from './planTypes';
+import type { Plan, PlanRunRecord } from './planTypes';
 import { PlanRun, type PlanRunDeps } from './planRun';
-import type { MergeStrategy } from './ports';
+import type { MergeStrategy, PlanStore } from './ports';
+import { SerialQueue } from '../util/async';
 import { type Disposable, Emitter } from '../util/event';
 
-/** Every plan run of the window: start, control, land; fires when any run or task changes. */
+/**
+ * Every plan run of the workspace: start, control, land, remove; fires when any run or task
+ * changes. Runs are saved on every change and restored by the next window, which goes on with
+ * them after resume(): the agents of their running tasks are adopted by the AgentManager.
+ */
 export class PlanService implements Disposable {
   private readonly runs = new Map<string, PlanRun>();
-  private readonly subscriptions: Disposable[] = [];
+  private readonly subscriptions = new Map<string, Disposable>();
   private readonly emitter = new Emitter<{ runId: string }>();
+  private readonly saves = new SerialQueue();
+  private saveQueued = false;
+  private disposed = false;
+  private resumed = false;
   readonly onDidChange = this.emitter.event;
 
   constructor(
     private readonly deps: PlanRunDeps,
+    private readonly store: PlanStore,
     private readonly newId: () => string,
-  ) {}
+  ) {
+    for (const record of store.load()) {
+      try {
+        const run = PlanRun.restore(deps, record);
+        this.add(run);
+        const states = [...run.scheduler.states()].map(([id, state]) => `${id} ${state}`).join(', ');
+        deps.logger.info(`[PlanService] restored plan run ${run.id} "${run.plan.title}": ${states}`);
+      } catch (e) {
+        // A record the scheduler cannot take (an older format) is dropped, not fatal.
+        deps.logger.warn(`[PlanService] plan run ${record.id} could not be restored: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  }
+
+  /** Goes on with the restored runs (once, in a trusted workspace): follows their agents, merges, starts what is ready. */
+  resume(): void {
+    if (!this.resumed) {
+      this.resumed = true;
+      this.runs.forEach((run) => run.scheduler.resume());
+    }
+  }
 
   async start(plan: Plan, folder: string): Promise<PlanRun> {
     const run = await PlanRun.create(this.deps, this.newId(), plan, folder);
-    this.runs.set(run.id, run);
-    this.subscriptions.push(run.scheduler.onDidChange(() => this.emitter.fire({ runId: run.id })));
+    this.add(run);
     run.scheduler.start();
-    this.emitter.fire({ runId: run.id });
+    this.changed(run.id);
     return run;
   }
 
   list(): PlanRun[] {
     return [...this.runs.values()];
+  }
+
+  /** undefined once the run has been removed (a change event names a removed run too). */
+  find(runId: string): PlanRun | undefined {
+    return this.runs.get(runId);
   }
 
   get(runId: string): PlanRun {
@@ -53,8 +87,66 @@ export class PlanService implements Disposable {
     return this.get(runId).land(strategy);
   }
 
+  /** Drops a run that is not running (its task agents stay); see PlanRun.removeIntegration. */
+  async remove(runId: string): Promise<{ readonly branchKept: boolean }> {
+    const run = this.get(runId);
+    const busy = run.activeTasks();
+    if (busy.length > 0) {
+      throw new AgentError('invalidTransition', `Plan "${run.plan.title}" is still running (${busy.join(', ')}) — stop it first.`);
+    }
+    const outcome = await run.removeIntegration();
+    this.subscriptions.get(runId)?.dispose();
+    this.subscriptions.delete(runId);
+    this.runs.delete(runId);
+    run.scheduler.dispose();
+    this.changed(runId);
+    return outcome;
+  }
+
+  /** Resolves when every change so far has been saved. */
+  flush(): Promise<void> {
+    return this.saves.run(async () => undefined);
+  }
+
+  /**
+   * A closing window's agents end unseen (supervised ones go on), so no change after this is
+   * saved: the next window goes on from the state as it is now, which a pending save writes here.
+   */
   dispose(): void {
+    if (this.saveQueued) {
+      void this.store.save(this.records()).catch((e: Error) => this.deps.logger.error(`[PlanService] saving plan runs failed: ${e.message}`));
+    }
+    this.disposed = true;
     this.subscriptions.forEach((s) => s.dispose());
     this.emitter.dispose();
+  }
+
+  private records(): PlanRunRecord[] {
+    return this.list().map((r) => r.toRecord());
+  }
+
+  private add(run: PlanRun): void {
+    this.runs.set(run.id, run);
+    this.subscriptions.set(run.id, run.scheduler.onDidChange(() => this.changed(run.id)));
+  }
+
+  private changed(runId: string): void {
+    if (this.disposed) {
+      return;
+    }
+    this.persist();
+    this.emitter.fire({ runId });
+  }
+
+  /** One save is queued at a time and writes the runs as they are when it runs. */
+  private persist(): void {
+    if (this.saveQueued) {
+      return;
+    }
+    this.saveQueued = true;
+    void this.saves.run(() => {
+      this.saveQueued = false;
+      return this.disposed ? Promise.resolve() : this.store.save(this.records());
+    }).catch((e: Error) => this.deps.logger.error(`[PlanService] saving plan runs failed: ${e.message}`));
   }
 }

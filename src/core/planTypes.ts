@@ -33,3 +33,24 @@ export interface PlanProblem {
  * paused); stopped: Stop Plan.
  */
 export type TaskState = 'waiting' | 'queued' | 'running' | 'integrating' | 'done' | 'failed' | 'blocked' | 'skipped' | 'conflicted' | 'stopped';
+
+/** What a plan run's scheduler needs to go on in a later window. Timings are clock readings (ms since the epoch). */
+export interface SchedulerSnapshot {
+  readonly started: boolean;
+  readonly stopped: boolean;
+  readonly tasks: Readonly<Record<string, { readonly state: TaskState; readonly reason?: string; readonly timings: { readonly queuedAt?: number; readonly startedAt?: number; readonly endedAt?: number; readonly integratedAt?: number } }>>;
+}
+
+/** A plan run as saved in the workspace state; its task agents are found by their records' `plan` field. */
+export interface PlanRunRecord {
+  readonly id: string;
+  readonly plan: Plan;
+  readonly repoRoot: string;
+  readonly baseSha: string;
+  readonly integrationBranch: string;
+  readonly integrationPath: string;
+  readonly maxParallel: number;
+  readonly scheduler: SchedulerSnapshot;
+  /** Files that conflicted the last time a task was merged into the integration branch. */
+  readonly conflicts: Readonly<Record<string, readonly string[]>>;
+}

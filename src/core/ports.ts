@@ -4,6 +4,7 @@ import type { Disposable, Event } from '../util/event';
 import type { GitRefInfo } from './reconcile';
 import type { InputState } from './inputState';
 import type { WorktreeEntry } from './worktreeList';
+import type { PlanRunRecord } from './planTypes';
 
 export interface Logger {
   info(message: string): void;
@@ -219,10 +220,14 @@ export interface AgentRunner {
   forget?(agentId: string): void;
 }
 
-export interface StateStore {
-  load(): readonly AgentRecord[];
-  save(records: readonly AgentRecord[]): Promise<void>;
+/** Saved records of one kind in the workspace's state. */
+export interface RecordStore<T> {
+  load(): readonly T[];
+  save(records: readonly T[]): Promise<void>;
 }
+
+export type StateStore = RecordStore<AgentRecord>;
+export type PlanStore = RecordStore<PlanRunRecord>;
 
 /** Notifies about file changes under a folder (recursive); events may be coalesced. */
 export interface FolderWatcher {

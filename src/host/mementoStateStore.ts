@@ -1,18 +1,19 @@
 import type * as vscode from 'vscode';
-import type { AgentRecord } from '../core/agent';
-import type { StateStore } from '../core/ports';
-import { stateKeys } from '../constants';
+import type { RecordStore } from '../core/ports';
 
-/** Agents belong to a workspace, so they live in its workspaceState. */
-export class MementoStateStore implements StateStore {
-  constructor(private readonly memento: vscode.Memento) {}
+/** Agents and plan runs belong to a workspace, so they live in its workspaceState, one key each. */
+export class MementoStateStore<T> implements RecordStore<T> {
+  constructor(
+    private readonly memento: vscode.Memento,
+    private readonly key: string,
+  ) {}
 
-  load(): readonly AgentRecord[] {
-    const value = this.memento.get<unknown>(stateKeys.agents);
-    return Array.isArray(value) ? (value as AgentRecord[]) : [];
+  load(): readonly T[] {
+    const value = this.memento.get<unknown>(this.key);
+    return Array.isArray(value) ? (value as T[]) : [];
   }
 
-  async save(records: readonly AgentRecord[]): Promise<void> {
-    await this.memento.update(stateKeys.agents, records);
+  async save(records: readonly T[]): Promise<void> {
+    await this.memento.update(this.key, records);
   }
 }

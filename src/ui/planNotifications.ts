@@ -21,7 +21,10 @@ export class PlanNotifications implements vscode.Disposable {
   }
 
   private check(runId: string): void {
-    const run = this.plans.get(runId);
+    const run = this.plans.find(runId);
+    if (!run) {
+      return;
+    }
     for (const [taskId, state] of run.scheduler.states()) {
       const key = `${runId}/${taskId}`;
       if (state === 'conflicted' && this.seen.get(key) !== 'conflicted') {

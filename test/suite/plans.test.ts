@@ -51,6 +51,15 @@ describe('Plans in a real VS Code', function () {
     const landed = await vscode.commands.executeCommand<{ kind: string }>('parallelAgents.landPlan', { runId, confirm: false });
     assert.equal(landed.kind, 'merged');
     assert.equal(git('show', 'HEAD:integration.txt'), 'all');
+    // Remove Plan: the landed plan's row, worktree and branch go; its agents stay.
+    const worktree = git('worktree', 'list', '--porcelain').split('\n').find((l) => /^worktree .*plan-users-feature$/.test(l))?.slice('worktree '.length);
+    assert.ok(worktree && fs.existsSync(worktree), 'the integration worktree is there before');
+    const removed = await vscode.commands.executeCommand<{ branchKept: boolean }>('parallelAgents.removePlan', { runId, confirm: false });
+    assert.deepEqual(removed, { branchKept: false });
+    await waitFor('the plan row to go', () => !api.viewSnapshot().some((r) => r.label === 'Users feature'));
+    assert.equal(fs.existsSync(worktree), false, 'the integration worktree is removed');
+    assert.equal(git('branch', '--list', 'agents/plan-users-feature'), '', 'the landed branch is deleted');
+    assert.equal(tasksOf(runId).length, 5, 'the agents stay');
   });
 
   it('pauses on a conflict while integrating, names it, and goes on when the task is skipped', async () => {

@@ -49,6 +49,20 @@ class FakeRunner implements TaskRunner {
     return run.promise;
   }
 
+  /** Tasks whose agent the earlier window never made: resume() answers 'notStarted'. */
+  readonly notStarted = new Set<string>();
+
+  resume(task: PlanTask): Promise<RunOutcome | 'notStarted'> {
+    this.log.push(`resume ${task.id}`);
+    if (this.notStarted.has(task.id)) {
+      return Promise.resolve('notStarted');
+    }
+    assert.ok(!this.runs.has(task.id), `${task.id} followed twice`);
+    const run = deferred<RunOutcome>();
+    this.runs.set(task.id, run);
+    return run.promise;
+  }
+
   async integrate(task: PlanTask): Promise<IntegrationOutcome> {
     this.log.push(`integrate ${task.id}`);
     this.activeMerges++;
@@ -478,5 +492,90 @@ describe('plan scheduler', () => {
     runner.merge('a');
     await flush();
     assert.equal(idle, true);
+  });
+
+  describe('restored from a snapshot (a later window)', () => {
+    /** What a window saves and the next one reads: plain JSON. */
+    const restore = (tasks: PlanTask[], from: PlanScheduler, maxParallel = 4) => {
+      const runner = new FakeRunner();
+      const clock = new FakeClock();
+      clock.time = 5000;
+      const restored = JSON.parse(JSON.stringify(from.snapshot()));
+      return { runner, clock, scheduler: new PlanScheduler(plan(...tasks), runner, { maxParallel, clock, restored }) };
+    };
+
+    it('goes on where the earlier window stopped: follows running agents, merges again, keeps timings', async () => {
+      const first = setup(diamond());
+      first.runner.holdMerges = true;
+      first.scheduler.start();
+      first.runner.end('a');
+      await flush();
+      first.runner.merge('a');
+      await flush();
+      first.clock.time = 1200;
+      first.runner.end('b');
+      await flush();
+      assert.deepEqual(statesOf(first.scheduler), { a: 'done', b: 'integrating', c: 'running', d: 'waiting' });
+
+      const { runner, scheduler } = restore(diamond(), first.scheduler);
+      assert.deepEqual(statesOf(scheduler), { a: 'done', b: 'integrating', c: 'running', d: 'waiting' });
+      assert.equal(scheduler.reason('d'), 'waiting for b, c');
+      assert.deepEqual(runner.log, [], 'nothing moves before resume()');
+      assert.deepEqual(scheduler.timings().get('a'), first.scheduler.timings().get('a'));
+      assert.equal(scheduler.timings().get('b')?.endedAt, 1200);
+
+      scheduler.resume();
+      await flush();
+      assert.deepEqual(runner.log, ['resume c', 'integrate b'], 'c is followed, not started again; b is merged again');
+      runner.end('c');
+      await flush();
+      assert.deepEqual(runner.log.slice(2), ['integrate c', 'run d from integration']);
+      runner.end('d');
+      await scheduler.whenIdle();
+      assert.equal(scheduler.finished, true);
+      assert.equal(scheduler.timings().get('d')?.startedAt, 5000, 'new readings come from the new clock');
+    });
+
+    it('starts again a task whose agent was never made, and respects maxParallel meanwhile', async () => {
+      const first = setup([task('a'), task('b'), task('c')], 2);
+      first.scheduler.start();
+      assert.deepEqual(statesOf(first.scheduler), { a: 'running', b: 'running', c: 'queued' });
+      const { runner, scheduler } = restore([task('a'), task('b'), task('c')], first.scheduler, 2);
+      runner.notStarted.add('b');
+      scheduler.resume();
+      await flush();
+      assert.deepEqual(runner.log, ['resume a', 'resume b', 'run b from base']);
+      assert.deepEqual(statesOf(scheduler), { a: 'running', b: 'running', c: 'queued' });
+      assert.equal(scheduler.timings().get('b')?.startedAt, 5000);
+      runner.end('a');
+      await flush();
+      assert.deepEqual(runner.running().sort(), ['b', 'c']);
+    });
+
+    it('a stopped plan stays stopped and a paused one paused until the user acts', async () => {
+      const stopped = setup([task('a'), task('b', 'a')]);
+      stopped.scheduler.start();
+      await stopped.scheduler.stop();
+      const again = restore([task('a'), task('b', 'a')], stopped.scheduler);
+      assert.equal(again.scheduler.stopped, true);
+      again.scheduler.resume();
+      await flush();
+      assert.deepEqual(again.runner.log, []);
+      again.scheduler.retry('a');
+      assert.deepEqual(again.runner.log, ['run a from base']);
+      assert.equal(again.scheduler.stopped, false);
+
+      const paused = setup([task('a'), task('b')]);
+      paused.runner.mergeResults.set('a', ['conflicts']);
+      paused.scheduler.start();
+      paused.runner.end('a');
+      await flush();
+      const later = restore([task('a'), task('b')], paused.scheduler);
+      assert.equal(later.scheduler.paused, true);
+      assert.equal(later.scheduler.reason('a'), conflictReason);
+      later.scheduler.resume();
+      await flush();
+      assert.deepEqual(later.runner.log, ['resume b'], 'b was running; nothing new starts while a is conflicted');
+    });
   });
 });

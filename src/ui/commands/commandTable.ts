@@ -68,6 +68,7 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
     [commands.retryTask]: plan.retryTask,
     [commands.skipTask]: plan.skipTask,
     [commands.stopPlan]: plan.stopPlan,
+    [commands.removePlan]: plan.removePlan,
     [commands.landPlan]: plan.landPlan,
     [commands.planWithAgent]: plan.planWithAgent,
     [commands.showTimeline]: (arg) => deps.showTimeline(arg),

@@ -140,8 +140,42 @@ export function planCommands(deps: PlanCommandDeps) {
       }
       return result;
     },
+    removePlan: async (arg?: unknown) => removePlan(deps, arg),
     planWithAgent: async (arg?: unknown) => planWithAgent(deps, await folder(vscode.l10n.t('Plan with Agent: repository')), arg),
   };
+}
+
+/** Remove Plan: a row's run, `{ runId, confirm? }`, or a pick among the plans; confirmed unless `confirm: false`. */
+async function removePlan(deps: PlanCommandDeps, arg: unknown): Promise<{ branchKept: boolean }> {
+  const o = (arg && typeof arg === 'object' ? arg : {}) as { runId?: string; run?: { id: string }; confirm?: boolean };
+  const runs = deps.plans.list();
+  let runId = typeof arg === 'string' ? arg : (o.runId ?? o.run?.id);
+  if (!runId) {
+    if (runs.length === 0) {
+      throw new AgentError('unknownAgent', vscode.l10n.t('There is no plan to remove.'));
+    }
+    const picked = runs.length === 1 ? runs[0] : (await vscode.window.showQuickPick(runs.map((run) => ({ label: run.plan.title, description: run.integrationBranch, run })), { placeHolder: vscode.l10n.t('Which plan should be removed?') }))?.run;
+    runId = picked?.id ?? cancelled();
+  }
+  const run = deps.plans.get(runId);
+  const busy = run.activeTasks();
+  if (busy.length > 0) {
+    throw new AgentError('invalidTransition', vscode.l10n.t('Plan "{0}" is still running ({1}): stop it first.', run.plan.title, busy.join(', ')));
+  }
+  if (o.confirm !== false) {
+    const remove = vscode.l10n.t('Remove Plan');
+    const detail = vscode.l10n.t('Its integration worktree is removed, its state saved under refs/parallel-agents/saved/ first. Its branch {0} is deleted only if it has landed. Its agents stay in the list.', run.integrationBranch);
+    if ((await vscode.window.showWarningMessage(vscode.l10n.t('Remove plan "{0}"?', run.plan.title), { modal: true, detail }, remove)) !== remove) {
+      cancelled();
+    }
+  }
+  const { branchKept } = await deps.plans.remove(runId);
+  if (o.confirm !== false) {
+    void vscode.window.showInformationMessage(branchKept
+      ? vscode.l10n.t('Plan "{0}" removed. Its branch {1} is kept: it has not landed.', run.plan.title, run.integrationBranch)
+      : vscode.l10n.t('Plan "{0}" removed.', run.plan.title));
+  }
+  return { branchKept };
 }
 
 /** Asks a headless agent for a plan; the reply is validated and opened for editing, never dispatched. */
