@@ -6,6 +6,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { testResultsDir } from '../harness/paths';
 import { openWorkbench, type Workbench } from '../harness/workbench';
 
 const lines = 30;
@@ -89,16 +90,19 @@ async function reloadWindow(wb: Workbench, title: string, how: 'page' | 'command
     await navigated;
   }
   await wb.waitForWorkbench(90_000);
-  // The view may come back open or closed, and a click on its icon toggles it: click only while it is not the open one.
+  await showAgentsView(page, page.locator('.monaco-list-row', { hasText: title }));
+}
+
+/** Opens the Agents view until `shown` is visible: the view may be open or closed, and a click on its icon toggles it. */
+async function showAgentsView(page: Page, shown: ReturnType<Page['locator']>): Promise<void> {
   const icon = page.locator('.activitybar .action-item', { has: page.locator('[aria-label^="Parallel Agents"]') }).first();
-  const row = page.locator('.monaco-list-row', { hasText: title });
-  for (let attempt = 0; attempt < 15 && !(await row.isVisible()); attempt++) {
+  for (let attempt = 0; attempt < 15 && !(await shown.isVisible()); attempt++) {
     if (!/\bchecked\b/.test((await icon.getAttribute('class')) ?? '')) {
       await icon.click();
     }
-    await row.waitFor({ timeout: 2_000 }).catch(() => undefined);
+    await shown.waitFor({ timeout: 2_000 }).catch(() => undefined);
   }
-  await row.waitFor({ timeout: 30_000 });
+  await shown.waitFor({ timeout: 30_000 });
 }
 
 describe('Reloading the window while agents run', function () {
@@ -121,6 +125,8 @@ describe('Reloading the window while agents run', function () {
   afterEach(async function () {
     if (this.currentTest?.state === 'failed') {
       await wb?.screenshot('reload-failure').catch(() => undefined);
+      // The extension's own log, from every window: what each one restored, adopted and saw end.
+      await extensionLog(wb).then((log) => writeFile(join(testResultsDir, 'reload-failure.log'), log)).catch(() => undefined);
     }
   });
 
@@ -237,5 +243,42 @@ describe('Reloading the window while agents run', function () {
     await page.locator('.xterm-rows', { hasText: 'echo 1' }).first().waitFor({ timeout: 15_000 });
     await row.filter({ hasText: 'succeeded' }).waitFor({ timeout: 60_000 });
     assert.match(await row.innerText(), /quickterm · succeeded/);
+  });
+
+  it('a plan goes on after a reload: its running task is adopted, merged, and the dependent task starts from it', async () => {
+    const { page } = wb;
+    const plan = {
+      title: 'Reload plan',
+      tasks: [
+        { id: 'slow', title: 'Slow step', profile: 'demo', prompt: `${slowScript(25).replaceAll('${prompt}', 'slow step')}\ncreate slow.txt: slow` },
+        // `replace X => X` fails unless slow.txt is in its worktree: it must start from the merged work.
+        { id: 'after', title: 'After step', profile: 'demo', prompt: 'replace slow.txt: slow => slow\ncreate after.txt: after', dependsOn: ['slow'] },
+      ],
+    };
+    await writeFile(join(wb.repo.dir, 'reload.agents.json'), JSON.stringify(plan, null, 2));
+    await showAgentsView(page, page.locator('.part.sidebar .title-label', { hasText: 'Parallel Agents' }).first());
+    await runCommand(page, 'Parallel Agents: Dispatch Plan');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'reload.agents.json' }).first().waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Enter');
+    const planRow = page.locator('.monaco-list-row', { hasText: 'Reload plan' });
+    // The task's agent itself runs (its dispatch is over), and the window has had a moment to save that.
+    const slowRow = page.locator('.monaco-list-row', { hasText: 'Slow step' }).filter({ hasText: /slow · running · .*demo · running/ });
+    await slowRow.waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(2_000);
+    await page.locator('.monaco-list-row', { hasText: 'After step' }).filter({ hasText: 'waiting for slow' }).waitFor({ timeout: 15_000 });
+
+    await reloadWindow(wb, 'Reload plan', 'page');
+    await wb.screenshot('reload-plan-after');
+    await planRow.filter({ hasText: /2\/2 done · finished/ }).waitFor({ timeout: 90_000 });
+    await page.locator('.monaco-list-row', { hasText: 'After step' }).filter({ hasText: 'after · done' }).waitFor({ timeout: 15_000 });
+    await wb.screenshot('reload-plan-finished');
+
+    const branch = 'agents/plan-reload-plan';
+    const files = (await wb.repo.git('ls-tree', '-r', '--name-only', branch)).split('\n');
+    assert.ok(files.includes('slow.txt') && files.includes('after.txt'), `both tasks' work is on ${branch}: ${files.join(', ')}`);
+    const agentBranches = (await wb.repo.git('branch', '--list', 'agents/*-step*')).split('\n').map((b) => b.replace(/^[*+ ]+/, '')).filter(Boolean).sort();
+    assert.deepEqual(agentBranches, ['agents/after-step', 'agents/slow-step'], 'each task ran once: no second agent for the adopted one');
+    const log = await extensionLog(wb);
+    assert.match(log, /\[PlanService\] restored plan run \S+ "Reload plan": slow running, after waiting/);
   });
 });
