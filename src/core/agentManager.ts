@@ -7,6 +7,7 @@ import { checkPrompt, checkSettings, checkWorktreeRoot, resolveProfile } from '.
 import { AgentError, isDiskFull } from './errors';
 import { slugify, titleFromPrompt } from './naming';
 import { WorktreeNames } from './worktreeNames';
+import { setupRunId } from './worktreePrep';
 import type {
   AgentRunner, Clock, ExecutableResolver, FileSystemPort, FolderWatcher, GitPort, Logger,
   ManagerSettings, StateStore, WorkState, WorktreeSourcePort,
@@ -82,13 +83,19 @@ export class AgentManager implements Disposable {
       refreshChanges: (id) => this.tracker.refresh(id),
     });
     let changed = false;
-    for (const record of deps.store.load()) {
+    for (const saved of deps.store.load()) {
+      // A headless run outlives its window under a supervisor: adopt it. The window may have closed
+      // between its launch and the save that said so: a 'preparing' agent whose supervisor exists
+      // is running. Anything else that was active has no process any more: say so instead of
+      // pretending it runs.
+      const launched = saved.status === 'preparing' && saved.mode === 'headless' ? { ...saved, status: 'running' as const, startedAt: saved.startedAt ?? saved.createdAt } : undefined;
+      const record = launched ?? saved;
       this.records.set(record.id, record);
-      // A headless run outlives its window under a supervisor: adopt it. Anything else that was
-      // active has no process any more: say so instead of pretending it runs.
-      if (!this.runs.adopt(record) && isActive(record.status)) {
+      if (this.runs.adopt(record)) {
+        changed ||= launched !== undefined;
+      } else if (isActive(saved.status)) {
         changed = true;
-        this.records.set(record.id, { ...record, status: 'interrupted', endedAt: record.endedAt ?? deps.clock.now() });
+        this.records.set(record.id, { ...saved, status: 'interrupted', endedAt: saved.endedAt ?? deps.clock.now() });
       }
     }
     if (changed) {
@@ -245,6 +252,7 @@ export class AgentManager implements Disposable {
     }
     this.tracker.untrack(id);
     this.deps.headlessRunner.forget?.(id);
+    this.deps.headlessRunner.forget?.(setupRunId(id));
     this.records.delete(id);
     this.changed(id, 'removed');
   }

@@ -113,9 +113,17 @@ export function commandText(argv: readonly string[]): string {
 }
 
 /** The setup command run headless in the agent's worktree; its output goes to the agent's log. */
+/**
+ * The setup command runs under its own id, so that a later window never takes a setup run that
+ * outlived its window for the agent itself (see AgentManager's adoption of 'preparing' agents).
+ */
+export function setupRunId(agentId: string): string {
+  return `${agentId}.setup`;
+}
+
 export function setupRequest(record: AgentRecord, argv: readonly string[]): LaunchRequest {
   return {
-    agentId: record.id, title: `${record.title} (setup)`, file: argv[0], args: argv.slice(1),
+    agentId: setupRunId(record.id), title: `${record.title} (setup)`, file: argv[0], args: argv.slice(1),
     cwd: record.cwd, env: {}, logPath: record.logPath ?? '', banner: `──── setup: ${commandText(argv)}`,
   };
 }

@@ -7,6 +7,13 @@ import type { AgentRunner } from '../../src/core/ports';
 import { SupervisedRunner } from '../../src/node/supervisedRunner';
 import { git, ManagerFixture, type MemoryStore } from './managerFixture';
 
+async function waitUntil(probe: () => boolean, ms = 10000): Promise<void> {
+  for (const until = Date.now() + ms; !probe(); ) {
+    assert.ok(Date.now() < until, 'timed out');
+    await new Promise((res) => setTimeout(res, 50));
+  }
+}
+
 describe('AgentManager with real git and real agent processes', function () {
   this.timeout(60000);
   let fx: ManagerFixture;
@@ -193,6 +200,31 @@ describe('AgentManager with real git and real agent processes', function () {
     assert.equal(third.get(sleeper.id).status, 'running');
     await third.stop(sleeper.id);
     assert.equal(third.get(sleeper.id).status, 'stopped');
+  });
+
+  it('adopts an agent saved as preparing whose supervisor runs (the window closed before saving it ran), but never its setup command for it', async () => {
+    const stateDir = path.join(tmp, 'agents');
+    const runner = () => new SupervisedRunner({ supervisorScript: path.resolve(__dirname, '../../../dist/supervisor.js'), runtime: process.execPath, stateDir, pollMs: 100 });
+    const now: { setupCommand?: string[] } = {};
+    const first = makeManager({ headlessRunner: runner(), settings: () => ({ branchPrefix: 'agents', logDir: path.join(tmp, 'logs'), setupCommand: now.setupCommand }) });
+    const launched = await first.dispatch({ prompt: 'sleep 2\ncreate late.txt: after all', profile: 'demo', folder: repo, title: 'Launched' });
+    now.setupCommand = [process.execPath, '-e', 'setTimeout(() => {}, 3000)'];
+    const inSetup = await first.dispatch({ prompt: 'create never.txt: no', profile: 'demo', folder: repo, title: 'In setup' });
+    await waitUntil(() => fs.existsSync(path.join(stateDir, `${inSetup.id}.setup.status.json`)));
+    await first.flush();
+    first.dispose();
+    assert.equal(store.records.find((r) => r.id === inSetup.id)?.status, 'preparing', 'its setup command runs');
+    // The save that said "running" was lost with the window: the launched agent is saved as preparing.
+    store.records = store.records.map((r) => (r.id === launched.id ? { ...r, status: 'preparing', startedAt: undefined } : r));
+
+    const second = makeManager({ headlessRunner: runner() });
+    assert.equal(second.get(launched.id).status, 'running', 'its supervisor says it runs');
+    assert.ok(second.isRunning(launched.id));
+    const done = await finished(second, launched.id);
+    assert.equal(done.status, 'succeeded');
+    assert.equal(fs.readFileSync(path.join(launched.cwd, 'late.txt'), 'utf8'), 'after all');
+    assert.equal(second.get(inSetup.id).status, 'interrupted', 'a running setup command is not the agent');
+    assert.equal(second.isRunning(inSetup.id), false);
   });
 
   it('runs a follow-up in the same worktree and keeps the prompt history', async () => {
