@@ -13,7 +13,7 @@ import type {
   ManagerSettings, StateStore, WorkState, WorktreeSourcePort,
 } from './ports';
 import type { Profile } from './profiles';
-import { SerialQueue } from '../util/async';
+import { CoalescedSave } from '../util/async';
 import { type Disposable, Emitter } from '../util/event';
 import { joinPath, parentDir } from '../util/paths';
 
@@ -28,6 +28,8 @@ export interface DispatchOptions {
   readonly base?: string;
   /** Marks the agent as a task of a plan run. */
   readonly plan?: AgentRecord['plan'];
+  /** Runs the agent in an integrated terminal whatever its profile's mode (a plan task's `isolation: "terminal"`). */
+  readonly inTerminal?: boolean;
 }
 
 export interface AgentChange {
@@ -56,8 +58,7 @@ export interface AgentManagerDeps {
 export class AgentManager implements Disposable {
   private readonly records = new Map<string, AgentRecord>();
   private readonly runs: AgentRuns;
-  private readonly saves = new SerialQueue();
-  private saveQueued = false;
+  private readonly saves: CoalescedSave;
   private readonly tracker: ChangeTracker;
   /** Shared with plan runs, whose integration worktrees are named the same way. */
   readonly names: WorktreeNames;
@@ -68,6 +69,7 @@ export class AgentManager implements Disposable {
   readonly onDidOutput = this.outputEmitter.event;
 
   constructor(private readonly deps: AgentManagerDeps) {
+    this.saves = new CoalescedSave(() => deps.store.save(this.list()), (e) => deps.logger.error(`[AgentManager] saving state failed: ${e.message}`));
     this.names = new WorktreeNames(deps.git, deps.fs);
     this.tracker = new ChangeTracker(
       deps.watcher,
@@ -144,7 +146,7 @@ export class AgentManager implements Disposable {
     const reserved = isolation === 'worktree' ? await this.names.reserve(repoRoot, slugify(title), settings) : undefined;
     const place = reserved ? { cwd: reserved.worktreePath, ...reserved } : { cwd: options.folder, branch: undefined, worktreePath: undefined };
     const record: AgentRecord = {
-      id, title, prompt, profile: profile.name, mode: isolation === 'terminal' ? 'terminal' : profile.mode, isolation,
+      id, title, prompt, profile: profile.name, mode: isolation === 'terminal' || options.inTerminal ? 'terminal' : profile.mode, isolation,
       status: 'preparing', repoRoot, cwd: place.cwd, branch: place.branch, worktreePath: place.worktreePath, baseSha,
       createdAt: this.deps.clock.now(), logPath: joinPath(settings.logDir, `${id}.log`), changedFiles: [], plan: options.plan,
     };
@@ -285,7 +287,7 @@ export class AgentManager implements Disposable {
 
   /** Resolves when every state change so far has been written. */
   flush(): Promise<void> {
-    return this.saves.run(async () => undefined);
+    return this.saves.flush();
   }
 
   /** Ends every agent process this manager started: a window that closes leaves no agent running unseen. */
@@ -323,15 +325,7 @@ export class AgentManager implements Disposable {
     this.changeEmitter.fire({ id, kind });
   }
 
-  /** Marks the state dirty: one save is queued at a time and writes the records as they are when it runs. */
   private persist(): void {
-    if (this.saveQueued) {
-      return;
-    }
-    this.saveQueued = true;
-    void this.saves.run(() => {
-      this.saveQueued = false;
-      return this.deps.store.save(this.list());
-    }).catch((e: Error) => this.deps.logger.error(`[AgentManager] saving state failed: ${e.message}`));
+    this.saves.request();
   }
 }

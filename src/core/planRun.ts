@@ -127,6 +127,8 @@ export class PlanRun implements TaskRunner {
       folder: this.repoRoot,
       base: from === 'base' ? this.baseSha : this.integrationBranch,
       plan: { runId: this.id, taskId: task.id },
+      // Its work must be merged into the integration branch, so even a terminal task gets a worktree.
+      inTerminal: task.isolation === 'terminal',
     });
     this.agents.set(task.id, record.id);
     return this.outcome(record.id);

@@ -2,7 +2,7 @@ import { AgentError } from './errors';
 import type { Plan, PlanRunRecord } from './planTypes';
 import { PlanRun, type PlanRunDeps } from './planRun';
 import type { MergeStrategy, PlanStore } from './ports';
-import { SerialQueue } from '../util/async';
+import { CoalescedSave } from '../util/async';
 import { type Disposable, Emitter } from '../util/event';
 
 /**
@@ -14,8 +14,7 @@ export class PlanService implements Disposable {
   private readonly runs = new Map<string, PlanRun>();
   private readonly subscriptions = new Map<string, Disposable>();
   private readonly emitter = new Emitter<{ runId: string }>();
-  private readonly saves = new SerialQueue();
-  private saveQueued = false;
+  private readonly saves: CoalescedSave;
   private disposed = false;
   private resumed = false;
   readonly onDidChange = this.emitter.event;
@@ -25,6 +24,8 @@ export class PlanService implements Disposable {
     private readonly store: PlanStore,
     private readonly newId: () => string,
   ) {
+    // A save that runs after dispose() would write what the closing window saw last: dispose() saved already.
+    this.saves = new CoalescedSave(async () => (this.disposed ? undefined : store.save(this.records())), (e) => this.saveFailed(e));
     for (const record of store.load()) {
       try {
         const run = PlanRun.restore(deps, record);
@@ -105,7 +106,7 @@ export class PlanService implements Disposable {
 
   /** Resolves when every change so far has been saved. */
   flush(): Promise<void> {
-    return this.saves.run(async () => undefined);
+    return this.saves.flush();
   }
 
   /**
@@ -113,8 +114,8 @@ export class PlanService implements Disposable {
    * saved: the next window goes on from the state as it is now, which a pending save writes here.
    */
   dispose(): void {
-    if (this.saveQueued) {
-      void this.store.save(this.records()).catch((e: Error) => this.deps.logger.error(`[PlanService] saving plan runs failed: ${e.message}`));
+    if (this.saves.pending) {
+      void this.store.save(this.records()).catch((e: Error) => this.saveFailed(e));
     }
     this.disposed = true;
     this.subscriptions.forEach((s) => s.dispose());
@@ -134,19 +135,11 @@ export class PlanService implements Disposable {
     if (this.disposed) {
       return;
     }
-    this.persist();
+    this.saves.request();
     this.emitter.fire({ runId });
   }
 
-  /** One save is queued at a time and writes the runs as they are when it runs. */
-  private persist(): void {
-    if (this.saveQueued) {
-      return;
-    }
-    this.saveQueued = true;
-    void this.saves.run(() => {
-      this.saveQueued = false;
-      return this.disposed ? Promise.resolve() : this.store.save(this.records());
-    }).catch((e: Error) => this.deps.logger.error(`[PlanService] saving plan runs failed: ${e.message}`));
+  private saveFailed(e: Error): void {
+    this.deps.logger.error(`[PlanService] saving plan runs failed: ${e.message}`);
   }
 }

@@ -41,3 +41,38 @@ export function debounce(fn: () => void, delayMs: number): { trigger(): void; fl
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/**
+ * Coalesced saving of state that changes often: at most one save waits at a time, and it writes
+ * the state as it is when it runs, so a burst of changes costs one or two writes.
+ */
+export class CoalescedSave {
+  private readonly queue = new SerialQueue();
+  private queued = false;
+
+  constructor(
+    private readonly save: () => Promise<void>,
+    private readonly onError: (e: Error) => void,
+  ) {}
+
+  /** A save is queued and has not started yet. */
+  get pending(): boolean {
+    return this.queued;
+  }
+
+  request(): void {
+    if (this.queued) {
+      return;
+    }
+    this.queued = true;
+    void this.queue.run(() => {
+      this.queued = false;
+      return this.save();
+    }).catch(this.onError);
+  }
+
+  /** Resolves when every save requested so far has been written. */
+  flush(): Promise<void> {
+    return this.queue.run(async () => undefined);
+  }
+}

@@ -5,14 +5,8 @@ import type { AgentManager, AgentManagerDeps } from '../../src/core/agentManager
 import { AgentError } from '../../src/core/errors';
 import type { AgentRunner } from '../../src/core/ports';
 import { SupervisedRunner } from '../../src/node/supervisedRunner';
+import { waitFor } from '../harness/waitFor';
 import { git, ManagerFixture, type MemoryStore } from './managerFixture';
-
-async function waitUntil(probe: () => boolean, ms = 10000): Promise<void> {
-  for (const until = Date.now() + ms; !probe(); ) {
-    assert.ok(Date.now() < until, 'timed out');
-    await new Promise((res) => setTimeout(res, 50));
-  }
-}
 
 describe('AgentManager with real git and real agent processes', function () {
   this.timeout(60000);
@@ -210,7 +204,7 @@ describe('AgentManager with real git and real agent processes', function () {
     const launched = await first.dispatch({ prompt: 'sleep 2\ncreate late.txt: after all', profile: 'demo', folder: repo, title: 'Launched' });
     now.setupCommand = [process.execPath, '-e', 'setTimeout(() => {}, 3000)'];
     const inSetup = await first.dispatch({ prompt: 'create never.txt: no', profile: 'demo', folder: repo, title: 'In setup' });
-    await waitUntil(() => fs.existsSync(path.join(stateDir, `${inSetup.id}.setup.status.json`)));
+    await waitFor('the setup command\'s supervisor', () => fs.existsSync(path.join(stateDir, `${inSetup.id}.setup.status.json`)));
     await first.flush();
     first.dispose();
     assert.equal(store.records.find((r) => r.id === inSetup.id)?.status, 'preparing', 'its setup command runs');

@@ -11,7 +11,11 @@ import type { Plan, PlanRunRecord } from '../../src/core/planTypes';
 import type { PlanStore } from '../../src/core/ports';
 import { NodeFileSystem } from '../../src/node/fileSystem';
 import { GitLanding } from '../../src/node/gitLanding';
+import { waitFor as poll } from '../harness/waitFor';
 import { git, ManagerFixture } from './managerFixture';
+
+const waitFor = <T>(what: string, probe: () => T | undefined | false | null, timeoutMs = 30000) => poll(what, probe, { timeoutMs, everyMs: 50 });
+
 
 class MemoryPlanStore implements PlanStore {
   records: readonly PlanRunRecord[] = [];
@@ -20,20 +24,6 @@ class MemoryPlanStore implements PlanStore {
   }
   async save(records: readonly PlanRunRecord[]) {
     this.records = JSON.parse(JSON.stringify(records));
-  }
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined | false, ms = 30000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value) {
-      return value;
-    }
-    if (Date.now() > until) {
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await new Promise((res) => setTimeout(res, 50));
   }
 }
 

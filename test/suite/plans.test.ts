@@ -28,7 +28,8 @@ describe('Plans in a real VS Code', function () {
         { id: 'api', title: 'API', prompt: 'replace db.txt: schema => schema\ncreate api.txt: api', dependsOn: ['db'] },
         { id: 'ui', title: 'UI', prompt: 'replace db.txt: schema => schema\ncreate ui.txt: ui', dependsOn: ['db'] },
         { id: 'e2e', title: 'Integration', prompt: 'replace api.txt: api => api\nreplace ui.txt: ui => ui\ncreate integration.txt: all', dependsOn: ['api', 'ui'] },
-        { id: 'docs', title: 'Docs', prompt: 'create docs.txt: docs' },
+        // In an integrated terminal, yet in its own worktree: its work is merged like the others'.
+        { id: 'docs', title: 'Docs', prompt: 'create docs.txt: docs', isolation: 'terminal' },
       ],
     };
     const runId = await vscode.commands.executeCommand<string>('parallelAgents.dispatchPlan', { plan });
@@ -40,6 +41,10 @@ describe('Plans in a real VS Code', function () {
     const byTask = new Map(tasksOf(runId).map((a) => [a.plan!.taskId, a]));
     assert.equal(byTask.get('db')!.baseSha, git('rev-parse', 'main'), 'a root task starts from the base');
     assert.ok(fs.existsSync(path.join(byTask.get('e2e')!.worktreePath!, 'api.txt')), 'the dependent task saw its prerequisites');
+    const docs = byTask.get('docs')!;
+    assert.equal(docs.mode, 'terminal', 'isolation "terminal": the agent ran in an integrated terminal');
+    assert.ok(docs.worktreePath && docs.branch, 'in its own worktree and branch');
+    assert.equal(byTask.get('db')!.mode, 'headless');
     const integration = api.viewSnapshot().find((r) => r.label === 'Users feature')!;
     assert.match(integration.description, /5\/5 done · finished/);
     const branch = git('branch', '--list', 'agents/plan-users-feature').replace(/^[*+ ]+/, '');
