@@ -2,9 +2,9 @@ import type { AgentManager } from './agentManager';
 import { savedRefPrefix } from './agentLanding';
 import { AgentError } from './errors';
 import { slugify } from './naming';
-import type { Plan, PlanRunRecord, PlanTask } from './planTypes';
+import type { Plan, PlanRunRecord, PlanTask, RunOutcome, TaskRunner } from './planTypes';
 import type { Clock, FileSystemPort, GitLandingPort, GitPort, Logger, ManagerSettings, MergeStrategy } from './ports';
-import { PlanScheduler, type RunOutcome, type TaskRunner } from './planScheduler';
+import { PlanScheduler } from './planScheduler';
 import { parentDir } from '../util/paths';
 
 export interface PlanRunDeps {

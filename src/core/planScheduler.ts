@@ -16,36 +16,8 @@ import { SerialQueue } from '../util/async';
 import { Emitter, type Event } from '../util/event';
 import { AgentError } from './errors';
 import { topologicalOrder } from './planGraph';
-import type { Plan, PlanTask, SchedulerSnapshot, TaskState } from './planTypes';
+import type { Plan, PlanTask, RunOutcome, SchedulerSnapshot, TaskRunner, TaskState, TaskTimings } from './planTypes';
 import type { Clock } from './ports';
-
-export type StartPoint = 'base' | 'integration';
-export type RunOutcome = 'succeeded' | 'failed' | 'stopped';
-export type IntegrationOutcome = 'merged' | 'conflicts';
-
-export interface TaskRunner {
-  /** Starts the task's agent from `from`; resolves with its outcome when the agent ends. */
-  run(task: PlanTask, from: StartPoint): Promise<RunOutcome>;
-  /**
-   * Follows the agent an earlier window started for a task that was running when it closed;
-   * 'notStarted' when that window closed before the agent was made (the task is started again).
-   */
-  resume(task: PlanTask): Promise<RunOutcome | 'notStarted'>;
-  /** Commits the task's work and merges it into the integration branch (forecast first). */
-  integrate(task: PlanTask): Promise<IntegrationOutcome>;
-  /** Stops the task's running agent (the run() promise then resolves 'stopped'). */
-  stop(task: PlanTask): Promise<void>;
-}
-
-/** Clock readings of a task's latest attempt; a retry starts a new attempt. */
-export interface TaskTimings {
-  /** When it became ready (all prerequisites satisfied, or retried). */
-  readonly queuedAt?: number;
-  readonly startedAt?: number;
-  /** When its run ended, however it ended. */
-  readonly endedAt?: number;
-  readonly integratedAt?: number;
-}
 
 export interface PlanSchedulerOptions {
   /** Wins over plan.maxParallel: the caller resolves plan value vs setting. Integer >= 1. */

@@ -38,7 +38,7 @@ export type TaskState = 'waiting' | 'queued' | 'running' | 'integrating' | 'done
 export interface SchedulerSnapshot {
   readonly started: boolean;
   readonly stopped: boolean;
-  readonly tasks: Readonly<Record<string, { readonly state: TaskState; readonly reason?: string; readonly timings: { readonly queuedAt?: number; readonly startedAt?: number; readonly endedAt?: number; readonly integratedAt?: number } }>>;
+  readonly tasks: Readonly<Record<string, { readonly state: TaskState; readonly reason?: string; readonly timings: TaskTimings }>>;
 }
 
 /** A plan run as saved in the workspace state; its task agents are found by their records' `plan` field. */
@@ -53,4 +53,33 @@ export interface PlanRunRecord {
   readonly scheduler: SchedulerSnapshot;
   /** Files that conflicted the last time a task was merged into the integration branch. */
   readonly conflicts: Readonly<Record<string, readonly string[]>>;
+}
+
+/** What the scheduler asks of whoever runs the tasks (PlanRun: agents, git). */
+export type StartPoint = 'base' | 'integration';
+export type RunOutcome = 'succeeded' | 'failed' | 'stopped';
+export type IntegrationOutcome = 'merged' | 'conflicts';
+
+export interface TaskRunner {
+  /** Starts the task's agent from `from`; resolves with its outcome when the agent ends. */
+  run(task: PlanTask, from: StartPoint): Promise<RunOutcome>;
+  /**
+   * Follows the agent an earlier window started for a task that was running when it closed;
+   * 'notStarted' when that window closed before the agent was made (the task is started again).
+   */
+  resume(task: PlanTask): Promise<RunOutcome | 'notStarted'>;
+  /** Commits the task's work and merges it into the integration branch (forecast first). */
+  integrate(task: PlanTask): Promise<IntegrationOutcome>;
+  /** Stops the task's running agent (the run() promise then resolves 'stopped'). */
+  stop(task: PlanTask): Promise<void>;
+}
+
+/** Clock readings of a task's latest attempt; a retry starts a new attempt. */
+export interface TaskTimings {
+  /** When it became ready (all prerequisites satisfied, or retried). */
+  readonly queuedAt?: number;
+  readonly startedAt?: number;
+  /** When its run ended, however it ended. */
+  readonly endedAt?: number;
+  readonly integratedAt?: number;
 }

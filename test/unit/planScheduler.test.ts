@@ -1,15 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { AgentError } from '../../src/core/errors';
 import { topologicalOrder } from '../../src/core/planGraph';
-import {
-  conflictReason,
-  PlanScheduler,
-  type IntegrationOutcome,
-  type RunOutcome,
-  type StartPoint,
-  type TaskRunner,
-} from '../../src/core/planScheduler';
-import type { Plan, PlanTask, TaskState } from '../../src/core/planTypes';
+import { conflictReason, PlanScheduler } from '../../src/core/planScheduler';
+import type { IntegrationOutcome, Plan, PlanTask, RunOutcome, StartPoint, TaskRunner, TaskState } from '../../src/core/planTypes';
 
 interface Deferred<T> {
   resolve(value: T): void;
