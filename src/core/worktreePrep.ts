@@ -112,7 +112,6 @@ export function commandText(argv: readonly string[]): string {
   return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
 }
 
-/** The setup command run headless in the agent's worktree; its output goes to the agent's log. */
 /**
  * The setup command runs under its own id, so that a later window never takes a setup run that
  * outlived its window for the agent itself (see AgentManager's adoption of 'preparing' agents).
@@ -121,6 +120,7 @@ export function setupRunId(agentId: string): string {
   return `${agentId}.setup`;
 }
 
+/** The setup command run headless in the agent's worktree; its output goes to the agent's log. */
 export function setupRequest(record: AgentRecord, argv: readonly string[]): LaunchRequest {
   return {
     agentId: setupRunId(record.id), title: `${record.title} (setup)`, file: argv[0], args: argv.slice(1),
