@@ -20,6 +20,11 @@ function slowScript(count: number): string {
   return steps.join('\n');
 }
 
+/** A row of the Agents view: a tree item, so that the terminal tabs' list ("Agent: echo") never matches. */
+function agentRow(page: Page, text: string | RegExp) {
+  return page.locator('.monaco-list-row[role="treeitem"]', { hasText: text });
+}
+
 async function answerQuickInput(page: Page, step: string, text: string | undefined, pick?: string): Promise<void> {
   await page.locator('.quick-input-widget .quick-input-title', { hasText: step }).waitFor({ state: 'visible', timeout: 15_000 });
   const input = page.locator('.quick-input-widget input.input');
@@ -47,7 +52,7 @@ async function dispatch(page: Page, prompt: string, profile: string): Promise<vo
   await answerQuickInput(page, '(2/4)', profile, profile);
   await answerQuickInput(page, '(3/4)', undefined);
   await answerQuickInput(page, '(4/4)', prompt);
-  await page.locator('.monaco-list-row', { hasText: prompt }).waitFor({ timeout: 30_000 });
+  await agentRow(page, prompt).waitFor({ timeout: 30_000 });
 }
 
 /** Every file under `dir` whose name ends with `suffix`. */
@@ -90,7 +95,7 @@ async function reloadWindow(wb: Workbench, title: string, how: 'page' | 'command
     await navigated;
   }
   await wb.waitForWorkbench(90_000);
-  await showAgentsView(page, page.locator('.monaco-list-row', { hasText: title }));
+  await showAgentsView(page, agentRow(page, title));
 }
 
 /** Opens the Agents view until `shown` is visible: the view may be open or closed, and a click on its icon toggles it. */
@@ -140,9 +145,9 @@ describe('Reloading the window while agents run', function () {
     }
     await dispatch(page, 'delta', 'slowterm');
     for (const name of names) {
-      await page.locator('.monaco-list-row', { hasText: name }).filter({ hasText: 'running' }).waitFor({ timeout: 15_000 });
+      await agentRow(page, name).filter({ hasText: 'running' }).waitFor({ timeout: 15_000 });
     }
-    const terminalRow = page.locator('.monaco-list-row', { hasText: 'delta' });
+    const terminalRow = agentRow(page, 'delta');
     // VS Code cannot tell whether the agent in the terminal waits for input: the row says so.
     await terminalRow.filter({ hasText: /running · \d+s · input: unknown/ }).waitFor({ timeout: 15_000 });
     await page.locator('.xterm-rows', { hasText: 'delta 1' }).first().waitFor({ timeout: 15_000 });
@@ -152,13 +157,13 @@ describe('Reloading the window while agents run', function () {
     await reloadWindow(wb, 'alpha', 'page');
     reloaded = true;
     for (const name of names) {
-      await page.locator('.monaco-list-row', { hasText: name }).waitFor({ timeout: 30_000 });
+      await agentRow(page, name).waitFor({ timeout: 30_000 });
     }
     // Still running in the new window: adopted, not marked interrupted.
-    const running = await page.locator('.monaco-list-row', { hasText: 'running' }).count();
+    const running = await agentRow(page, 'running').count();
     await wb.screenshot('reload-after');
     for (const name of names) {
-      await page.locator('.monaco-list-row', { hasText: name }).filter({ hasText: 'succeeded' }).waitFor({ timeout: 60_000 });
+      await agentRow(page, name).filter({ hasText: 'succeeded' }).waitFor({ timeout: 60_000 });
     }
     assert.ok(running >= 1, `at least one agent was still running after the reload (rows running: ${running})`);
 
@@ -182,7 +187,7 @@ describe('Reloading the window while agents run', function () {
   it('re-adopts the terminal agent, or shows it detached with Reopen in Terminal, which runs it again', async () => {
     assert.ok(reloaded, 'the window was reloaded while the terminal agent ran (first test)');
     const { page } = wb;
-    const row = page.locator('.monaco-list-row', { hasText: 'delta' });
+    const row = agentRow(page, 'delta');
     await row.filter({ hasText: /running|detached/ }).waitFor({ timeout: 30_000 });
     // Up to 15 s waiting for its terminal to come back, then either way.
     await row.filter({ hasText: /succeeded|detached/ }).waitFor({ timeout: 60_000 });
@@ -209,7 +214,7 @@ describe('Reloading the window while agents run', function () {
   it('after Developer: Reload Window, re-adopts a running terminal agent: the same process, matched by its pid', async () => {
     const { page } = wb;
     await dispatch(page, 'foxtrot', 'slowterm');
-    const row = page.locator('.monaco-list-row', { hasText: 'foxtrot' });
+    const row = agentRow(page, 'foxtrot');
     await row.filter({ hasText: 'running' }).waitFor({ timeout: 15_000 });
     await page.locator('.xterm-rows', { hasText: 'foxtrot 2' }).first().waitFor({ timeout: 15_000 });
     await reloadWindow(wb, 'foxtrot', 'command');
@@ -229,7 +234,7 @@ describe('Reloading the window while agents run', function () {
     const settings = JSON.parse(await readFile(settingsFile, 'utf8')) as Record<string, unknown>;
     await writeFile(settingsFile, JSON.stringify({ ...settings, 'terminal.integrated.enablePersistentSessions': false }, null, 2));
     await dispatch(page, 'echo', 'quickterm');
-    const row = page.locator('.monaco-list-row', { hasText: 'echo' });
+    const row = agentRow(page, 'echo');
     await row.filter({ hasText: 'running' }).waitFor({ timeout: 15_000 });
     await page.locator('.xterm-rows', { hasText: 'echo 1' }).first().waitFor({ timeout: 15_000 });
     await reloadWindow(wb, 'echo', 'page');
@@ -260,17 +265,17 @@ describe('Reloading the window while agents run', function () {
     await runCommand(page, 'Parallel Agents: Dispatch Plan');
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'reload.agents.json' }).first().waitFor({ timeout: 15_000 });
     await page.keyboard.press('Enter');
-    const planRow = page.locator('.monaco-list-row', { hasText: 'Reload plan' });
+    const planRow = agentRow(page, 'Reload plan');
     // The task's agent itself runs (its dispatch is over), and the window has had a moment to save that.
-    const slowRow = page.locator('.monaco-list-row', { hasText: 'Slow step' }).filter({ hasText: /slow · running · .*demo · running/ });
+    const slowRow = agentRow(page, 'Slow step').filter({ hasText: /slow · running · .*demo · running/ });
     await slowRow.waitFor({ timeout: 30_000 });
     await page.waitForTimeout(2_000);
-    await page.locator('.monaco-list-row', { hasText: 'After step' }).filter({ hasText: 'waiting for slow' }).waitFor({ timeout: 15_000 });
+    await agentRow(page, 'After step').filter({ hasText: 'waiting for slow' }).waitFor({ timeout: 15_000 });
 
     await reloadWindow(wb, 'Reload plan', 'page');
     await wb.screenshot('reload-plan-after');
     await planRow.filter({ hasText: /2\/2 done · finished/ }).waitFor({ timeout: 90_000 });
-    await page.locator('.monaco-list-row', { hasText: 'After step' }).filter({ hasText: 'after · done' }).waitFor({ timeout: 15_000 });
+    await agentRow(page, 'After step').filter({ hasText: 'after · done' }).waitFor({ timeout: 15_000 });
     await wb.screenshot('reload-plan-finished');
 
     const branch = 'agents/plan-reload-plan';
