@@ -1,15 +1,31 @@
 // Flat config. Besides TypeScript hygiene it enforces DESIGN.md's layer arrows.
 import tseslint from 'typescript-eslint';
 
-const nodeBuiltins = ['fs', 'fs/promises', 'child_process', 'path', 'os', 'net', 'http', 'crypto', 'util', 'events', 'stream', 'url'];
+const nodeBuiltins = [
+  'fs',
+  'fs/promises',
+  'child_process',
+  'path',
+  'os',
+  'net',
+  'http',
+  'crypto',
+  'util',
+  'events',
+  'stream',
+  'url',
+];
 const builtinPatterns = [...nodeBuiltins, ...nodeBuiltins.map((m) => `node:${m}`)];
 
 function restrict(paths, patterns, message) {
   return {
-    'no-restricted-imports': ['error', {
-      paths: paths.map((name) => ({ name, message })),
-      patterns: patterns.map((group) => ({ group: [group], message })),
-    }],
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: paths.map((name) => ({ name, message })),
+        patterns: patterns.map((group) => ({ group: [group], message })),
+      },
+    ],
   };
 }
 
@@ -20,21 +36,30 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       eqeqeq: ['error', 'smart'],
-      'no-restricted-syntax': ['error', {
-        selector: "Property[key.name='shell'][value.value=true]",
-        message: 'Never run a process through a shell: pass an argv array.',
-      }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "Property[key.name='shell'][value.value=true]",
+          message: 'Never run a process through a shell: pass an argv array.',
+        },
+      ],
     },
   },
   {
     files: ['src/core/**/*.ts'],
-    rules: restrict(['vscode', 'execa', 'simple-git', ...builtinPatterns], ['**/node/*', '**/host/*', '**/ui/*', '**/ui/**'],
-      'src/core is plain TypeScript: it imports only core/ and util/.'),
+    rules: restrict(
+      ['vscode', 'execa', 'simple-git', ...builtinPatterns],
+      ['**/node/*', '**/host/*', '**/ui/*', '**/ui/**'],
+      'src/core is plain TypeScript: it imports only core/ and util/.',
+    ),
   },
   {
     files: ['src/util/**/*.ts'],
-    rules: restrict(['vscode', 'execa', 'simple-git', ...builtinPatterns], ['**/core/*', '**/node/*', '**/host/*', '**/ui/**'],
-      'src/util imports nothing of the project and no platform modules.'),
+    rules: restrict(
+      ['vscode', 'execa', 'simple-git', ...builtinPatterns],
+      ['**/core/*', '**/node/*', '**/host/*', '**/ui/**'],
+      'src/util imports nothing of the project and no platform modules.',
+    ),
   },
   {
     files: ['src/node/**/*.ts'],

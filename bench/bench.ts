@@ -51,7 +51,9 @@ async function withRepo(base: string, body: (repo: BenchRepo, bench: BenchManage
   }
   const started = Date.now();
   const repo = await createBenchRepo(base);
-  console.log(`[bench] generated ${repo.fileCount} files in ${repo.dir} (${repo.fsType}, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(
+    `[bench] generated ${repo.fileCount} files in ${repo.dir} (${repo.fsType}, ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
   const bench = createBenchManager(repo, demoScript);
   try {
     await body(repo, bench);
@@ -83,7 +85,13 @@ async function gitSections(): Promise<void> {
         const noRefresh = createBenchManager(repo, demoScript, withoutChangeSets);
         try {
           const burstWithoutChangeSets = await measureBurst(noRefresh, repo);
-          return { ...where(repo), overhead, burst, burstWithoutChangeSets, checkoutWorkers: await compareCheckoutWorkers(repo) };
+          return {
+            ...where(repo),
+            overhead,
+            burst,
+            burstWithoutChangeSets,
+            checkoutWorkers: await compareCheckoutWorkers(repo),
+          };
         } finally {
           noRefresh.dispose();
         }
@@ -99,7 +107,12 @@ function rows(): Row[] {
   const out: Row[] = [];
   if (r.overhead) {
     const o = r.overhead;
-    out.push({ figure: `dispatch overhead (median of ${o.runs}, 10k files, ${o.fileSystem})`, value: `${o.ratio.toFixed(2)}×`, target: `≤ ${targets.overheadRatio}×`, pass: o.ratio <= targets.overheadRatio });
+    out.push({
+      figure: `dispatch overhead (median of ${o.runs}, 10k files, ${o.fileSystem})`,
+      value: `${o.ratio.toFixed(2)}×`,
+      target: `≤ ${targets.overheadRatio}×`,
+      pass: o.ratio <= targets.overheadRatio,
+    });
     out.push({ figure: '  dispatch() until running', value: ms(o.medianDispatchMs) });
     out.push({ figure: '  plain git worktree add', value: ms(o.medianPlainAddMs) });
     out.push({ figure: '  dispatch() until first output', value: ms(o.medianFirstOutputMs) });
@@ -107,35 +120,78 @@ function rows(): Row[] {
   }
   if (r.tmpfs) {
     const { fileSystem, tempDir, overhead: t, burst: b, burstWithoutChangeSets: w } = r.tmpfs;
-    out.push({ figure: `same on ${fileSystem} (${tempDir}, no disk; median of ${t.runs})`, value: `${t.ratio.toFixed(2)}×`, target: `≤ ${targets.overheadRatio}×`, pass: t.ratio <= targets.overheadRatio });
+    out.push({
+      figure: `same on ${fileSystem} (${tempDir}, no disk; median of ${t.runs})`,
+      value: `${t.ratio.toFixed(2)}×`,
+      target: `≤ ${targets.overheadRatio}×`,
+      pass: t.ratio <= targets.overheadRatio,
+    });
     out.push({ figure: '  dispatch() until running', value: ms(t.medianDispatchMs) });
     out.push({ figure: '  plain git worktree add', value: ms(t.medianPlainAddMs) });
     out.push({ figure: '  dispatch() until first output', value: ms(t.medianFirstOutputMs) });
-    out.push({ figure: `  ${b.count} at once, all running / failures`, value: `${ms(b.allRunningMs)} / ${b.failures}`, target: 'context' });
-    out.push({ figure: `  ${b.count} sequential plain worktree adds`, value: ms(b.sequentialPlainAddMs), target: 'context' });
-    out.push({ figure: `  ${w.count} at once without change-set refreshes (what-if)`, value: `${ms(w.allRunningMs)} / ${w.failures}`, target: 'context' });
+    out.push({
+      figure: `  ${b.count} at once, all running / failures`,
+      value: `${ms(b.allRunningMs)} / ${b.failures}`,
+      target: 'context',
+    });
+    out.push({
+      figure: `  ${b.count} sequential plain worktree adds`,
+      value: ms(b.sequentialPlainAddMs),
+      target: 'context',
+    });
+    out.push({
+      figure: `  ${w.count} at once without change-set refreshes (what-if)`,
+      value: `${ms(w.allRunningMs)} / ${w.failures}`,
+      target: 'context',
+    });
   }
   if (r.burst) {
     const b = r.burst;
     out.push({ figure: `${b.count} dispatches at once: all running`, value: ms(b.allRunningMs) });
-    out.push({ figure: '  failures', value: String(b.failures), target: `${targets.burstFailures}`, pass: b.failures <= targets.burstFailures });
-    out.push({ figure: `  ${b.count} sequential plain worktree adds`, value: ms(b.sequentialPlainAddMs), target: 'context' });
+    out.push({
+      figure: '  failures',
+      value: String(b.failures),
+      target: `${targets.burstFailures}`,
+      pass: b.failures <= targets.burstFailures,
+    });
+    out.push({
+      figure: `  ${b.count} sequential plain worktree adds`,
+      value: ms(b.sequentialPlainAddMs),
+      target: 'context',
+    });
     out.push({ figure: '  at once / sequential plain', value: `${b.ratio.toFixed(2)}×` });
   }
   if (r.activation) {
     const a = r.activation;
     if (a.available) {
-      out.push({ figure: 'activation (api.activationMs)', value: ms(a.activationMs), target: `≤ ${targets.activationMs} ms`, pass: a.activationMs <= targets.activationMs });
-      out.push({ figure: `  extension.activate() from the host${a.wasActive ? ' (was active)' : ''}`, value: ms(a.activateCallMs) });
+      out.push({
+        figure: 'activation (api.activationMs)',
+        value: ms(a.activationMs),
+        target: `≤ ${targets.activationMs} ms`,
+        pass: a.activationMs <= targets.activationMs,
+      });
+      out.push({
+        figure: `  extension.activate() from the host${a.wasActive ? ' (was active)' : ''}`,
+        value: ms(a.activateCallMs),
+      });
       out.push({ figure: '  loading dist/extension.js, dev build (not in the figure)', value: ms(a.moduleLoadMs) });
       out.push({ figure: '  loading the production bundle (not in the figure)', value: ms(a.productionLoadMs) });
     } else {
-      out.push({ figure: 'activation (api.activationMs)', value: 'unavailable', target: `≤ ${targets.activationMs} ms` });
+      out.push({
+        figure: 'activation (api.activationMs)',
+        value: 'unavailable',
+        target: `≤ ${targets.activationMs} ms`,
+      });
     }
   }
   if (r.bundle) {
     const b = r.bundle;
-    out.push({ figure: 'bundle dist/extension.js (production)', value: `${(b.bytes / 1000).toFixed(1)} kB`, target: '≤ 1 MB', pass: b.bytes <= targets.bundleBytes });
+    out.push({
+      figure: 'bundle dist/extension.js (production)',
+      value: `${(b.bytes / 1000).toFixed(1)} kB`,
+      target: '≤ 1 MB',
+      pass: b.bytes <= targets.bundleBytes,
+    });
     out.push({ figure: '  gzipped', value: `${(b.gzipBytes / 1000).toFixed(1)} kB` });
   }
   return out;
@@ -144,11 +200,15 @@ function rows(): Row[] {
 function printDetails(): void {
   const r = results as Record<Section, any>;
   if (r.profile) {
-    console.log(`\nWhere a dispatch's time goes (${r.profile.fileSystem}, median of ${r.profile.runs}; total ${ms(r.profile.medianTotalMs)}):`);
+    console.log(
+      `\nWhere a dispatch's time goes (${r.profile.fileSystem}, median of ${r.profile.runs}; total ${ms(r.profile.medianTotalMs)}):`,
+    );
     for (const s of r.profile.steps as { step: string; medianMs: number }[]) {
       console.log(`  ${s.step.padEnd(44)} ${ms(s.medianMs).padStart(10)}`);
     }
-    console.log(`  after it resolves, in the background: change-set refresh of the new worktree ${ms(r.profile.medianRefreshMs)}`);
+    console.log(
+      `  after it resolves, in the background: change-set refresh of the new worktree ${ms(r.profile.medianRefreshMs)}`,
+    );
   }
   const comparisons: [string, Comparison][] = [
     ...((r.costs?.comparisons ?? []) as Comparison[]).map((c): [string, Comparison] => [r.costs.fileSystem, c]),
@@ -158,11 +218,15 @@ function printDetails(): void {
     console.log('\nGit costs behind the suggestions (medians, interleaved):');
     for (const [fileSystem, c] of comparisons) {
       const delta = `${c.deltaMs >= 0 ? '+' : ''}${c.deltaMs.toFixed(1)} ms`;
-      console.log(`  ${`${c.what} (${fileSystem})`.padEnd(72)} ${ms(c.baselineMs).padStart(9)} → ${ms(c.candidateMs).padStart(9)}  (${delta}, ${c.ratio.toFixed(2)}×, n=${c.runs})`);
+      console.log(
+        `  ${`${c.what} (${fileSystem})`.padEnd(72)} ${ms(c.baselineMs).padStart(9)} → ${ms(c.candidateMs).padStart(9)}  (${delta}, ${c.ratio.toFixed(2)}×, n=${c.runs})`,
+      );
     }
   }
   if (r.bundle) {
-    console.log(`\nLargest parts of the production bundle: ${(r.bundle.largest as { source: string; bytes: number }[]).map((l) => `${l.source} ${(l.bytes / 1000).toFixed(1)} kB`).join(', ')}`);
+    console.log(
+      `\nLargest parts of the production bundle: ${(r.bundle.largest as { source: string; bytes: number }[]).map((l) => `${l.source} ${(l.bytes / 1000).toFixed(1)} kB`).join(', ')}`,
+    );
   }
   if (r.activation && !r.activation.available) {
     console.log(`\nActivation unavailable: ${r.activation.reason}`);
@@ -193,9 +257,17 @@ async function main(): Promise<void> {
   printDetails();
   const dir = join(repoRoot, 'bench-results');
   mkdirSync(dir, { recursive: true });
-  const machine = { platform: `${os.platform()} ${os.release()}`, cpus: os.cpus().length, node: process.version, git: gitVersion() };
+  const machine = {
+    platform: `${os.platform()} ${os.release()}`,
+    cpus: os.cpus().length,
+    node: process.version,
+    git: gitVersion(),
+  };
   const file = join(dir, 'bench.json');
-  writeFileSync(file, `${JSON.stringify({ generatedAt: new Date().toISOString(), machine, targets, ...results, errors }, null, 2)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ generatedAt: new Date().toISOString(), machine, targets, ...results, errors }, null, 2)}\n`,
+  );
   console.log(`\n[bench] figures written to ${file}`);
   if (Object.keys(errors).length > 0) {
     console.error(`[bench] broken sections: ${Object.keys(errors).join(', ')}`);

@@ -51,6 +51,9 @@ export async function measureBundle(): Promise<BundleResult> {
       bySource.set(sourceOf(input), (bySource.get(sourceOf(input)) ?? 0) + bytesInOutput);
     }
   }
-  const largest = [...bySource].map(([source, bytes]) => ({ source, bytes })).sort((a, b) => b.bytes - a.bytes).slice(0, 5);
+  const largest = [...bySource]
+    .map(([source, bytes]) => ({ source, bytes }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, 5);
   return { bytes: contents.byteLength, gzipBytes: gzipSync(contents).byteLength, largest };
 }

@@ -21,7 +21,11 @@ export interface OverheadResult {
   readonly pairedRatio: number;
 }
 
-async function timedDispatch(bench: BenchManager, repo: BenchRepo, title: string): Promise<{ dispatchMs: number; firstOutputMs: number }> {
+async function timedDispatch(
+  bench: BenchManager,
+  repo: BenchRepo,
+  title: string,
+): Promise<{ dispatchMs: number; firstOutputMs: number }> {
   const started = now();
   const record = await bench.manager.dispatch({ prompt: 'print hi', profile: 'demo', folder: repo.dir, title });
   const dispatchMs = now() - started;
@@ -100,7 +104,12 @@ export async function measureBurst(bench: BenchManager, repo: BenchRepo, count =
   const started = now();
   const outcomes = await Promise.allSettled(
     Array.from({ length: count }, async (_, i) => {
-      const record = await bench.manager.dispatch({ prompt: 'print hi', profile: 'demo', folder: repo.dir, title: 'burst' });
+      const record = await bench.manager.dispatch({
+        prompt: 'print hi',
+        profile: 'demo',
+        folder: repo.dir,
+        title: 'burst',
+      });
       return { record, ms: now() - started, index: i };
     }),
   );

@@ -14,7 +14,13 @@ export interface Comparison {
   readonly ratio: number;
 }
 
-async function compare(what: string, runs: number, baseline: () => Promise<unknown>, candidate: () => Promise<unknown>, between: () => Promise<void> = async () => undefined): Promise<Comparison> {
+async function compare(
+  what: string,
+  runs: number,
+  baseline: () => Promise<unknown>,
+  candidate: () => Promise<unknown>,
+  between: () => Promise<void> = async () => undefined,
+): Promise<Comparison> {
   const a: number[] = [];
   const b: number[] = [];
   await baseline();
@@ -22,7 +28,10 @@ async function compare(what: string, runs: number, baseline: () => Promise<unkno
   await candidate();
   await between();
   for (let i = 0; i < runs; i++) {
-    const pair: [number[], () => Promise<unknown>][] = [[a, baseline], [b, candidate]];
+    const pair: [number[], () => Promise<unknown>][] = [
+      [a, baseline],
+      [b, candidate],
+    ];
     for (const [into, body] of i % 2 === 0 ? pair : pair.reverse()) {
       into.push((await timed(body)).ms);
       await between();
@@ -30,24 +39,60 @@ async function compare(what: string, runs: number, baseline: () => Promise<unkno
   }
   const baselineMs = median(a);
   const candidateMs = median(b);
-  return { what, runs, baselineMs: round(baselineMs, 2), candidateMs: round(candidateMs, 2), deltaMs: round(candidateMs - baselineMs, 2), ratio: round(candidateMs / baselineMs, 3) };
+  return {
+    what,
+    runs,
+    baselineMs: round(baselineMs, 2),
+    candidateMs: round(candidateMs, 2),
+    deltaMs: round(candidateMs - baselineMs, 2),
+    ratio: round(candidateMs / baselineMs, 3),
+  };
 }
 
 export async function measureGitCosts(repo: BenchRepo): Promise<Comparison[]> {
   const runner = createGitRunner('git', gitEnvironment(), 8);
   const raw = (args: string[]) => git(repo.dir, args);
   const viaSimpleGit = (args: string[]) => runner.text(repo.dir, args);
-  const addVia = (run: (args: string[]) => Promise<string>, name: string) => run(['worktree', 'add', '-b', `plain/${name}`, path.join(repo.worktreeRoot, name), repo.sha]);
+  const addVia = (run: (args: string[]) => Promise<string>, name: string) =>
+    run(['worktree', 'add', '-b', `plain/${name}`, path.join(repo.worktreeRoot, name), repo.sha]);
   const missingBranch = async (run: (args: string[]) => Promise<string>) => {
     await run(['rev-parse', '--verify', 'refs/heads/no-such-branch']).catch(() => undefined);
   };
   const results: Comparison[] = [];
   const head = ['rev-parse', '--verify', 'HEAD^{commit}'];
-  results.push(await compare('rev-parse HEAD (prints): execFile → simple-git', 9, () => raw(head), () => viaSimpleGit(head)));
-  results.push(await compare('rev-parse missing branch (stderr only): execFile → simple-git', 9, () => missingBranch(raw), () => missingBranch(viaSimpleGit)));
-  results.push(await compare('worktree prune (prints nothing): execFile → simple-git', 9, () => raw(['worktree', 'prune']), () => viaSimpleGit(['worktree', 'prune'])));
+  results.push(
+    await compare(
+      'rev-parse HEAD (prints): execFile → simple-git',
+      9,
+      () => raw(head),
+      () => viaSimpleGit(head),
+    ),
+  );
+  results.push(
+    await compare(
+      'rev-parse missing branch (stderr only): execFile → simple-git',
+      9,
+      () => missingBranch(raw),
+      () => missingBranch(viaSimpleGit),
+    ),
+  );
+  results.push(
+    await compare(
+      'worktree prune (prints nothing): execFile → simple-git',
+      9,
+      () => raw(['worktree', 'prune']),
+      () => viaSimpleGit(['worktree', 'prune']),
+    ),
+  );
 
-  results.push(await compareAdds(repo, 'execFile → simple-git', (name) => addVia(raw, name), (name) => addVia(viaSimpleGit, name)));
+  results.push(
+    await compareAdds(
+      repo,
+      'execFile → simple-git',
+      (name) => addVia(raw, name),
+      (name) => addVia(viaSimpleGit, name),
+    ),
+  );
   results.push(await compareCheckoutWorkers(repo));
   return results;
 }
@@ -55,7 +100,12 @@ export async function measureGitCosts(repo: BenchRepo): Promise<Comparison[]> {
 let serial = 0;
 
 /** Two ways of adding a worktree of the whole repository, 3 runs each, removed in between. */
-async function compareAdds(repo: BenchRepo, what: string, baseline: (name: string) => Promise<unknown>, candidate: (name: string) => Promise<unknown>): Promise<Comparison> {
+async function compareAdds(
+  repo: BenchRepo,
+  what: string,
+  baseline: (name: string) => Promise<unknown>,
+  candidate: (name: string) => Promise<unknown>,
+): Promise<Comparison> {
   const names: string[] = [];
   const named = (add: (name: string) => Promise<unknown>) => async () => {
     const name = `cost-${serial++}`;
@@ -72,5 +122,10 @@ async function compareAdds(repo: BenchRepo, what: string, baseline: (name: strin
 }
 
 export function compareCheckoutWorkers(repo: BenchRepo): Promise<Comparison> {
-  return compareAdds(repo, 'default → -c checkout.workers=2', (name) => plainWorktreeAdd(repo, name), (name) => plainWorktreeAdd(repo, name, ['-c', 'checkout.workers=2']));
+  return compareAdds(
+    repo,
+    'default → -c checkout.workers=2',
+    (name) => plainWorktreeAdd(repo, name),
+    (name) => plainWorktreeAdd(repo, name, ['-c', 'checkout.workers=2']),
+  );
 }

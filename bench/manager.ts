@@ -57,7 +57,11 @@ export interface BenchManager {
   dispose(): void;
 }
 
-export function createBenchManager(repo: BenchRepo, demoScript: string, wrap: (deps: AgentManagerDeps) => AgentManagerDeps = (d) => d): BenchManager {
+export function createBenchManager(
+  repo: BenchRepo,
+  demoScript: string,
+  wrap: (deps: AgentManagerDeps) => AgentManagerDeps = (d) => d,
+): BenchManager {
   let n = 0;
   const git = new GitService();
   const manager = new AgentManager(
@@ -82,7 +86,11 @@ export function createBenchManager(repo: BenchRepo, demoScript: string, wrap: (d
       store: new MemoryStore(),
       clock: { now: () => Date.now() },
       logger: { info() {}, warn() {}, error() {} },
-      settings: () => ({ branchPrefix: 'agents', worktreeRoot: repo.worktreeRoot, logDir: path.join(repo.parent, 'logs') }),
+      settings: () => ({
+        branchPrefix: 'agents',
+        worktreeRoot: repo.worktreeRoot,
+        logDir: path.join(repo.parent, 'logs'),
+      }),
       profiles: () => builtinProfiles,
       newId: () => `b${n++}`,
     }),

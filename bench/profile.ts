@@ -46,7 +46,11 @@ function gitLabel(args: readonly string[]): string {
     return `git worktree ${args[1]}`;
   }
   if (args[0] === 'rev-parse') {
-    return args.includes('--show-toplevel') ? 'git rev-parse --show-toplevel' : args.some((a) => a.startsWith('refs/heads/')) ? 'git rev-parse (branch exists?)' : 'git rev-parse HEAD';
+    return args.includes('--show-toplevel')
+      ? 'git rev-parse --show-toplevel'
+      : args.some((a) => a.startsWith('refs/heads/'))
+        ? 'git rev-parse (branch exists?)'
+        : 'git rev-parse HEAD';
   }
   return `git ${args[0]}`;
 }
@@ -145,7 +149,12 @@ export async function profileDispatch(repo: BenchRepo, demoScript: string, runs 
     for (let i = 0; i <= runs; i++) {
       await sleep(300);
       const started = now();
-      const record = await bench.manager.dispatch({ prompt: 'print hi', profile: 'demo', folder: repo.dir, title: `profile ${i}` });
+      const record = await bench.manager.dispatch({
+        prompt: 'print hi',
+        profile: 'demo',
+        folder: repo.dir,
+        title: `profile ${i}`,
+      });
       const total = now() - started;
       watch.finishRun();
       if (i > 0) {
@@ -170,5 +179,10 @@ export async function profileDispatch(repo: BenchRepo, demoScript: string, runs 
   const steps = labels.map((step) => ({ step, medianMs: round(median(measured.map((r) => r.get(step) ?? 0)), 2) }));
   const topLevel = steps.filter((s) => !s.step.startsWith('  ')).reduce((sum, s) => sum + s.medianMs, 0);
   steps.push({ step: 'other (JS, queues, state saves, events)', medianMs: round(median(totals) - topLevel, 2) });
-  return { runs, medianTotalMs: round(median(totals)), steps, medianRefreshMs: round(median(watch.refreshes.slice(2)), 2) };
+  return {
+    runs,
+    medianTotalMs: round(median(totals)),
+    steps,
+    medianRefreshMs: round(median(watch.refreshes.slice(2)), 2),
+  };
 }

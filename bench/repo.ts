@@ -32,7 +32,11 @@ export interface BenchRepo {
 }
 
 export async function git(cwd: string, args: readonly string[]): Promise<string> {
-  const { stdout } = await execFileAsync('git', [...args], { cwd, env: { ...process.env, ...identity }, maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await execFileAsync('git', [...args], {
+    cwd,
+    env: { ...process.env, ...identity },
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return stdout;
 }
 
@@ -42,7 +46,12 @@ export function fileSystemType(dir: string): string {
   try {
     for (const line of readFileSync('/proc/mounts', 'utf8').split('\n')) {
       const [, point, type] = line.split(' ');
-      if (point && type && (dir === point || dir.startsWith(point.endsWith('/') ? point : `${point}/`)) && point.length > best.point.length) {
+      if (
+        point &&
+        type &&
+        (dir === point || dir.startsWith(point.endsWith('/') ? point : `${point}/`)) &&
+        point.length > best.point.length
+      ) {
         best = { point, type };
       }
     }
@@ -78,7 +87,10 @@ export async function createBenchRepo(base = os.tmpdir(), folders = 100, filesPe
       await fs.mkdir(folder, { recursive: true });
       await Promise.all(
         Array.from({ length: filesPerFolder }, (_, i) =>
-          fs.writeFile(path.join(folder, `file${String(i).padStart(3, '0')}.txt`), `folder ${f} file ${i}\n${'lorem ipsum dolor sit amet '.repeat(4)}\n`),
+          fs.writeFile(
+            path.join(folder, `file${String(i).padStart(3, '0')}.txt`),
+            `folder ${f} file ${i}\n${'lorem ipsum dolor sit amet '.repeat(4)}\n`,
+          ),
         ),
       );
     }
@@ -105,7 +117,11 @@ export async function createBenchRepo(base = os.tmpdir(), folders = 100, filesPe
 }
 
 /** The baseline: what a person would type, run the cheapest way Node can. */
-export async function plainWorktreeAdd(repo: BenchRepo, name: string, extraConfig: readonly string[] = []): Promise<string> {
+export async function plainWorktreeAdd(
+  repo: BenchRepo,
+  name: string,
+  extraConfig: readonly string[] = [],
+): Promise<string> {
   const target = path.join(repo.worktreeRoot, name);
   await git(repo.dir, [...extraConfig, 'worktree', 'add', '-b', `plain/${name}`, target, repo.sha]);
   return target;

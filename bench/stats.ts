@@ -55,9 +55,18 @@ export interface Row {
 
 export function printTable(rows: readonly Row[]): void {
   const headers = ['Figure', 'Value', 'Target', 'Result'];
-  const cells = rows.map((r) => [r.figure, r.value, r.target ?? '', r.pass === undefined ? '' : r.pass ? 'pass' : 'MISS']);
+  const cells = rows.map((r) => [
+    r.figure,
+    r.value,
+    r.target ?? '',
+    r.pass === undefined ? '' : r.pass ? 'pass' : 'MISS',
+  ]);
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  const line = (c: readonly string[]) => c.map((text, i) => text.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (c: readonly string[]) =>
+    c
+      .map((text, i) => text.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   console.log(line(headers));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   cells.forEach((c) => console.log(line(c)));

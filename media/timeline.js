@@ -20,10 +20,12 @@
     speedup: 'Speedup',
     criticalPath: 'Critical path',
     idle: 'Idle',
-    wallHelp: 'Time during which at least one agent was queued, running or waiting; stretches with nothing going on are left out.',
+    wallHelp:
+      'Time during which at least one agent was queued, running or waiting; stretches with nothing going on are left out.',
     agentTimeHelp: "Sum of every agent's running time. Waiting for input is your time, not the agent's.",
     speedupHelp: 'Agent time ÷ wall time: how many agents worked at once, on average.',
-    criticalPathHelp: "The longest chain of running times along the tasks' dependencies (without dependencies, the longest agent): no number of slots finishes faster.",
+    criticalPathHelp:
+      "The longest chain of running times along the tasks' dependencies (without dependencies, the longest agent): no number of slots finishes faster.",
     idleHelp: 'Slots × wall time − agent time: slot time in which no agent ran.',
     slotsMaxParallel: '{0} slots (maxParallel)',
     slotsPeak: '{0} slots (the most agents at once)',
@@ -70,7 +72,9 @@
 
   /** @param {string} key @param {...(string | number)} args */
   function t(key, ...args) {
-    return (strings[key] || key).replace(/\{(\d+)\}/g, (m, i) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : m));
+    return (strings[key] || key).replace(/\{(\d+)\}/g, (m, i) =>
+      args[Number(i)] !== undefined ? String(args[Number(i)]) : m,
+    );
   }
 
   /** 12.3 s · 4 min 05 s · 1 h 05 min */
@@ -126,7 +130,13 @@
     const details = /** @type {HTMLElement} */ (document.getElementById('definitions'));
     details.append(el('summary', undefined, t('definitions')));
     const list = el('dl');
-    for (const [term, help] of [['wall', 'wallHelp'], ['agentTime', 'agentTimeHelp'], ['speedup', 'speedupHelp'], ['criticalPath', 'criticalPathHelp'], ['idle', 'idleHelp']]) {
+    for (const [term, help] of [
+      ['wall', 'wallHelp'],
+      ['agentTime', 'agentTimeHelp'],
+      ['speedup', 'speedupHelp'],
+      ['criticalPath', 'criticalPathHelp'],
+      ['idle', 'idleHelp'],
+    ]) {
       list.append(el('dt', undefined, t(term)), el('dd', undefined, t(help)));
     }
     details.append(list);
@@ -147,7 +157,11 @@
       [t('wall'), formatDuration(figures.wallMs), t('wallHelp')],
       [t('agentTime'), formatDuration(figures.sumMs), t('agentTimeHelp')],
       [t('speedup'), t('times', oneDecimal.format(figures.speedup)), t('speedupHelp')],
-      [t('criticalPath'), path ? `${formatDuration(figures.criticalPathMs)} (${path})` : formatDuration(figures.criticalPathMs), t('criticalPathHelp')],
+      [
+        t('criticalPath'),
+        path ? `${formatDuration(figures.criticalPathMs)} (${path})` : formatDuration(figures.criticalPathMs),
+        t('criticalPathHelp'),
+      ],
       [t('idle'), formatDuration(figures.idleSlotMs), `${t('idleHelp')} ${slots}`],
     ];
     items.forEach(([label, value, help], i) => {
@@ -245,9 +259,10 @@
         const endTime = segment.end === undefined ? now : segment.end;
         const length = formatDuration(endTime - segment.start);
         block.style.width = scale.width(endTime - segment.start);
-        block.title = segment.end === undefined
-          ? t('segmentOpen', name, from, length)
-          : t('segment', name, from, formatDuration(endTime - start), length);
+        block.title =
+          segment.end === undefined
+            ? t('segmentOpen', name, from, length)
+            : t('segment', name, from, formatDuration(endTime - start), length);
         descriptions.push(`${name} ${length}`);
       }
       block.setAttribute('aria-hidden', 'true');

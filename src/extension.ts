@@ -53,12 +53,23 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
   const gitLanding = new GitLanding({ context: git.context });
   const terminals = new TerminalRunner(logger);
   const storage = context.storageUri ?? context.globalStorageUri;
-  const managerSettings = () => ({ branchPrefix: config.branchPrefix(), worktreeRoot: config.worktreeRoot(), logDir: path.join(storage.fsPath, 'logs'), agentTimeoutMs: config.agentTimeoutMinutes() * 60_000, setupCommand: config.setupCommand(), symlinkFolders: config.symlinkFolders(), initSubmodules: config.initSubmodules() });
+  const managerSettings = () => ({
+    branchPrefix: config.branchPrefix(),
+    worktreeRoot: config.worktreeRoot(),
+    logDir: path.join(storage.fsPath, 'logs'),
+    agentTimeoutMs: config.agentTimeoutMinutes() * 60_000,
+    setupCommand: config.setupCommand(),
+    symlinkFolders: config.symlinkFolders(),
+    initSubmodules: config.initSubmodules(),
+  });
   const manager = new AgentManager({
     git,
     fs: new NodeFileSystem(),
     worktreeSource: new GitWorktreeSource(git.context),
-    resolver: new PathExecutableResolver({ demoAgentScript: context.asAbsolutePath(path.join('dist', 'demoAgent.js')), runtime: process.execPath }),
+    resolver: new PathExecutableResolver({
+      demoAgentScript: context.asAbsolutePath(path.join('dist', 'demoAgent.js')),
+      runtime: process.execPath,
+    }),
     headlessRunner: new SupervisedRunner({
       supervisorScript: context.asAbsolutePath(path.join('dist', 'supervisor.js')),
       runtime: process.execPath,
@@ -75,26 +86,69 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
     newId: () => randomUUID().slice(0, 8),
   });
   const landing = new AgentLanding(manager, git, gitLanding, logger);
-  const plans = new PlanService({
-    manager, git, landing: gitLanding, fs: new NodeFileSystem(), clock: { now: () => Date.now() }, logger,
-    settings: () => ({ ...managerSettings(), defaultProfile: config.defaultProfile(), maxParallel: config.maxParallel() }),
-  }, new MementoStateStore(context.workspaceState, stateKeys.plans), () => randomUUID().slice(0, 8));
+  const plans = new PlanService(
+    {
+      manager,
+      git,
+      landing: gitLanding,
+      fs: new NodeFileSystem(),
+      clock: { now: () => Date.now() },
+      logger,
+      settings: () => ({
+        ...managerSettings(),
+        defaultProfile: config.defaultProfile(),
+        maxParallel: config.maxParallel(),
+      }),
+    },
+    new MementoStateStore(context.workspaceState, stateKeys.plans),
+    () => randomUUID().slice(0, 8),
+  );
   const reconciler = new Reconciler({
-    manager, landing, git, gitLanding, reconcileGit: new GitReconcile(git.context), fs: new NodeFileSystem(), clock: { now: () => Date.now() }, logger,
-    settings: () => managerSettings(), newId: () => randomUUID().slice(0, 8),
-    profile: () => config.profiles().find((p) => p.name === config.defaultProfile()) ?? { name: config.defaultProfile(), mode: 'headless' },
+    manager,
+    landing,
+    git,
+    gitLanding,
+    reconcileGit: new GitReconcile(git.context),
+    fs: new NodeFileSystem(),
+    clock: { now: () => Date.now() },
+    logger,
+    settings: () => managerSettings(),
+    newId: () => randomUUID().slice(0, 8),
+    profile: () =>
+      config.profiles().find((p) => p.name === config.defaultProfile()) ?? {
+        name: config.defaultProfile(),
+        mode: 'headless',
+      },
     repositories: () => workspaceRepositories(git),
-    inUse: () => ({ paths: plans.list().map((r) => r.integrationPath), branches: plans.list().map((r) => r.integrationBranch) }),
+    inUse: () => ({
+      paths: plans.list().map((r) => r.integrationPath),
+      branches: plans.list().map((r) => r.integrationBranch),
+    }),
   });
   const overlaps = new OverlapModel(manager);
   const tree = new AgentsTreeProvider(manager, overlaps, plans, reconciler);
   const outputs = new AgentOutputViews(manager);
   const agentsChanged = new vscode.EventEmitter<AgentRecord[]>();
-  const dispatchDeps = { manager, git, profiles: () => config.profiles(), defaultProfile: () => config.defaultProfile(), memento: context.globalState };
-  const strategy = () => vscode.workspace.getConfiguration(settings.section).get<MergeStrategy>(settings.mergeStrategy, 'merge');
+  const dispatchDeps = {
+    manager,
+    git,
+    profiles: () => config.profiles(),
+    defaultProfile: () => config.defaultProfile(),
+    memento: context.globalState,
+  };
+  const strategy = () =>
+    vscode.workspace.getConfiguration(settings.section).get<MergeStrategy>(settings.mergeStrategy, 'merge');
 
   context.subscriptions.push(
-    logger, terminals, manager, plans, reconciler, overlaps, tree, outputs, agentsChanged,
+    logger,
+    terminals,
+    manager,
+    plans,
+    reconciler,
+    overlaps,
+    tree,
+    outputs,
+    agentsChanged,
     vscode.window.createTreeView(views.agents, { treeDataProvider: tree, showCollapseAll: true }),
     vscode.workspace.registerTextDocumentContentProvider(schemes.base, new BaseContentProvider(git)),
     vscode.window.registerFileDecorationProvider(new ChangeDecorationProvider(overlaps)),
@@ -104,14 +158,31 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
     manager.onDidChangeAgent(() => agentsChanged.fire(manager.list())),
     trackAgentDiffContext(),
     planDiagnostics,
-    ...registerCommands(commandTable({ manager, plans, showTimeline: (arg) => showTimeline(context.extensionUri, manager, plans, arg), landing, gitLanding, outputs, terminals, dispatch: dispatchDeps, strategy, showLog: () => logger.show(), reconciler }), logger),
+    ...registerCommands(
+      commandTable({
+        manager,
+        plans,
+        showTimeline: (arg) => showTimeline(context.extensionUri, manager, plans, arg),
+        landing,
+        gitLanding,
+        outputs,
+        terminals,
+        dispatch: dispatchDeps,
+        strategy,
+        showLog: () => logger.show(),
+        reconciler,
+      }),
+      logger,
+    ),
   );
   // Restored agents are re-scanned after activation so that startup stays fast, and only in a
   // trusted workspace: nothing runs git or agents in a workspace the user has not trusted.
   if (vscode.workspace.isTrusted) {
     setTimeout(() => resumeAndReconcile(manager, plans, reconciler), 0);
   } else {
-    context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => resumeAndReconcile(manager, plans, reconciler)));
+    context.subscriptions.push(
+      vscode.workspace.onDidGrantWorkspaceTrust(() => resumeAndReconcile(manager, plans, reconciler)),
+    );
   }
 
   return {
@@ -131,7 +202,9 @@ function resumeAndReconcile(manager: AgentManager, plans: PlanService, reconcile
 }
 
 async function workspaceRepositories(git: GitService): Promise<string[]> {
-  const roots = await Promise.all((vscode.workspace.workspaceFolders ?? []).map((f) => git.repoRoot(f.uri.fsPath).catch(() => undefined)));
+  const roots = await Promise.all(
+    (vscode.workspace.workspaceFolders ?? []).map((f) => git.repoRoot(f.uri.fsPath).catch(() => undefined)),
+  );
   return roots.filter((r): r is string => r !== undefined);
 }
 
@@ -141,7 +214,10 @@ function trackAgentDiffContext(): vscode.Disposable {
     const active = BaseContentProvider.changeOf(vscode.window.tabGroups.activeTabGroup.activeTab) !== undefined;
     void vscode.commands.executeCommand('setContext', contextKeys.agentDiffActive, active);
   };
-  return vscode.Disposable.from(vscode.window.tabGroups.onDidChangeTabs(update), vscode.window.tabGroups.onDidChangeTabGroups(update));
+  return vscode.Disposable.from(
+    vscode.window.tabGroups.onDidChangeTabs(update),
+    vscode.window.tabGroups.onDidChangeTabGroups(update),
+  );
 }
 
 export function deactivate(): void {

@@ -56,7 +56,9 @@ export async function measureActivation(): Promise<ActivationResult> {
       sample = JSON.parse(await readFile(outFile, 'utf8')) as ActivationSample;
     } catch {
       const tail = [...run.log.slice(-15), ...run.serverOutput.slice(-15)].join('\n');
-      throw new Error(`the extension host wrote no figures (exit code ${run.exitCode}${run.timedOut ? ', timed out' : ''}):\n${tail}`);
+      throw new Error(
+        `the extension host wrote no figures (exit code ${run.exitCode}${run.timedOut ? ', timed out' : ''}):\n${tail}`,
+      );
     }
     return { available: true, launchSeconds: (Date.now() - started) / 1000, ...sample };
   } finally {

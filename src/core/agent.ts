@@ -96,8 +96,21 @@ export interface AgentRecord {
   readonly input?: 'tracked' | 'unknown';
 }
 
-export const activeStatuses: ReadonlySet<AgentStatus> = new Set(['queued', 'preparing', 'running', 'waiting-for-input']);
-export const finishedStatuses: ReadonlySet<AgentStatus> = new Set(['succeeded', 'failed', 'stopped', 'interrupted', 'timed-out', 'needs-permission', 'detached']);
+export const activeStatuses: ReadonlySet<AgentStatus> = new Set([
+  'queued',
+  'preparing',
+  'running',
+  'waiting-for-input',
+]);
+export const finishedStatuses: ReadonlySet<AgentStatus> = new Set([
+  'succeeded',
+  'failed',
+  'stopped',
+  'interrupted',
+  'timed-out',
+  'needs-permission',
+  'detached',
+]);
 
 export function isActive(status: AgentStatus): boolean {
   return activeStatuses.has(status);

@@ -33,7 +33,7 @@ type Json = Record<string, unknown>;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Json : {});
+const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** The first event each CLI prints for a run. */
@@ -59,7 +59,10 @@ export class AgentEventParser {
   private reportedError = false;
 
   /** `cwd` makes absolute paths in steps relative to the agent's folder. */
-  constructor(private readonly format: ProfileOutput, private readonly cwd = '') {}
+  constructor(
+    private readonly format: ProfileOutput,
+    private readonly cwd = '',
+  ) {}
 
   /** Feeds a chunk of output; true when the state changed. */
   push(chunk: string): boolean {
@@ -94,7 +97,9 @@ export class AgentEventParser {
 
   get state(): AgentEventsState {
     const result = this.result ?? (this.answer.trim() !== '' ? this.answer.trim().slice(0, resultLimit) : undefined);
-    const progress = Object.fromEntries(Object.entries(this.progress).filter(([, v]) => v !== undefined)) as AgentProgress;
+    const progress = Object.fromEntries(
+      Object.entries(this.progress).filter(([, v]) => v !== undefined),
+    ) as AgentProgress;
     return { progress, result, denials: [...this.denials], reportedError: this.reportedError };
   }
 
@@ -127,7 +132,17 @@ export class AgentEventParser {
   /** What the state is made of, compared per line instead of serialising the state twice. */
   private fingerprint(): unknown[] {
     const p = this.progress;
-    return [p.step, p.turns, p.inputTokens, p.outputTokens, p.costUsd, this.result, this.answer, this.denials.join('\n'), this.reportedError];
+    return [
+      p.step,
+      p.turns,
+      p.inputTokens,
+      p.outputTokens,
+      p.costUsd,
+      this.result,
+      this.answer,
+      this.denials.join('\n'),
+      this.reportedError,
+    ];
   }
 
   /** A log holds every run of an agent (first run, follow-ups): the state is that of the last one. */
@@ -167,7 +182,11 @@ export class AgentEventParser {
     const item = obj(event.item);
     if ((event.type === 'item.started' || event.type === 'item.completed') && item.type === 'file_change') {
       const changes = list(item.changes).map(obj);
-      const verb = changes.every((c) => c.kind === 'add') ? 'Add' : changes.every((c) => c.kind === 'delete') ? 'Delete' : 'Edit';
+      const verb = changes.every((c) => c.kind === 'add')
+        ? 'Add'
+        : changes.every((c) => c.kind === 'delete')
+          ? 'Delete'
+          : 'Edit';
       this.setStep(verb, changes.map((c) => this.relative(str(c.path) ?? '')).join(', '));
     } else if (event.type === 'item.started' && item.type === 'command_execution') {
       this.setStep('Run', str(item.command) ?? '');
@@ -180,7 +199,11 @@ export class AgentEventParser {
     } else if (event.type === 'turn.completed') {
       const usage = obj(event.usage);
       const add = (a: number | undefined, b: number | undefined) => (b === undefined ? a : (a ?? 0) + b);
-      this.usage(add(this.progress.inputTokens, num(usage.input_tokens)), add(this.progress.outputTokens, num(usage.output_tokens)), (this.progress.turns ?? 0) + 1);
+      this.usage(
+        add(this.progress.inputTokens, num(usage.input_tokens)),
+        add(this.progress.outputTokens, num(usage.output_tokens)),
+        (this.progress.turns ?? 0) + 1,
+      );
     }
   }
 
@@ -228,8 +251,10 @@ export class AgentEventParser {
 
   /** The argument that says what a tool call does: its file, command, pattern or address. */
   private mainArgument(input: Json): string {
-    const value = ['file_path', 'path', 'notebook_path', 'command', 'pattern', 'url', 'query', 'description', 'dir_path']
-      .map((k) => str(input[k])).find((v) => v !== undefined) ?? '';
+    const value =
+      ['file_path', 'path', 'notebook_path', 'command', 'pattern', 'url', 'query', 'description', 'dir_path']
+        .map((k) => str(input[k]))
+        .find((v) => v !== undefined) ?? '';
     return this.relative(value);
   }
 

@@ -85,7 +85,10 @@ export class AgentLanding {
       await this.manager.stop(id);
     }
     const savedRef = await this.removeWorktree(this.manager.get(id), { deleteBranch: 'always' });
-    this.manager.transition(id, 'discarded', { statusBeforeDiscard: record.status, savedRef: savedRef ?? record.savedRef });
+    this.manager.transition(id, 'discarded', {
+      statusBeforeDiscard: record.status,
+      savedRef: savedRef ?? record.savedRef,
+    });
   }
 
   async restore(id: string): Promise<void> {
@@ -146,18 +149,26 @@ export class AgentLanding {
     await this.removeWorktree(this.manager.get(id), { deleteBranch: 'ifMerged' });
   }
 
-  private async removeWorktree(record: AgentRecord, options: { deleteBranch: 'always' | 'ifMerged' }): Promise<string | undefined> {
+  private async removeWorktree(
+    record: AgentRecord,
+    options: { deleteBranch: 'always' | 'ifMerged' },
+  ): Promise<string | undefined> {
     if (!record.worktreePath || record.worktreePresent === false) {
       return undefined;
     }
     const ref = `${savedRefPrefix}${record.id}`;
-    const saved = await this.landing.saveWork(record.cwd, ref, `Parallel Agents: work of "${record.title}" saved before removing its worktree`);
+    const saved = await this.landing.saveWork(
+      record.cwd,
+      ref,
+      `Parallel Agents: work of "${record.title}" saved before removing its worktree`,
+    );
     this.manager.setTracked(record.id, false);
     await this.git.removeWorktree(record.repoRoot, record.worktreePath, true);
     this.manager.annotate(record.id, { worktreePresent: false, savedRef: saved.ref, changedFiles: [] });
     if (record.branch) {
       const target = await this.landing.currentBranch(record.repoRoot);
-      const merged = target !== undefined && (await this.landing.isMergedByContent(record.repoRoot, record.branch, target));
+      const merged =
+        target !== undefined && (await this.landing.isMergedByContent(record.repoRoot, record.branch, target));
       if (options.deleteBranch === 'always' || merged) {
         await this.git.deleteBranch(record.repoRoot, record.branch, true);
       }
@@ -168,10 +179,16 @@ export class AgentLanding {
   private landable(id: string): AgentRecord & { branch: string } {
     const record = this.manager.get(id);
     if (!record.branch || !record.worktreePath || record.worktreePresent === false) {
-      throw new AgentError('invalidTransition', `Agent "${record.title}" has no worktree branch to land — it worked in the workspace itself.`);
+      throw new AgentError(
+        'invalidTransition',
+        `Agent "${record.title}" has no worktree branch to land — it worked in the workspace itself.`,
+      );
     }
     if (isActive(record.status)) {
-      throw new AgentError('invalidTransition', `Agent "${record.title}" is still running — wait for it to finish or stop it first.`);
+      throw new AgentError(
+        'invalidTransition',
+        `Agent "${record.title}" is still running — wait for it to finish or stop it first.`,
+      );
     }
     return record as AgentRecord & { branch: string };
   }
@@ -179,7 +196,10 @@ export class AgentLanding {
   private async targetBranch(record: AgentRecord): Promise<string> {
     const target = await this.landing.currentBranch(record.repoRoot);
     if (!target) {
-      throw new AgentError('gitFailed', `The workspace at ${record.repoRoot} has no branch checked out (detached HEAD) — check out the branch to merge into.`);
+      throw new AgentError(
+        'gitFailed',
+        `The workspace at ${record.repoRoot} has no branch checked out (detached HEAD) — check out the branch to merge into.`,
+      );
     }
     return target;
   }

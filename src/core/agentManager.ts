@@ -9,8 +9,17 @@ import { slugify, titleFromPrompt } from './naming';
 import { WorktreeNames } from './worktreeNames';
 import { setupRunId } from './worktreePrep';
 import type {
-  AgentRunner, Clock, ExecutableResolver, FileSystemPort, FolderWatcher, GitPort, Logger,
-  ManagerSettings, StateStore, WorkState, WorktreeSourcePort,
+  AgentRunner,
+  Clock,
+  ExecutableResolver,
+  FileSystemPort,
+  FolderWatcher,
+  GitPort,
+  Logger,
+  ManagerSettings,
+  StateStore,
+  WorkState,
+  WorktreeSourcePort,
 } from './ports';
 import type { Profile } from './profiles';
 import { CoalescedSave } from '../util/async';
@@ -69,7 +78,10 @@ export class AgentManager implements Disposable {
   readonly onDidOutput = this.outputEmitter.event;
 
   constructor(private readonly deps: AgentManagerDeps) {
-    this.saves = new CoalescedSave(() => deps.store.save(this.list()), (e) => deps.logger.error(`[AgentManager] saving state failed: ${e.message}`));
+    this.saves = new CoalescedSave(
+      () => deps.store.save(this.list()),
+      (e) => deps.logger.error(`[AgentManager] saving state failed: ${e.message}`),
+    );
     this.names = new WorktreeNames(deps.git, deps.fs);
     this.tracker = new ChangeTracker(
       deps.watcher,
@@ -90,7 +102,10 @@ export class AgentManager implements Disposable {
       // between its launch and the save that said so: a 'preparing' agent whose supervisor exists
       // is running. Anything else that was active has no process any more: say so instead of
       // pretending it runs.
-      const launched = saved.status === 'preparing' && saved.mode === 'headless' ? { ...saved, status: 'running' as const, startedAt: saved.startedAt ?? saved.createdAt } : undefined;
+      const launched =
+        saved.status === 'preparing' && saved.mode === 'headless'
+          ? { ...saved, status: 'running' as const, startedAt: saved.startedAt ?? saved.createdAt }
+          : undefined;
       const record = launched ?? saved;
       this.records.set(record.id, record);
       if (this.runs.adopt(record)) {
@@ -136,19 +151,37 @@ export class AgentManager implements Disposable {
     const executable = await resolveProfile(this.deps.profiles(), options.profile, this.deps.resolver);
     const profile = executable.profile;
     const repoRoot = await this.deps.git.repoRoot(options.folder);
-    const baseSha = options.base ? await this.deps.git.resolveCommit(repoRoot, options.base) : await this.deps.git.headSha(repoRoot);
+    const baseSha = options.base
+      ? await this.deps.git.resolveCommit(repoRoot, options.base)
+      : await this.deps.git.headSha(repoRoot);
     const isolation = options.isolation ?? 'worktree';
     if (isolation === 'worktree') {
       checkWorktreeRoot(settings, repoRoot);
     }
     const title = options.title?.trim() || titleFromPrompt(prompt);
     const id = this.deps.newId();
-    const reserved = isolation === 'worktree' ? await this.names.reserve(repoRoot, slugify(title), settings) : undefined;
-    const place = reserved ? { cwd: reserved.worktreePath, ...reserved } : { cwd: options.folder, branch: undefined, worktreePath: undefined };
+    const reserved =
+      isolation === 'worktree' ? await this.names.reserve(repoRoot, slugify(title), settings) : undefined;
+    const place = reserved
+      ? { cwd: reserved.worktreePath, ...reserved }
+      : { cwd: options.folder, branch: undefined, worktreePath: undefined };
     const record: AgentRecord = {
-      id, title, prompt, profile: profile.name, mode: isolation === 'terminal' || options.inTerminal ? 'terminal' : profile.mode, isolation,
-      status: 'preparing', repoRoot, cwd: place.cwd, branch: place.branch, worktreePath: place.worktreePath, baseSha,
-      createdAt: this.deps.clock.now(), logPath: joinPath(settings.logDir, `${id}.log`), changedFiles: [], plan: options.plan,
+      id,
+      title,
+      prompt,
+      profile: profile.name,
+      mode: isolation === 'terminal' || options.inTerminal ? 'terminal' : profile.mode,
+      isolation,
+      status: 'preparing',
+      repoRoot,
+      cwd: place.cwd,
+      branch: place.branch,
+      worktreePath: place.worktreePath,
+      baseSha,
+      createdAt: this.deps.clock.now(),
+      logPath: joinPath(settings.logDir, `${id}.log`),
+      changedFiles: [],
+      plan: options.plan,
     };
     this.records.set(id, record);
     this.changed(id, 'added');
@@ -158,9 +191,17 @@ export class AgentManager implements Disposable {
         await this.deps.fs.mkdirp(root).catch((e: unknown) => {
           const why = e instanceof Error ? e.message : String(e);
           if (isDiskFull(why)) {
-            throw new AgentError('diskFull', `The disk is full: the folder for worktrees, ${root}, cannot be created — free some space, then try again.`, why);
+            throw new AgentError(
+              'diskFull',
+              `The disk is full: the folder for worktrees, ${root}, cannot be created — free some space, then try again.`,
+              why,
+            );
           }
-          throw new AgentError('worktreeFailed', `The folder for worktrees, ${root}, cannot be created — check parallelAgents.worktreeRoot.`, e instanceof Error ? e.message : String(e));
+          throw new AgentError(
+            'worktreeFailed',
+            `The folder for worktrees, ${root}, cannot be created — check parallelAgents.worktreeRoot.`,
+            e instanceof Error ? e.message : String(e),
+          );
         });
         await this.deps.git.addWorktree(repoRoot, place.worktreePath, place.branch, baseSha);
       }
@@ -190,20 +231,40 @@ export class AgentManager implements Disposable {
     const record = this.get(id);
     checkPrompt(prompt, 'follow-up');
     if (this.runs.isRunning(id) || isActive(record.status)) {
-      throw new AgentError('invalidTransition', `Agent "${record.title}" is still running — wait for it to finish or stop it first.`);
+      throw new AgentError(
+        'invalidTransition',
+        `Agent "${record.title}" is still running — wait for it to finish or stop it first.`,
+      );
     }
     assertTransition(record.status, 'running');
     const executable = await resolveProfile(this.deps.profiles(), record.profile, this.deps.resolver);
     const profile = executable.profile;
-    this.records.set(id, { ...record, followUps: [...(record.followUps ?? []), prompt], exitCode: undefined, signal: undefined, error: undefined, errorReason: undefined, endedAt: undefined });
-    this.runs.launch(this.get(id), executable, profile.continueArgs ?? profile.args, prompt, `\n──── follow-up: ${prompt}`);
+    this.records.set(id, {
+      ...record,
+      followUps: [...(record.followUps ?? []), prompt],
+      exitCode: undefined,
+      signal: undefined,
+      error: undefined,
+      errorReason: undefined,
+      endedAt: undefined,
+    });
+    this.runs.launch(
+      this.get(id),
+      executable,
+      profile.continueArgs ?? profile.args,
+      prompt,
+      `\n──── follow-up: ${prompt}`,
+    );
   }
 
   /** Starts a detached terminal agent's profile again, with its prompt, in a new terminal in its folder. */
   async reopenTerminal(id: string): Promise<void> {
     const record = this.get(id);
     if (record.status !== 'detached' || record.mode !== 'terminal' || this.runs.isRunning(id)) {
-      throw new AgentError('invalidTransition', `Agent "${record.title}" is not a detached terminal agent (${record.status}).`);
+      throw new AgentError(
+        'invalidTransition',
+        `Agent "${record.title}" is not a detached terminal agent (${record.status}).`,
+      );
     }
     if (record.worktreePresent === false || record.worktreeMissing) {
       throw new AgentError('invalidTransition', `The worktree of agent "${record.title}" is gone — restore it first.`);

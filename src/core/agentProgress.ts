@@ -28,7 +28,11 @@ export class Throttle {
   private last = Number.NEGATIVE_INFINITY;
   private timer: unknown;
 
-  constructor(private readonly fn: () => void, private readonly intervalMs: number, private readonly timers: Timers = systemTimers) {}
+  constructor(
+    private readonly fn: () => void,
+    private readonly intervalMs: number,
+    private readonly timers: Timers = systemTimers,
+  ) {}
 
   trigger(): void {
     if (this.timer !== undefined) {
@@ -70,7 +74,10 @@ export function activityOf(state: AgentEventsState): AgentActivity {
 }
 
 /** Reads an agent's log between positions (AgentProcess.readLogFrom). */
-export type LogRead = (offset: number, end: number | undefined) => Promise<{ readonly text: string; readonly next: number; readonly end: number }>;
+export type LogRead = (
+  offset: number,
+  end: number | undefined,
+) => Promise<{ readonly text: string; readonly next: number; readonly end: number }>;
 
 export class ProgressFeed {
   private readonly parser: AgentEventParser;
@@ -79,7 +86,13 @@ export class ProgressFeed {
   private held?: string[];
   private live = false;
 
-  constructor(format: ProfileOutput, cwd: string, report: (activity: AgentActivity) => void, timers: Timers = systemTimers, intervalMs = progressIntervalMs) {
+  constructor(
+    format: ProfileOutput,
+    cwd: string,
+    report: (activity: AgentActivity) => void,
+    timers: Timers = systemTimers,
+    intervalMs = progressIntervalMs,
+  ) {
     this.parser = new AgentEventParser(format, cwd);
     this.throttle = new Throttle(() => report(this.activity), intervalMs, timers);
   }
@@ -112,7 +125,7 @@ export class ProgressFeed {
     let changed = false;
     try {
       const end = to ?? (await read(from, from)).end;
-      for (let offset = Math.max(from, end - replayLimit); offset < end;) {
+      for (let offset = Math.max(from, end - replayLimit); offset < end; ) {
         const slice = await read(offset, end);
         if (slice.text === '' || slice.next <= offset) {
           break;

@@ -8,7 +8,16 @@ import { ProgressFeed, type Timers } from './agentProgress';
 import { inputPatch } from './inputState';
 import type { ResolvedProfile } from './dispatchChecks';
 import { isDiskFull } from './errors';
-import type { AgentProcess, AgentRunner, Clock, FileSystemPort, Logger, ManagerSettings, ProcessExit, WorktreeSourcePort } from './ports';
+import type {
+  AgentProcess,
+  AgentRunner,
+  Clock,
+  FileSystemPort,
+  Logger,
+  ManagerSettings,
+  ProcessExit,
+  WorktreeSourcePort,
+} from './ports';
 import { type Profile, type ProfileOutput, expandArgs } from './profiles';
 import { WorktreePrep, setupFailure, setupRequest, submoduleFailure } from './worktreePrep';
 import type { Disposable } from '../util/event';
@@ -62,7 +71,10 @@ export class AgentRuns implements Disposable {
   private readonly prep: WorktreePrep;
   private disposed = false;
 
-  constructor(private readonly deps: RunDeps, private readonly host: RunHost) {
+  constructor(
+    private readonly deps: RunDeps,
+    private readonly host: RunHost,
+  ) {
     this.prep = new WorktreePrep(deps.fs, deps.worktreeSource, deps.logger);
   }
 
@@ -93,12 +105,21 @@ export class AgentRuns implements Disposable {
   adopt(record: AgentRecord): boolean {
     const active = record.status === 'running' || record.status === 'waiting-for-input';
     const terminal = record.mode === 'terminal';
-    const adopted = active ? (terminal ? this.deps.terminalRunner : this.deps.headlessRunner).adopt?.(record.id, record.terminalPid) : undefined;
+    const adopted = active
+      ? (terminal ? this.deps.terminalRunner : this.deps.headlessRunner).adopt?.(record.id, record.terminalPid)
+      : undefined;
     if (!adopted) {
       return false;
     }
-    this.attach(record, adopted, terminal ? undefined : this.deps.profiles().find((p) => p.name === record.profile)?.output, true);
-    this.deps.logger.info(`[AgentManager] adopted ${record.id}, ${terminal ? `waiting for its terminal (pid ${record.terminalPid ?? '?'})` : 'still running'} from an earlier window`);
+    this.attach(
+      record,
+      adopted,
+      terminal ? undefined : this.deps.profiles().find((p) => p.name === record.profile)?.output,
+      true,
+    );
+    this.deps.logger.info(
+      `[AgentManager] adopted ${record.id}, ${terminal ? `waiting for its terminal (pid ${record.terminalPid ?? '?'})` : 'still running'} from an earlier window`,
+    );
     return true;
   }
 
@@ -141,7 +162,11 @@ export class AgentRuns implements Disposable {
         await this.appendLog(record, ['──── preparing the worktree', ...lines].join('\n'));
       }
     } catch (e) {
-      this.host.update(record.id, { status: 'failed', error: `Preparing the worktree failed: ${(e as Error).message}`, endedAt: this.deps.clock.now() });
+      this.host.update(record.id, {
+        status: 'failed',
+        error: `Preparing the worktree failed: ${(e as Error).message}`,
+        endedAt: this.deps.clock.now(),
+      });
       return;
     }
     if (this.disposed || !this.host.has(record.id)) {
@@ -155,15 +180,26 @@ export class AgentRuns implements Disposable {
     }
   }
 
-  launch(record: AgentRecord, executable: ResolvedProfile, argTemplate: readonly string[], prompt: string, banner?: string): void {
+  launch(
+    record: AgentRecord,
+    executable: ResolvedProfile,
+    argTemplate: readonly string[],
+    prompt: string,
+    banner?: string,
+  ): void {
     const profile = executable.profile;
     const runner = record.mode === 'terminal' ? this.deps.terminalRunner : this.deps.headlessRunner;
     let process: AgentProcess;
     try {
       process = runner.start({
-        agentId: record.id, title: record.title, file: executable.file,
+        agentId: record.id,
+        title: record.title,
+        file: executable.file,
         args: [...executable.prefixArgs, ...expandArgs(argTemplate, prompt)],
-        cwd: record.cwd, env: { ...executable.env, ...profile.env }, logPath: record.logPath ?? '', banner,
+        cwd: record.cwd,
+        env: { ...executable.env, ...profile.env },
+        logPath: record.logPath ?? '',
+        banner,
       });
       if (banner) {
         this.host.output(record.id, `${banner}\n`);
@@ -175,8 +211,15 @@ export class AgentRuns implements Disposable {
       return;
     }
     // A new run starts with no progress; the last run's answer is in the log.
-    this.host.update(record.id, { status: 'running', startedAt: this.deps.clock.now(), activity: undefined, ...(record.mode === 'terminal' ? { input: 'unknown', terminalPid: undefined } : {}) });
-    this.deps.logger.info(`[AgentManager] started ${record.id} (${profile.name}, pid ${process.pid ?? '?'}) in ${record.cwd}`);
+    this.host.update(record.id, {
+      status: 'running',
+      startedAt: this.deps.clock.now(),
+      activity: undefined,
+      ...(record.mode === 'terminal' ? { input: 'unknown', terminalPid: undefined } : {}),
+    });
+    this.deps.logger.info(
+      `[AgentManager] started ${record.id} (${profile.name}, pid ${process.pid ?? '?'}) in ${record.cwd}`,
+    );
     this.attach(this.host.get(record.id), process, record.mode === 'headless' ? profile.output : undefined, false);
   }
 
@@ -187,7 +230,11 @@ export class AgentRuns implements Disposable {
     try {
       process = this.deps.headlessRunner.start(request);
     } catch (e) {
-      this.host.update(record.id, { status: 'failed', error: setupFailure(argv, { error: (e as Error).message }, ''), endedAt: this.deps.clock.now() });
+      this.host.update(record.id, {
+        status: 'failed',
+        error: setupFailure(argv, { error: (e as Error).message }, ''),
+        endedAt: this.deps.clock.now(),
+      });
       return;
     }
     const entry: Running = { process, stopRequested: false, ended: Promise.resolve() };
@@ -209,8 +256,14 @@ export class AgentRuns implements Disposable {
         start();
         await this.running.get(record.id)?.ended;
       } else {
-        this.deps.logger.warn(`[AgentManager] ${record.id}: setup command failed (code ${exit.exitCode ?? '-'}, signal ${exit.signal ?? '-'})`);
-        this.host.update(record.id, { status: 'failed', error: setupFailure(argv, exit, output), endedAt: this.deps.clock.now() });
+        this.deps.logger.warn(
+          `[AgentManager] ${record.id}: setup command failed (code ${exit.exitCode ?? '-'}, signal ${exit.signal ?? '-'})`,
+        );
+        this.host.update(record.id, {
+          status: 'failed',
+          error: setupFailure(argv, exit, output),
+          endedAt: this.deps.clock.now(),
+        });
       }
     });
   }
@@ -219,15 +272,24 @@ export class AgentRuns implements Disposable {
   private async appendLog(record: AgentRecord, text: string): Promise<void> {
     this.host.output(record.id, `${text}\n`);
     if (record.logPath) {
-      await this.deps.fs.appendText(record.logPath, `${text}\n`).catch((e: Error) => this.deps.logger.warn(`[AgentManager] writing ${record.logPath}: ${e.message}`));
+      await this.deps.fs
+        .appendText(record.logPath, `${text}\n`)
+        .catch((e: Error) => this.deps.logger.warn(`[AgentManager] writing ${record.logPath}: ${e.message}`));
     }
   }
 
   /** Follows a running agent process (just started, or adopted from an earlier window) to its end. */
-  private attach(record: AgentRecord, process: AgentProcess, output: ProfileOutput | undefined, adopted: boolean): void {
+  private attach(
+    record: AgentRecord,
+    process: AgentProcess,
+    output: ProfileOutput | undefined,
+    adopted: boolean,
+  ): void {
     const entry: Running = { process, stopRequested: false, ended: Promise.resolve() };
     this.running.set(record.id, entry);
-    entry.feed = output ? new ProgressFeed(output, record.cwd, (activity) => this.host.update(record.id, { activity }), this.deps.timers) : undefined;
+    entry.feed = output
+      ? new ProgressFeed(output, record.cwd, (activity) => this.host.update(record.id, { activity }), this.deps.timers)
+      : undefined;
     const replayed = adopted ? this.replay(record, process, entry.feed, process.startOffset) : Promise.resolve();
     let tail = '';
     process.onDidOutput((text) => {
@@ -238,11 +300,19 @@ export class AgentRuns implements Disposable {
     this.followTerminal(record.id, process);
     const limit = this.deps.settings().agentTimeoutMs ?? 0;
     const left = limit - (this.deps.clock.now() - (record.startedAt ?? this.deps.clock.now()));
-    const timer = limit > 0 ? setTimeout(() => {
-      entry.timedOut = true;
-      this.deps.logger.warn(`[AgentManager] ${record.id} ran longer than ${Math.round(limit / 60000)} min: stopping it`);
-      void process.stop();
-    }, Math.max(left, 0)) : undefined;
+    const timer =
+      limit > 0
+        ? setTimeout(
+            () => {
+              entry.timedOut = true;
+              this.deps.logger.warn(
+                `[AgentManager] ${record.id} ran longer than ${Math.round(limit / 60000)} min: stopping it`,
+              );
+              void process.stop();
+            },
+            Math.max(left, 0),
+          )
+        : undefined;
     entry.ended = process.exit.then(async (exit) => {
       clearTimeout(timer);
       await replayed;
@@ -253,7 +323,9 @@ export class AgentRuns implements Disposable {
       const activity = entry.feed?.finish();
       const status = this.endStatus(entry, exit, activity);
       const endedAt = this.deps.clock.now();
-      this.deps.logger.info(`[AgentManager] ${record.id} ended: ${status} (code ${exit.exitCode ?? '-'}, signal ${exit.signal ?? '-'})`);
+      this.deps.logger.info(
+        `[AgentManager] ${record.id} ended: ${status} (code ${exit.exitCode ?? '-'}, signal ${exit.signal ?? '-'})`,
+      );
       // The final change set is published first, so whoever reacts to the end sees the agent's last files.
       await this.host.refreshChanges(record.id);
       this.running.delete(record.id);
@@ -261,7 +333,15 @@ export class AgentRuns implements Disposable {
         const full = status === 'failed' && exit.error === undefined && isDiskFull(tail);
         const reported = status === 'failed' && activity?.reportedError ? activity.result : undefined;
         const error = full ? diskFullWhileRunning(record) : (exit.error ?? reported);
-        this.host.update(record.id, { status, exitCode: exit.exitCode, signal: exit.signal, error, errorReason: full ? 'diskFull' : undefined, endedAt, ...(activity ? { activity } : {}) });
+        this.host.update(record.id, {
+          status,
+          exitCode: exit.exitCode,
+          signal: exit.signal,
+          error,
+          errorReason: full ? 'diskFull' : undefined,
+          endedAt,
+          ...(activity ? { activity } : {}),
+        });
       }
     });
   }
@@ -300,11 +380,21 @@ export class AgentRuns implements Disposable {
   }
 
   /** Rebuilds an adopted run's progress from its log; live output waits meanwhile. A log that cannot be read leaves the saved progress. */
-  private async replay(record: AgentRecord, process: AgentProcess, feed: ProgressFeed | undefined, to: number | undefined, from?: number): Promise<void> {
+  private async replay(
+    record: AgentRecord,
+    process: AgentProcess,
+    feed: ProgressFeed | undefined,
+    to: number | undefined,
+    from?: number,
+  ): Promise<void> {
     const read = process.readLogFrom?.bind(process);
     if (!feed || !read || (to !== undefined && to <= 0)) {
       return;
     }
-    await feed.replay((offset, end) => read(offset, { end }), to, from).catch((e: Error) => this.deps.logger.warn(`[AgentManager] ${record.id}: reading back its log failed: ${e.message}`));
+    await feed
+      .replay((offset, end) => read(offset, { end }), to, from)
+      .catch((e: Error) =>
+        this.deps.logger.warn(`[AgentManager] ${record.id}: reading back its log failed: ${e.message}`),
+      );
   }
 }

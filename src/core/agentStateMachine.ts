@@ -10,8 +10,26 @@ import { AgentError } from './errors';
 const transitions: Record<AgentStatus, readonly AgentStatus[]> = {
   queued: ['preparing', 'stopped', 'failed', 'interrupted'],
   preparing: ['running', 'failed', 'stopped', 'interrupted'],
-  running: ['waiting-for-input', 'succeeded', 'failed', 'stopped', 'interrupted', 'timed-out', 'needs-permission', 'detached'],
-  'waiting-for-input': ['running', 'succeeded', 'failed', 'stopped', 'interrupted', 'timed-out', 'needs-permission', 'detached'],
+  running: [
+    'waiting-for-input',
+    'succeeded',
+    'failed',
+    'stopped',
+    'interrupted',
+    'timed-out',
+    'needs-permission',
+    'detached',
+  ],
+  'waiting-for-input': [
+    'running',
+    'succeeded',
+    'failed',
+    'stopped',
+    'interrupted',
+    'timed-out',
+    'needs-permission',
+    'detached',
+  ],
   succeeded: ['running', 'reviewed', 'merged', 'discarded'],
   failed: ['running', 'reviewed', 'merged', 'discarded'],
   stopped: ['running', 'reviewed', 'merged', 'discarded'],
@@ -23,7 +41,17 @@ const transitions: Record<AgentStatus, readonly AgentStatus[]> = {
   reviewed: ['running', 'merged', 'discarded'],
   merged: ['discarded'],
   // Restore Agent gives a discarded agent back the status it had.
-  discarded: ['succeeded', 'failed', 'stopped', 'interrupted', 'timed-out', 'needs-permission', 'detached', 'reviewed', 'merged'],
+  discarded: [
+    'succeeded',
+    'failed',
+    'stopped',
+    'interrupted',
+    'timed-out',
+    'needs-permission',
+    'detached',
+    'reviewed',
+    'merged',
+  ],
 };
 
 export function canTransition(from: AgentStatus, to: AgentStatus): boolean {

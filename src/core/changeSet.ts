@@ -83,7 +83,11 @@ export function parseDiff(output: string): ParsedDiff {
       }
       continue;
     }
-    const status = record.startsWith(':') ? record.slice(record.lastIndexOf(' ') + 1) : nameStatusRecord.test(record) ? record : undefined;
+    const status = record.startsWith(':')
+      ? record.slice(record.lastIndexOf(' ') + 1)
+      : nameStatusRecord.test(record)
+        ? record
+        : undefined;
     if (status === undefined) {
       continue;
     }
@@ -147,7 +151,10 @@ export function comparePaths(a: string, b: string): number {
  * (git's numstat does not cover them). A path both deleted from the index and present on disk as
  * untracked exists on both sides, so it is reported once, as modified.
  */
-export function buildChangeSet(outputs: ChangeSetOutputs, untrackedBinary: ReadonlySet<string> = new Set()): ChangedFile[] {
+export function buildChangeSet(
+  outputs: ChangeSetOutputs,
+  untrackedBinary: ReadonlySet<string> = new Set(),
+): ChangedFile[] {
   const { changes, binary } = parseDiff(outputs.diff);
   const byPath = new Map<string, ChangedFile>();
   for (const change of changes) {
@@ -156,7 +163,12 @@ export function buildChangeSet(outputs: ChangeSetOutputs, untrackedBinary: Reado
   for (const path of parsePathList(outputs.untracked)) {
     const tracked = byPath.get(path);
     const isBinary = untrackedBinary.has(path);
-    byPath.set(path, tracked?.kind === 'deleted' ? { path, kind: 'modified', binary: isBinary } : { path, kind: 'untracked', binary: isBinary });
+    byPath.set(
+      path,
+      tracked?.kind === 'deleted'
+        ? { path, kind: 'modified', binary: isBinary }
+        : { path, kind: 'untracked', binary: isBinary },
+    );
   }
   return [...byPath.values()].sort((a, b) => comparePaths(a.path, b.path));
 }

@@ -34,7 +34,10 @@ export async function isRepository(git: Pick<GitPort, 'repoRoot'>, folder: strin
 }
 
 /** Folders are checked at once; the order of the workspace is kept. */
-export async function chooseFolder(git: Pick<GitPort, 'repoRoot'>, folders: readonly WorkspaceFolderInfo[]): Promise<FolderChoice> {
+export async function chooseFolder(
+  git: Pick<GitPort, 'repoRoot'>,
+  folders: readonly WorkspaceFolderInfo[],
+): Promise<FolderChoice> {
   if (folders.length === 0) {
     return { kind: 'noFolder' };
   }

@@ -77,14 +77,22 @@ export function forecastPairs(agents: readonly AgentRecord[], currentRef: string
 
 /** The conflicting pairs, given forecastMany's answers in the order of `pairs`. */
 export function readForecasts(pairs: readonly ForecastPair[], forecasts: readonly MergeForecast[]): ForecastConflict[] {
-  return pairs.flatMap((pair, i) => (forecasts[i]?.clean === false ? [{ agentId: pair.agentId, otherId: pair.otherId, files: forecasts[i].conflicts }] : []));
+  return pairs.flatMap((pair, i) =>
+    forecasts[i]?.clean === false
+      ? [{ agentId: pair.agentId, otherId: pair.otherId, files: forecasts[i].conflicts }]
+      : [],
+  );
 }
 
 /**
  * `ids` in creation order, which also breaks ties: of the largest conflict-free sets, the one with
  * the earliest agents is merged first. Unknown ids and self-pairs in the conflicts are ignored.
  */
-export function suggestMergeOrder(ids: readonly string[], pairConflicts: readonly (readonly [string, string])[], branchConflicts: Iterable<string>): MergeSuggestion {
+export function suggestMergeOrder(
+  ids: readonly string[],
+  pairConflicts: readonly (readonly [string, string])[],
+  branchConflicts: Iterable<string>,
+): MergeSuggestion {
   const index = new Map(ids.map((id, i) => [id, i]));
   const neighbours = ids.map(() => new Set<number>());
   for (const [a, b] of pairConflicts) {
@@ -99,16 +107,30 @@ export function suggestMergeOrder(ids: readonly string[], pairConflicts: readonl
   const candidates = ids.flatMap((id, i) => (blocked.has(id) ? [] : [i]));
   const chosen = new Set<number>();
   for (const component of components(candidates, neighbours)) {
-    const picked = component.length <= exactLimit ? exactIndependentSet(component, neighbours) : greedyIndependentSet(component, neighbours);
+    const picked =
+      component.length <= exactLimit
+        ? exactIndependentSet(component, neighbours)
+        : greedyIndependentSet(component, neighbours);
     picked.forEach((i) => chosen.add(i));
   }
   const clean = ids.filter((_, i) => chosen.has(i));
-  const needsResolution = ids.flatMap((id, i) => (chosen.has(i) ? [] : [{
-    id,
-    conflictsWith: [...neighbours[i]].sort((x, y) => x - y).map((j) => ids[j]),
-    conflictsWithBranch: blocked.has(id),
-  }]));
-  return { conflictFree: needsResolution.length === 0, order: [...clean, ...needsResolution.map((n) => n.id)], clean, needsResolution };
+  const needsResolution = ids.flatMap((id, i) =>
+    chosen.has(i)
+      ? []
+      : [
+          {
+            id,
+            conflictsWith: [...neighbours[i]].sort((x, y) => x - y).map((j) => ids[j]),
+            conflictsWithBranch: blocked.has(id),
+          },
+        ],
+  );
+  return {
+    conflictFree: needsResolution.length === 0,
+    order: [...clean, ...needsResolution.map((n) => n.id)],
+    clean,
+    needsResolution,
+  };
 }
 
 /** Connected components of the conflict graph restricted to `vertices`, each sorted ascending. */
@@ -142,7 +164,9 @@ function components(vertices: readonly number[], neighbours: readonly ReadonlySe
 function exactIndependentSet(component: readonly number[], neighbours: readonly ReadonlySet<number>[]): number[] {
   const n = component.length;
   const local = new Map(component.map((v, k) => [v, k]));
-  const adjacent = component.map((v) => [...neighbours[v]].reduce((mask, w) => (local.has(w) ? mask | (1 << (local.get(w) as number)) : mask), 0));
+  const adjacent = component.map((v) =>
+    [...neighbours[v]].reduce((mask, w) => (local.has(w) ? mask | (1 << (local.get(w) as number)) : mask), 0),
+  );
   const independent = new Uint8Array(1 << n);
   const size = new Uint8Array(1 << n);
   independent[0] = 1;
@@ -154,7 +178,10 @@ function exactIndependentSet(component: readonly number[], neighbours: readonly 
     independent[mask] = independent[rest] && (adjacent[31 - Math.clz32(low)] & rest) === 0 ? 1 : 0;
     const differ = mask ^ best;
     // Equal sizes: the set holding the oldest agent where the two differ wins.
-    if (independent[mask] && (size[mask] > size[best] || (size[mask] === size[best] && (mask & differ & -differ) !== 0))) {
+    if (
+      independent[mask] &&
+      (size[mask] > size[best] || (size[mask] === size[best] && (mask & differ & -differ) !== 0))
+    ) {
       best = mask;
     }
   }

@@ -32,7 +32,10 @@ export function findOverlaps(records: readonly AgentRecord[]): OverlapIndex {
     }
     for (const owner of owners) {
       const files = index.get(owner.id) ?? new Map<string, string[]>();
-      files.set(owner.path, owners.filter((o) => o.id !== owner.id).map((o) => o.id));
+      files.set(
+        owner.path,
+        owners.filter((o) => o.id !== owner.id).map((o) => o.id),
+      );
       index.set(owner.id, files);
     }
   }

@@ -59,8 +59,15 @@ function checkPlan(raw: unknown, knownProfiles: readonly string[] | undefined): 
     problems.add(undefined, 'base', 'plan: base must be a non-empty string (a branch, tag or commit)');
   }
   const maxParallel = raw.maxParallel;
-  if (maxParallel !== undefined && !(typeof maxParallel === 'number' && Number.isInteger(maxParallel) && maxParallel >= 1)) {
-    problems.add(undefined, 'maxParallel', `plan: maxParallel must be a positive integer, not ${JSON.stringify(maxParallel)}`);
+  if (
+    maxParallel !== undefined &&
+    !(typeof maxParallel === 'number' && Number.isInteger(maxParallel) && maxParallel >= 1)
+  ) {
+    problems.add(
+      undefined,
+      'maxParallel',
+      `plan: maxParallel must be a positive integer, not ${JSON.stringify(maxParallel)}`,
+    );
   }
   if (raw.$schema !== undefined && typeof raw.$schema !== 'string') {
     problems.add(undefined, '$schema', 'plan: $schema must be a string');
@@ -88,11 +95,21 @@ function checkTasks(tasks: readonly unknown[], knownProfiles: readonly string[] 
   tasks.forEach((task, index) => checkTask(task, index, firstIndex, knownProfiles, problems));
   for (const cycle of findCycles(tasks, firstIndex)) {
     const index = firstIndex.get(cycle[0]) as number;
-    problems.add(cycle[0], `tasks[${index}].dependsOn`, `task "${cycle[0]}": dependsOn forms a cycle: ${cycle.join(' → ')}`);
+    problems.add(
+      cycle[0],
+      `tasks[${index}].dependsOn`,
+      `task "${cycle[0]}": dependsOn forms a cycle: ${cycle.join(' → ')}`,
+    );
   }
 }
 
-function checkTask(task: unknown, index: number, firstIndex: ReadonlyMap<string, number>, knownProfiles: readonly string[] | undefined, problems: Problems): void {
+function checkTask(
+  task: unknown,
+  index: number,
+  firstIndex: ReadonlyMap<string, number>,
+  knownProfiles: readonly string[] | undefined,
+  problems: Problems,
+): void {
   const at = `tasks[${index}]`;
   if (!isObject(task)) {
     problems.add(undefined, at, `${at}: a task must be an object`);
@@ -112,12 +129,23 @@ function checkTask(task: unknown, index: number, firstIndex: ReadonlyMap<string,
   requiredText(task, 'prompt', label, `${at}.`, id, problems);
   checkProfile(task.profile, `${at}.profile`, label, id, knownProfiles, problems);
   if (task.isolation !== undefined && !isolations.includes(task.isolation as Isolation)) {
-    problems.add(id, `${at}.isolation`, `${label}: isolation must be "worktree" or "terminal", not ${JSON.stringify(task.isolation)}`);
+    problems.add(
+      id,
+      `${at}.isolation`,
+      `${label}: isolation must be "worktree" or "terminal", not ${JSON.stringify(task.isolation)}`,
+    );
   }
   checkDependsOn(task.dependsOn, `${at}.dependsOn`, label, id, firstIndex, problems);
 }
 
-function checkProfile(profile: unknown, field: string, label: string, id: string | undefined, knownProfiles: readonly string[] | undefined, problems: Problems): void {
+function checkProfile(
+  profile: unknown,
+  field: string,
+  label: string,
+  id: string | undefined,
+  knownProfiles: readonly string[] | undefined,
+  problems: Problems,
+): void {
   if (profile === undefined) {
     return;
   }
@@ -129,7 +157,14 @@ function checkProfile(profile: unknown, field: string, label: string, id: string
   }
 }
 
-function checkDependsOn(dependsOn: unknown, field: string, label: string, id: string | undefined, firstIndex: ReadonlyMap<string, number>, problems: Problems): void {
+function checkDependsOn(
+  dependsOn: unknown,
+  field: string,
+  label: string,
+  id: string | undefined,
+  firstIndex: ReadonlyMap<string, number>,
+  problems: Problems,
+): void {
   if (dependsOn === undefined) {
     return;
   }
@@ -158,7 +193,9 @@ function findCycles(tasks: readonly unknown[], firstIndex: ReadonlyMap<string, n
   const edges = new Map<string, string[]>();
   for (const [id, index] of firstIndex) {
     const deps = (tasks[index] as Json).dependsOn;
-    const valid = Array.isArray(deps) ? deps.filter((d): d is string => typeof d === 'string' && d !== id && firstIndex.has(d)) : [];
+    const valid = Array.isArray(deps)
+      ? deps.filter((d): d is string => typeof d === 'string' && d !== id && firstIndex.has(d))
+      : [];
     edges.set(id, [...new Set(valid)]);
   }
   const state = new Map<string, 'open' | 'done'>();
@@ -187,20 +224,25 @@ function findCycles(tasks: readonly unknown[], firstIndex: ReadonlyMap<string, n
 }
 
 function rotateToFirst(cycle: readonly string[], firstIndex: ReadonlyMap<string, number>): string[] {
-  const start = cycle.reduce((best, id, i) => ((firstIndex.get(id) as number) < (firstIndex.get(cycle[best]) as number) ? i : best), 0);
+  const start = cycle.reduce(
+    (best, id, i) => ((firstIndex.get(id) as number) < (firstIndex.get(cycle[best]) as number) ? i : best),
+    0,
+  );
   return [...cycle.slice(start), ...cycle.slice(0, start)];
 }
 
 /** Builds the plan from raw JSON that passed every check. */
 function toPlan(raw: Json): Plan {
-  const tasks = (raw.tasks as Json[]).map((t): PlanTask => ({
-    id: t.id as string,
-    title: t.title as string,
-    prompt: t.prompt as string,
-    ...(t.profile !== undefined ? { profile: t.profile as string } : {}),
-    ...(t.dependsOn !== undefined ? { dependsOn: [...(t.dependsOn as string[])] } : {}),
-    ...(t.isolation !== undefined ? { isolation: t.isolation as Isolation } : {}),
-  }));
+  const tasks = (raw.tasks as Json[]).map(
+    (t): PlanTask => ({
+      id: t.id as string,
+      title: t.title as string,
+      prompt: t.prompt as string,
+      ...(t.profile !== undefined ? { profile: t.profile as string } : {}),
+      ...(t.dependsOn !== undefined ? { dependsOn: [...(t.dependsOn as string[])] } : {}),
+      ...(t.isolation !== undefined ? { isolation: t.isolation as Isolation } : {}),
+    }),
+  );
   return {
     title: raw.title as string,
     ...(raw.base !== undefined ? { base: raw.base as string } : {}),
@@ -209,7 +251,14 @@ function toPlan(raw: Json): Plan {
   };
 }
 
-function requiredText(obj: Json, key: string, label: string, prefix: string, id: string | undefined, problems: Problems): string | undefined {
+function requiredText(
+  obj: Json,
+  key: string,
+  label: string,
+  prefix: string,
+  id: string | undefined,
+  problems: Problems,
+): string | undefined {
   const value = obj[key];
   if (value === undefined) {
     problems.add(id, `${prefix}${key}`, `${label}: ${key} is missing`);
@@ -221,7 +270,14 @@ function requiredText(obj: Json, key: string, label: string, prefix: string, id:
   return undefined;
 }
 
-function unknownFields(obj: Json, known: readonly string[], label: string, prefix: string, id: string | undefined, problems: Problems): void {
+function unknownFields(
+  obj: Json,
+  known: readonly string[],
+  label: string,
+  prefix: string,
+  id: string | undefined,
+  problems: Problems,
+): void {
   for (const key of Object.keys(obj)) {
     if (!known.includes(key)) {
       problems.add(id, `${prefix}${key}`, `${label}: unknown field "${key}" (known fields: ${known.join(', ')})`);

@@ -43,7 +43,11 @@ export class PlanRun implements TaskRunner {
     restored?: PlanRunRecord,
   ) {
     this.maxParallel = restored?.maxParallel ?? plan.maxParallel ?? deps.settings().maxParallel;
-    this.scheduler = new PlanScheduler(plan, this, { maxParallel: this.maxParallel, clock: deps.clock, restored: restored?.scheduler });
+    this.scheduler = new PlanScheduler(plan, this, {
+      maxParallel: this.maxParallel,
+      clock: deps.clock,
+      restored: restored?.scheduler,
+    });
     if (restored) {
       Object.entries(restored.conflicts).forEach(([taskId, files]) => this.conflicts.set(taskId, files));
       // The agents of a restored run are its tasks' latest agents among the restored agent records.
@@ -57,13 +61,29 @@ export class PlanRun implements TaskRunner {
 
   /** A run saved by an earlier window (see toRecord); its scheduler waits for scheduler.resume(). */
   static restore(deps: PlanRunDeps, record: PlanRunRecord): PlanRun {
-    return new PlanRun(record.id, record.plan, record.repoRoot, record.baseSha, record.integrationBranch, record.integrationPath, deps, record);
+    return new PlanRun(
+      record.id,
+      record.plan,
+      record.repoRoot,
+      record.baseSha,
+      record.integrationBranch,
+      record.integrationPath,
+      deps,
+      record,
+    );
   }
 
   toRecord(): PlanRunRecord {
     return {
-      id: this.id, plan: this.plan, repoRoot: this.repoRoot, baseSha: this.baseSha, integrationBranch: this.integrationBranch,
-      integrationPath: this.integrationPath, maxParallel: this.maxParallel, scheduler: this.scheduler.snapshot(), conflicts: Object.fromEntries(this.conflicts),
+      id: this.id,
+      plan: this.plan,
+      repoRoot: this.repoRoot,
+      baseSha: this.baseSha,
+      integrationBranch: this.integrationBranch,
+      integrationPath: this.integrationPath,
+      maxParallel: this.maxParallel,
+      scheduler: this.scheduler.snapshot(),
+      conflicts: Object.fromEntries(this.conflicts),
     };
   }
 
@@ -79,7 +99,9 @@ export class PlanRun implements TaskRunner {
     } finally {
       reserved.release();
     }
-    deps.logger.info(`[PlanRun] ${id}: integration branch ${reserved.branch} at ${baseSha.slice(0, 12)} in ${reserved.worktreePath}`);
+    deps.logger.info(
+      `[PlanRun] ${id}: integration branch ${reserved.branch} at ${baseSha.slice(0, 12)} in ${reserved.worktreePath}`,
+    );
     return new PlanRun(id, plan, repoRoot, baseSha, reserved.branch, reserved.worktreePath, deps);
   }
 
@@ -151,13 +173,23 @@ export class PlanRun implements TaskRunner {
 
   private async outcome(agentId: string): Promise<RunOutcome> {
     const ended = await this.deps.manager.whenEnded(agentId);
-    return ended.status === 'succeeded' ? 'succeeded' : ended.status === 'stopped' || ended.status === 'interrupted' || ended.status === 'detached' ? 'stopped' : 'failed';
+    return ended.status === 'succeeded'
+      ? 'succeeded'
+      : ended.status === 'stopped' || ended.status === 'interrupted' || ended.status === 'detached'
+        ? 'stopped'
+        : 'failed';
   }
 
   async integrate(task: PlanTask): Promise<'merged' | 'conflicts'> {
     const agent = this.deps.manager.get(this.requireAgent(task.id));
     await this.deps.landing.commitAll(agent.cwd, `${task.title}\n\nPlan "${this.plan.title}", task ${task.id}`);
-    const outcome = await this.deps.landing.land(this.integrationPath, agent.cwd, agent.branch!, 'merge', `Merge task ${task.id}: ${task.title}`);
+    const outcome = await this.deps.landing.land(
+      this.integrationPath,
+      agent.cwd,
+      agent.branch!,
+      'merge',
+      `Merge task ${task.id}: ${task.title}`,
+    );
     if (!outcome.ok) {
       this.deps.logger.warn(`[PlanRun] ${this.id}: task ${task.id} conflicts in ${outcome.conflicts.join(', ')}`);
       this.conflicts.set(task.id, outcome.conflicts);
@@ -181,14 +213,25 @@ export class PlanRun implements TaskRunner {
   async land(strategy: MergeStrategy): Promise<LandPlanResult> {
     const target = await this.deps.landing.currentBranch(this.repoRoot);
     if (!target) {
-      throw new AgentError('gitFailed', `The workspace at ${this.repoRoot} has no branch checked out — check out the branch to land the plan on.`);
+      throw new AgentError(
+        'gitFailed',
+        `The workspace at ${this.repoRoot} has no branch checked out — check out the branch to land the plan on.`,
+      );
     }
     const forecast = await this.deps.landing.forecastMerge(this.repoRoot, target, this.integrationBranch);
     if (!forecast.clean) {
       return { kind: 'conflicts', files: forecast.conflicts, target };
     }
-    const outcome = await this.deps.landing.land(this.repoRoot, this.integrationPath, this.integrationBranch, strategy, `Land plan "${this.plan.title}" (${this.integrationBranch})`);
-    return outcome.ok ? { kind: 'merged', sha: outcome.sha, target } : { kind: 'conflicts', files: outcome.conflicts, target };
+    const outcome = await this.deps.landing.land(
+      this.repoRoot,
+      this.integrationPath,
+      this.integrationBranch,
+      strategy,
+      `Land plan "${this.plan.title}" (${this.integrationBranch})`,
+    );
+    return outcome.ok
+      ? { kind: 'merged', sha: outcome.sha, target }
+      : { kind: 'conflicts', files: outcome.conflicts, target };
   }
 
   /**
@@ -197,15 +240,23 @@ export class PlanRun implements TaskRunner {
    */
   async removeIntegration(): Promise<{ readonly branchKept: boolean }> {
     if (await this.deps.fs.exists(this.integrationPath)) {
-      await this.deps.landing.saveWork(this.integrationPath, `${savedRefPrefix}plan-${this.id}`, `Parallel Agents: integration worktree of plan "${this.plan.title}" saved before removing it`);
+      await this.deps.landing.saveWork(
+        this.integrationPath,
+        `${savedRefPrefix}plan-${this.id}`,
+        `Parallel Agents: integration worktree of plan "${this.plan.title}" saved before removing it`,
+      );
     }
     await this.deps.git.removeWorktree(this.repoRoot, this.integrationPath, true);
     const target = await this.deps.landing.currentBranch(this.repoRoot);
-    const merged = target !== undefined && (await this.deps.landing.isMergedByContent(this.repoRoot, this.integrationBranch, target));
+    const merged =
+      target !== undefined &&
+      (await this.deps.landing.isMergedByContent(this.repoRoot, this.integrationBranch, target));
     if (merged) {
       await this.deps.git.deleteBranch(this.repoRoot, this.integrationBranch, true);
     }
-    this.deps.logger.info(`[PlanRun] ${this.id}: integration worktree removed; branch ${this.integrationBranch} ${merged ? 'deleted (landed)' : 'kept (not landed)'}`);
+    this.deps.logger.info(
+      `[PlanRun] ${this.id}: integration worktree removed; branch ${this.integrationBranch} ${merged ? 'deleted (landed)' : 'kept (not landed)'}`,
+    );
     return { branchKept: !merged };
   }
 

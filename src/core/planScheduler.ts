@@ -65,13 +65,23 @@ export class PlanScheduler {
     private readonly options: PlanSchedulerOptions,
   ) {
     if (!Number.isInteger(options.maxParallel) || options.maxParallel < 1) {
-      throw new AgentError('invalidPlan', `maxParallel must be a whole number of at least 1, not ${options.maxParallel}.`);
+      throw new AgentError(
+        'invalidPlan',
+        `maxParallel must be a whole number of at least 1, not ${options.maxParallel}.`,
+      );
     }
     const saved = options.restored;
     this.entries = topologicalOrder(plan.tasks).map((task, index) => {
       const prerequisites = [...new Set(task.dependsOn ?? [])].map((id) => this.byId.get(id) as Entry);
       const was = saved?.tasks[task.id];
-      const entry: Entry = { task, index, prerequisites, state: was?.state ?? 'waiting', reason: was?.reason, timings: { ...was?.timings } };
+      const entry: Entry = {
+        task,
+        index,
+        prerequisites,
+        state: was?.state ?? 'waiting',
+        reason: was?.reason,
+        timings: { ...was?.timings },
+      };
       this.byId.set(task.id, entry);
       return entry;
     });
@@ -82,7 +92,12 @@ export class PlanScheduler {
 
   /** Everything a later window needs to go on with this plan (see `restored`). */
   snapshot(): SchedulerSnapshot {
-    const tasks = Object.fromEntries(this.entries.map((e) => [e.task.id, { state: e.state, ...(e.reason === undefined ? {} : { reason: e.reason }), timings: { ...e.timings } }]));
+    const tasks = Object.fromEntries(
+      this.entries.map((e) => [
+        e.task.id,
+        { state: e.state, ...(e.reason === undefined ? {} : { reason: e.reason }), timings: { ...e.timings } },
+      ]),
+    );
     return { started: this.started, stopped: this.stopRequested, tasks };
   }
 
@@ -330,10 +345,12 @@ function collectUnsatisfied(entry: Entry, failed: Set<Entry>, missing: Set<Entry
 }
 
 function ids(entries: ReadonlySet<Entry>): string {
-  return [...entries].sort((a, b) => a.index - b.index).map((e) => e.task.id).join(', ');
+  return [...entries]
+    .sort((a, b) => a.index - b.index)
+    .map((e) => e.task.id)
+    .join(', ');
 }
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
-

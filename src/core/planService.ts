@@ -25,7 +25,10 @@ export class PlanService implements Disposable {
     private readonly newId: () => string,
   ) {
     // A save that runs after dispose() would write what the closing window saw last: dispose() saved already.
-    this.saves = new CoalescedSave(async () => (this.disposed ? undefined : store.save(this.records())), (e) => this.saveFailed(e));
+    this.saves = new CoalescedSave(
+      async () => (this.disposed ? undefined : store.save(this.records())),
+      (e) => this.saveFailed(e),
+    );
     for (const record of store.load()) {
       try {
         const run = PlanRun.restore(deps, record);
@@ -34,7 +37,9 @@ export class PlanService implements Disposable {
         deps.logger.info(`[PlanService] restored plan run ${run.id} "${run.plan.title}": ${states}`);
       } catch (e) {
         // A record the scheduler cannot take (an older format) is dropped, not fatal.
-        deps.logger.warn(`[PlanService] plan run ${record.id} could not be restored: ${e instanceof Error ? e.message : String(e)}`);
+        deps.logger.warn(
+          `[PlanService] plan run ${record.id} could not be restored: ${e instanceof Error ? e.message : String(e)}`,
+        );
       }
     }
   }
@@ -93,7 +98,10 @@ export class PlanService implements Disposable {
     const run = this.get(runId);
     const busy = run.activeTasks();
     if (busy.length > 0) {
-      throw new AgentError('invalidTransition', `Plan "${run.plan.title}" is still running (${busy.join(', ')}) — stop it first.`);
+      throw new AgentError(
+        'invalidTransition',
+        `Plan "${run.plan.title}" is still running (${busy.join(', ')}) — stop it first.`,
+      );
     }
     const outcome = await run.removeIntegration();
     this.subscriptions.get(runId)?.dispose();
@@ -128,7 +136,10 @@ export class PlanService implements Disposable {
 
   private add(run: PlanRun): void {
     this.runs.set(run.id, run);
-    this.subscriptions.set(run.id, run.scheduler.onDidChange(() => this.changed(run.id)));
+    this.subscriptions.set(
+      run.id,
+      run.scheduler.onDidChange(() => this.changed(run.id)),
+    );
   }
 
   private changed(runId: string): void {

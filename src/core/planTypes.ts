@@ -32,13 +32,25 @@ export interface PlanProblem {
  * prerequisite failed; skipped: released by the user; conflicted: integration would conflict (plan
  * paused); stopped: Stop Plan.
  */
-export type TaskState = 'waiting' | 'queued' | 'running' | 'integrating' | 'done' | 'failed' | 'blocked' | 'skipped' | 'conflicted' | 'stopped';
+export type TaskState =
+  | 'waiting'
+  | 'queued'
+  | 'running'
+  | 'integrating'
+  | 'done'
+  | 'failed'
+  | 'blocked'
+  | 'skipped'
+  | 'conflicted'
+  | 'stopped';
 
 /** What a plan run's scheduler needs to go on in a later window. Timings are clock readings (ms since the epoch). */
 export interface SchedulerSnapshot {
   readonly started: boolean;
   readonly stopped: boolean;
-  readonly tasks: Readonly<Record<string, { readonly state: TaskState; readonly reason?: string; readonly timings: TaskTimings }>>;
+  readonly tasks: Readonly<
+    Record<string, { readonly state: TaskState; readonly reason?: string; readonly timings: TaskTimings }>
+  >;
 }
 
 /** A plan run as saved in the workspace state; its task agents are found by their records' `plan` field. */

@@ -12,7 +12,9 @@ export const planRequestMarker = '[parallel-agents:plan-request]';
  * short); else the last fenced block that parses at all, so validation can say what is wrong.
  */
 export function extractPlanJson(reply: string): string | undefined {
-  const fenced = [...reply.matchAll(/```json[^\n]*\n([\s\S]*?)```/gi)].map((m) => m[1].trim()).filter((text) => parses(text) !== undefined);
+  const fenced = [...reply.matchAll(/```json[^\n]*\n([\s\S]*?)```/gi)]
+    .map((m) => m[1].trim())
+    .filter((text) => parses(text) !== undefined);
   const fencedPlans = fenced.filter((text) => hasTasks(parses(text)));
   return fencedPlans[fencedPlans.length - 1] ?? largestBalancedPlan(reply) ?? fenced[fenced.length - 1];
 }
@@ -92,7 +94,9 @@ export function planningPrompt(description: string, profiles: readonly string[])
     '- Each "prompt" is self-contained: its agent sees only that prompt and the repository, not this description or the other tasks. Name the files, functions and behaviour to change, and how to check the result.',
     '- "id": short and unique; letters, digits, "-", "_" and "." only (e.g. "api-client"). "title": one short line.',
     '- Usually 2 to 8 tasks.',
-    ...(profiles.length > 0 ? [`- ${profilesLine} ${profiles.join(', ')}. Leave "profile" out to use the default.`] : []),
+    ...(profiles.length > 0
+      ? [`- ${profilesLine} ${profiles.join(', ')}. Leave "profile" out to use the default.`]
+      : []),
     '',
     'The plan is JSON of this shape ("maxParallel", "base", "profile" and "isolation" ("worktree" or "terminal") are optional):',
     '{',
@@ -121,8 +125,21 @@ export function readPlanningRequest(prompt: string): { description: string; prof
     return undefined;
   }
   const listed = lines.find((l) => l.startsWith(`- ${profilesLine} `));
-  const profiles = listed === undefined ? [] : listed.slice(profilesLine.length + 3).replace(/\. Leave .*$/, '').split(', ');
-  return { description: prompt.split(/\r?\n/).slice(start + 1, end).join('\n').trim(), profiles };
+  const profiles =
+    listed === undefined
+      ? []
+      : listed
+          .slice(profilesLine.length + 3)
+          .replace(/\. Leave .*$/, '')
+          .split(', ');
+  return {
+    description: prompt
+      .split(/\r?\n/)
+      .slice(start + 1, end)
+      .join('\n')
+      .trim(),
+    profiles,
+  };
 }
 
 /**
@@ -145,6 +162,8 @@ export function replyText(log: string): string {
   if (result) {
     return result.result as string;
   }
-  const said = events.filter((e) => e.type === 'message' && e.role === 'assistant' && typeof e.content === 'string').map((e) => e.content as string);
+  const said = events
+    .filter((e) => e.type === 'message' && e.role === 'assistant' && typeof e.content === 'string')
+    .map((e) => e.content as string);
   return said.length > 0 ? said.join('') : log;
 }

@@ -206,7 +206,10 @@ export interface AgentProcess {
   /** Log position where onDidOutput begins (what came before is in the log only). */
   readonly startOffset?: number;
   /** Reads the log between positions; an adopted run's progress is rebuilt from it. */
-  readLogFrom?(offset: number, options?: { readonly end?: number }): Promise<{ readonly text: string; readonly next: number; readonly end: number }>;
+  readLogFrom?(
+    offset: number,
+    options?: { readonly end?: number },
+  ): Promise<{ readonly text: string; readonly next: number; readonly end: number }>;
 }
 
 export interface AgentRunner {

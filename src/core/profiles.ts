@@ -30,22 +30,102 @@ export const promptPlaceholder = '${prompt}';
 // option's value, given in one argument (`--prompt=...`, `--message=...`): with `-p <prompt>` they
 // read such a prompt as an option and stop with a usage error (seen with gemini 0.61 and copilot
 // 1.0.102; aider's argparse accepts `--message=-x` too).
-const claudeHeadless = ['-p', '--permission-mode', 'acceptEdits', '--output-format', 'stream-json', '--verbose', '--', promptPlaceholder];
-const geminiHeadless = [`--prompt=${promptPlaceholder}`, '--approval-mode', 'auto_edit', '--skip-trust', '--output-format', 'stream-json'];
+const claudeHeadless = [
+  '-p',
+  '--permission-mode',
+  'acceptEdits',
+  '--output-format',
+  'stream-json',
+  '--verbose',
+  '--',
+  promptPlaceholder,
+];
+const geminiHeadless = [
+  `--prompt=${promptPlaceholder}`,
+  '--approval-mode',
+  'auto_edit',
+  '--skip-trust',
+  '--output-format',
+  'stream-json',
+];
 const copilotHeadless = [`--prompt=${promptPlaceholder}`, '--allow-all-tools', '--no-ask-user'];
 
 export const builtinProfiles: readonly Profile[] = [
-  { name: 'demo', command: demoCommand, args: [promptPlaceholder], mode: 'headless', description: 'Deterministic demo agent shipped with the extension (no API key)' },
+  {
+    name: 'demo',
+    command: demoCommand,
+    args: [promptPlaceholder],
+    mode: 'headless',
+    description: 'Deterministic demo agent shipped with the extension (no API key)',
+  },
   // Without a permission mode a headless run that wants to edit exits 0 having edited nothing.
-  { name: 'claude', command: 'claude', args: claudeHeadless, continueArgs: ['--continue', ...claudeHeadless], mode: 'headless', output: 'claude-stream-json', description: 'Claude Code, headless (accepts edits; JSON lines output)' },
-  { name: 'claude-terminal', command: 'claude', args: ['--', promptPlaceholder], continueArgs: ['--continue', '--', promptPlaceholder], mode: 'terminal', description: 'Claude Code, interactive in a terminal' },
-  { name: 'codex', command: 'codex', args: ['exec', '--json', '-s', 'workspace-write', '--', promptPlaceholder], continueArgs: ['exec', '--json', '-s', 'workspace-write', 'resume', '--last', '--', promptPlaceholder], mode: 'headless', output: 'codex-json', description: 'OpenAI Codex CLI (workspace-write sandbox; JSON lines output)' },
+  {
+    name: 'claude',
+    command: 'claude',
+    args: claudeHeadless,
+    continueArgs: ['--continue', ...claudeHeadless],
+    mode: 'headless',
+    output: 'claude-stream-json',
+    description: 'Claude Code, headless (accepts edits; JSON lines output)',
+  },
+  {
+    name: 'claude-terminal',
+    command: 'claude',
+    args: ['--', promptPlaceholder],
+    continueArgs: ['--continue', '--', promptPlaceholder],
+    mode: 'terminal',
+    description: 'Claude Code, interactive in a terminal',
+  },
+  {
+    name: 'codex',
+    command: 'codex',
+    args: ['exec', '--json', '-s', 'workspace-write', '--', promptPlaceholder],
+    continueArgs: ['exec', '--json', '-s', 'workspace-write', 'resume', '--last', '--', promptPlaceholder],
+    mode: 'headless',
+    output: 'codex-json',
+    description: 'OpenAI Codex CLI (workspace-write sandbox; JSON lines output)',
+  },
   // A new worktree is an untrusted folder to Gemini: without --skip-trust it exits 55 at once.
-  { name: 'gemini', command: 'gemini', args: geminiHeadless, continueArgs: ['--resume', 'latest', ...geminiHeadless], mode: 'headless', output: 'gemini-stream-json', description: 'Gemini CLI (auto-approves edits; JSON lines output)' },
-  { name: 'aider', command: 'aider', args: ['--yes-always', `--message=${promptPlaceholder}`], mode: 'headless', description: 'Aider' },
-  { name: 'opencode', command: 'opencode', args: ['run', '--', promptPlaceholder], continueArgs: ['run', '--continue', '--', promptPlaceholder], mode: 'headless', description: 'OpenCode' },
-  { name: 'cursor', command: 'cursor-agent', args: ['-p', '--trust', '--', promptPlaceholder], continueArgs: ['-p', '--trust', '--continue', '--', promptPlaceholder], mode: 'headless', description: 'Cursor CLI, print mode (edits in the workspace; no --force)' },
-  { name: 'copilot', command: 'copilot', args: copilotHeadless, continueArgs: ['--continue', ...copilotHeadless], mode: 'headless', description: 'GitHub Copilot CLI (all tools allowed)' },
+  {
+    name: 'gemini',
+    command: 'gemini',
+    args: geminiHeadless,
+    continueArgs: ['--resume', 'latest', ...geminiHeadless],
+    mode: 'headless',
+    output: 'gemini-stream-json',
+    description: 'Gemini CLI (auto-approves edits; JSON lines output)',
+  },
+  {
+    name: 'aider',
+    command: 'aider',
+    args: ['--yes-always', `--message=${promptPlaceholder}`],
+    mode: 'headless',
+    description: 'Aider',
+  },
+  {
+    name: 'opencode',
+    command: 'opencode',
+    args: ['run', '--', promptPlaceholder],
+    continueArgs: ['run', '--continue', '--', promptPlaceholder],
+    mode: 'headless',
+    description: 'OpenCode',
+  },
+  {
+    name: 'cursor',
+    command: 'cursor-agent',
+    args: ['-p', '--trust', '--', promptPlaceholder],
+    continueArgs: ['-p', '--trust', '--continue', '--', promptPlaceholder],
+    mode: 'headless',
+    description: 'Cursor CLI, print mode (edits in the workspace; no --force)',
+  },
+  {
+    name: 'copilot',
+    command: 'copilot',
+    args: copilotHeadless,
+    continueArgs: ['--continue', ...copilotHeadless],
+    mode: 'headless',
+    description: 'GitHub Copilot CLI (all tools allowed)',
+  },
 ];
 
 /**
@@ -91,7 +171,10 @@ export function validateProfile(raw: unknown): Profile | string {
     return `profile "${p.name}": "mode" must be "headless" or "terminal"`;
   }
   const continueArgs = p.continueArgs;
-  if (continueArgs !== undefined && (!Array.isArray(continueArgs) || !continueArgs.every((a) => typeof a === 'string'))) {
+  if (
+    continueArgs !== undefined &&
+    (!Array.isArray(continueArgs) || !continueArgs.every((a) => typeof a === 'string'))
+  ) {
     return `profile "${p.name}": "continueArgs" must be an array of strings`;
   }
   const env = p.env ?? {};

@@ -90,24 +90,49 @@ function shortBranch(ref: string | undefined): string | undefined {
 export function reconcile(input: ReconcileInput): Findings {
   const root = samePathKey(input.repoRoot);
   const records = input.records.filter((r) => samePathKey(r.repoRoot) === root);
-  const knownPaths = new Set([...records.flatMap((r) => (r.worktreePath ? [samePathKey(r.worktreePath)] : [])), ...(input.inUse?.paths ?? []).map(samePathKey)]);
-  const knownBranches = new Set([...records.flatMap((r) => (r.branch ? [r.branch] : [])), ...(input.inUse?.branches ?? [])]);
+  const knownPaths = new Set([
+    ...records.flatMap((r) => (r.worktreePath ? [samePathKey(r.worktreePath)] : [])),
+    ...(input.inUse?.paths ?? []).map(samePathKey),
+  ]);
+  const knownBranches = new Set([
+    ...records.flatMap((r) => (r.branch ? [r.branch] : [])),
+    ...(input.inUse?.branches ?? []),
+  ]);
   const worktreeRoot = samePathKey(input.worktreeRoot);
   const underRoot = (p: string) => samePathKey(parentDir(p)) === worktreeRoot;
   const ours = (entry: WorktreeEntry) => {
     const branch = shortBranch(entry.branch);
-    return knownPaths.has(samePathKey(entry.path)) || (underRoot(entry.path) && branch !== undefined && ownSlug(branch, input.branchPrefix) !== undefined);
+    return (
+      knownPaths.has(samePathKey(entry.path)) ||
+      (underRoot(entry.path) && branch !== undefined && ownSlug(branch, input.branchPrefix) !== undefined)
+    );
   };
   const linked = input.worktrees.filter((w) => !w.bare && samePathKey(w.path) !== root);
   const prune = linked.filter((w) => w.prunable !== undefined && w.locked === undefined && ours(w)).map((w) => w.path);
   const pruned = new Set(prune.map(samePathKey));
   const live = linked.filter((w) => !pruned.has(samePathKey(w.path)));
-  const checkedOut = new Set(input.worktrees.filter((w) => !pruned.has(samePathKey(w.path))).flatMap((w) => shortBranch(w.branch) ?? []));
+  const checkedOut = new Set(
+    input.worktrees.filter((w) => !pruned.has(samePathKey(w.path))).flatMap((w) => shortBranch(w.branch) ?? []),
+  );
   const orphans: Orphan[] = [];
   for (const entry of live) {
     const branch = shortBranch(entry.branch);
-    if (branch && entry.prunable === undefined && underRoot(entry.path) && ownSlug(branch, input.branchPrefix) && !knownPaths.has(samePathKey(entry.path)) && !knownBranches.has(branch)) {
-      orphans.push({ kind: 'worktree', repoRoot: input.repoRoot, branch, path: entry.path, head: entry.head ?? '', plan: isPlanSlug(branch, input.branchPrefix) });
+    if (
+      branch &&
+      entry.prunable === undefined &&
+      underRoot(entry.path) &&
+      ownSlug(branch, input.branchPrefix) &&
+      !knownPaths.has(samePathKey(entry.path)) &&
+      !knownBranches.has(branch)
+    ) {
+      orphans.push({
+        kind: 'worktree',
+        repoRoot: input.repoRoot,
+        branch,
+        path: entry.path,
+        head: entry.head ?? '',
+        plan: isPlanSlug(branch, input.branchPrefix),
+      });
     }
   }
   const tips = new Map<string, GitRefInfo>(input.refs.map((r) => [r.name, r]));
@@ -115,7 +140,14 @@ export function reconcile(input: ReconcileInput): Findings {
     const branch = shortBranch(ref.name);
     const slug = branch && ownSlug(branch, input.branchPrefix);
     if (branch && slug && !checkedOut.has(branch) && !knownBranches.has(branch)) {
-      orphans.push({ kind: 'branch', repoRoot: input.repoRoot, branch, path: `${toForwardSlashes(input.worktreeRoot).replace(/\/+$/, '')}/${slug}`, head: ref.sha, plan: isPlanSlug(branch, input.branchPrefix) });
+      orphans.push({
+        kind: 'branch',
+        repoRoot: input.repoRoot,
+        branch,
+        path: `${toForwardSlashes(input.worktreeRoot).replace(/\/+$/, '')}/${slug}`,
+        head: ref.sha,
+        plan: isPlanSlug(branch, input.branchPrefix),
+      });
     }
   }
   const { missing, reappeared } = missingAgents(records, input.existingFolders, tips);
@@ -126,7 +158,11 @@ function isPlanSlug(branch: string, prefix: string): boolean {
   return ownSlug(branch, prefix)?.startsWith('plan-') ?? false;
 }
 
-function missingAgents(records: readonly AgentRecord[], existing: ReadonlySet<string>, refs: ReadonlyMap<string, GitRefInfo>) {
+function missingAgents(
+  records: readonly AgentRecord[],
+  existing: ReadonlySet<string>,
+  refs: ReadonlyMap<string, GitRefInfo>,
+) {
   const present = new Set([...existing].map(samePathKey));
   const missing: MissingAgent[] = [];
   const reappeared: string[] = [];

@@ -74,7 +74,12 @@ export class Reconciler implements Disposable {
     }
     const record = await this.recordFor(orphan, {});
     this.deps.manager.register(record);
-    await this.deps.fs.appendText(record.logPath!, `Adopted by Reconcile Agents: worktree ${orphan.path} on ${orphan.branch}, base ${record.baseSha.slice(0, 12)}.\n`).catch(() => undefined);
+    await this.deps.fs
+      .appendText(
+        record.logPath!,
+        `Adopted by Reconcile Agents: worktree ${orphan.path} on ${orphan.branch}, base ${record.baseSha.slice(0, 12)}.\n`,
+      )
+      .catch(() => undefined);
     this.dropOrphan(orphan);
     this.deps.logger.info(`[Reconcile] adopted ${orphan.branch} (${orphan.path}) as agent ${record.id}`);
     return record;
@@ -91,8 +96,19 @@ export class Reconciler implements Disposable {
       return this.deps.manager.get(record.id);
     }
     const id = this.deps.newId();
-    const saved = await this.deps.reconcileGit.saveBranch(orphan.repoRoot, orphan.branch, `${savedRefPrefix}${id}`, `Parallel Agents: branch ${orphan.branch} saved before deleting it`);
-    const record = await this.recordFor(orphan, { id, status: 'discarded', statusBeforeDiscard: 'stopped', savedRef: saved.ref, worktreePresent: false });
+    const saved = await this.deps.reconcileGit.saveBranch(
+      orphan.repoRoot,
+      orphan.branch,
+      `${savedRefPrefix}${id}`,
+      `Parallel Agents: branch ${orphan.branch} saved before deleting it`,
+    );
+    const record = await this.recordFor(orphan, {
+      id,
+      status: 'discarded',
+      statusBeforeDiscard: 'stopped',
+      savedRef: saved.ref,
+      worktreePresent: false,
+    });
     await this.deps.git.deleteBranch(orphan.repoRoot, orphan.branch, true);
     this.deps.manager.register(record);
     this.dropOrphan(orphan);
@@ -102,10 +118,15 @@ export class Reconciler implements Disposable {
   /** Brings a missing agent's worktree back: from its saved work when that is newest, else on its branch. */
   async restoreMissing(id: string): Promise<void> {
     const record = this.missingRecord(id);
-    const refs = new Map((await this.deps.reconcileGit.listRefs(record.repoRoot, ['refs/heads/', savedRefPrefix])).map((r) => [r.name, r]));
+    const refs = new Map(
+      (await this.deps.reconcileGit.listRefs(record.repoRoot, ['refs/heads/', savedRefPrefix])).map((r) => [r.name, r]),
+    );
     const source = restoreSource(record, refs);
     if (source === 'none') {
-      throw new AgentError('invalidTransition', `Nothing is left of agent "${record.title}": its branch ${record.branch} and saved work are gone. Forget it instead.`);
+      throw new AgentError(
+        'invalidTransition',
+        `Nothing is left of agent "${record.title}": its branch ${record.branch} and saved work are gone. Forget it instead.`,
+      );
     }
     await this.pruneStale(record);
     await this.deps.fs.mkdirp(parentDir(record.worktreePath));
@@ -116,17 +137,26 @@ export class Reconciler implements Disposable {
     }
     this.deps.manager.annotate(id, { worktreeMissing: false });
     this.deps.manager.setTracked(id, true);
-    this.deps.logger.info(`[Reconcile] restored the worktree of ${id} from its ${source === 'saved' ? 'saved work' : 'branch'}`);
+    this.deps.logger.info(
+      `[Reconcile] restored the worktree of ${id} from its ${source === 'saved' ? 'saved work' : 'branch'}`,
+    );
   }
 
   /** Drops a missing agent: its registration and branch go; commits the branch had are kept under refs/parallel-agents/saved/<id>. */
   async forget(id: string): Promise<void> {
     const record = this.missingRecord(id);
     await this.pruneStale(record);
-    const tip = (await this.deps.reconcileGit.listRefs(record.repoRoot, [`refs/heads/${record.branch}`])).find((r) => r.name === `refs/heads/${record.branch}`);
+    const tip = (await this.deps.reconcileGit.listRefs(record.repoRoot, [`refs/heads/${record.branch}`])).find(
+      (r) => r.name === `refs/heads/${record.branch}`,
+    );
     if (tip) {
       if (tip.sha !== record.baseSha) {
-        await this.deps.reconcileGit.saveBranch(record.repoRoot, record.branch, `${savedRefPrefix}${id}`, `Parallel Agents: branch of "${record.title}" saved before forgetting it`);
+        await this.deps.reconcileGit.saveBranch(
+          record.repoRoot,
+          record.branch,
+          `${savedRefPrefix}${id}`,
+          `Parallel Agents: branch of "${record.title}" saved before forgetting it`,
+        );
       }
       await this.deps.git.deleteBranch(record.repoRoot, record.branch, true);
     }
@@ -159,11 +189,15 @@ export class Reconciler implements Disposable {
     }
     this.orphanList = orphans;
     this.emitter.fire();
-    this.deps.logger.info(`[Reconcile] ${roots.size} repositories: ${orphans.length} orphaned, ${missing.length} missing, ${pruned.length} pruned`);
+    this.deps.logger.info(
+      `[Reconcile] ${roots.size} repositories: ${orphans.length} orphaned, ${missing.length} missing, ${pruned.length} pruned`,
+    );
     return { orphans, missing, pruned, errors };
   }
 
-  private async repository(repoRoot: string): Promise<{ orphans: Orphan[]; missing: MissingAgent[]; pruned: string[] }> {
+  private async repository(
+    repoRoot: string,
+  ): Promise<{ orphans: Orphan[]; missing: MissingAgent[]; pruned: string[] }> {
     const settings = this.deps.settings();
     const records = this.deps.manager.list();
     const [worktrees, refs] = await Promise.all([
@@ -172,12 +206,25 @@ export class Reconciler implements Disposable {
     ]);
     const existingFolders = new Set<string>();
     for (const r of records) {
-      if (r.worktreePath && samePathKey(r.repoRoot) === samePathKey(repoRoot) && (await this.deps.fs.exists(r.worktreePath))) {
+      if (
+        r.worktreePath &&
+        samePathKey(r.repoRoot) === samePathKey(repoRoot) &&
+        (await this.deps.fs.exists(r.worktreePath))
+      ) {
         existingFolders.add(r.worktreePath);
       }
     }
     const inUse = this.deps.inUse();
-    const findings = reconcile({ repoRoot, worktreeRoot: WorktreeNames.rootFor(repoRoot, settings), branchPrefix: settings.branchPrefix, records, worktrees, refs, existingFolders, inUse });
+    const findings = reconcile({
+      repoRoot,
+      worktreeRoot: WorktreeNames.rootFor(repoRoot, settings),
+      branchPrefix: settings.branchPrefix,
+      records,
+      worktrees,
+      refs,
+      existingFolders,
+      inUse,
+    });
     const pruned: string[] = [];
     for (const dir of findings.prune) {
       await this.deps.reconcileGit.pruneWorktree(repoRoot, dir).then(
@@ -201,23 +248,48 @@ export class Reconciler implements Disposable {
   private async recordFor(orphan: Orphan, patch: Partial<AgentRecord>): Promise<AgentRecord> {
     const base = await this.deps.reconcileGit.mergeBase(orphan.repoRoot, 'HEAD', `refs/heads/${orphan.branch}`);
     if (!base) {
-      throw new AgentError('gitFailed', `The branch ${orphan.branch} shares no history with HEAD of ${orphan.repoRoot}, so its changes cannot be shown.`);
+      throw new AgentError(
+        'gitFailed',
+        `The branch ${orphan.branch} shares no history with HEAD of ${orphan.repoRoot}, so its changes cannot be shown.`,
+      );
     }
     const id = patch.id ?? this.deps.newId();
     const profile = this.deps.profile();
     const now = this.deps.clock.now();
     const slug = orphan.branch.slice(orphan.branch.lastIndexOf('/') + 1);
     return {
-      id, title: slug, prompt: '', profile: profile.name, mode: profile.mode, isolation: 'worktree', status: 'stopped',
-      repoRoot: orphan.repoRoot, cwd: orphan.path, branch: orphan.branch, worktreePath: orphan.path, baseSha: base,
-      createdAt: now, endedAt: now, logPath: joinPath(this.deps.settings().logDir, `${id}.log`), changedFiles: [], adopted: true, ...patch,
+      id,
+      title: slug,
+      prompt: '',
+      profile: profile.name,
+      mode: profile.mode,
+      isolation: 'worktree',
+      status: 'stopped',
+      repoRoot: orphan.repoRoot,
+      cwd: orphan.path,
+      branch: orphan.branch,
+      worktreePath: orphan.path,
+      baseSha: base,
+      createdAt: now,
+      endedAt: now,
+      logPath: joinPath(this.deps.settings().logDir, `${id}.log`),
+      changedFiles: [],
+      adopted: true,
+      ...patch,
     };
   }
 
   private find(key: OrphanKey): Orphan {
-    const orphan = this.orphanList.find((o) => (key.path !== undefined && samePathKey(o.path) === samePathKey(key.path)) || (key.branch !== undefined && o.branch === key.branch));
+    const orphan = this.orphanList.find(
+      (o) =>
+        (key.path !== undefined && samePathKey(o.path) === samePathKey(key.path)) ||
+        (key.branch !== undefined && o.branch === key.branch),
+    );
     if (!orphan) {
-      throw new AgentError('unknownAgent', `No orphaned worktree or branch matches ${key.path ?? key.branch ?? '(nothing given)'} — run Reconcile Agents first.`);
+      throw new AgentError(
+        'unknownAgent',
+        `No orphaned worktree or branch matches ${key.path ?? key.branch ?? '(nothing given)'} — run Reconcile Agents first.`,
+      );
     }
     return orphan;
   }
@@ -237,7 +309,9 @@ export class Reconciler implements Disposable {
 
   /** A registration left behind by the deleted folder would stop `worktree add` at the same path. */
   private async pruneStale(record: AgentRecord & { worktreePath: string }): Promise<void> {
-    const entry = (await this.deps.reconcileGit.listWorktrees(record.repoRoot)).find((w) => samePathKey(w.path) === samePathKey(record.worktreePath));
+    const entry = (await this.deps.reconcileGit.listWorktrees(record.repoRoot)).find(
+      (w) => samePathKey(w.path) === samePathKey(record.worktreePath),
+    );
     if (entry && !(await this.deps.fs.exists(record.worktreePath))) {
       await this.deps.reconcileGit.pruneWorktree(record.repoRoot, record.worktreePath);
     }

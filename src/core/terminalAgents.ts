@@ -22,7 +22,12 @@ export interface TerminalSource<T> {
  * Resolves with the terminal whose process id is `pid`, among those open now and those opening
  * within `timeoutMs`; undefined when none comes, or at once when there is no pid to match.
  */
-export function findTerminalByPid<T>(source: TerminalSource<T>, pid: number | undefined, timeoutMs: number, timers: Timers): Promise<T | undefined> {
+export function findTerminalByPid<T>(
+  source: TerminalSource<T>,
+  pid: number | undefined,
+  timeoutMs: number,
+  timers: Timers,
+): Promise<T | undefined> {
   if (pid === undefined) {
     return Promise.resolve(undefined);
   }
@@ -37,7 +42,10 @@ export function findTerminalByPid<T>(source: TerminalSource<T>, pid: number | un
       }
     };
     const check = (terminal: T) => {
-      void Promise.resolve(source.pidOf(terminal)).then((p) => p === pid && finish(terminal), () => undefined);
+      void Promise.resolve(source.pidOf(terminal)).then(
+        (p) => p === pid && finish(terminal),
+        () => undefined,
+      );
     };
     const subscription = source.onDidOpen(check);
     const timer = timers.setTimeout(() => finish(undefined), timeoutMs);
@@ -52,7 +60,11 @@ export type CloseReason = 'shutdown' | 'user' | 'process' | 'extension' | 'unkno
  * reload revives the terminal; the next window adopts it), else the agent's exit. A user closing
  * the terminal of a running agent stops it.
  */
-export function closeExit(reason: CloseReason, shuttingDown: boolean, exitCode: number | undefined): ProcessExit | undefined {
+export function closeExit(
+  reason: CloseReason,
+  shuttingDown: boolean,
+  exitCode: number | undefined,
+): ProcessExit | undefined {
   if (shuttingDown || reason === 'shutdown') {
     return undefined;
   }

@@ -78,7 +78,8 @@ export interface BarsFromAgentsOptions {
 }
 
 function terminalState(record: AgentRecord): BarState | undefined {
-  const status: AgentStatus = record.status === 'discarded' ? (record.statusBeforeDiscard ?? 'succeeded') : record.status;
+  const status: AgentStatus =
+    record.status === 'discarded' ? (record.statusBeforeDiscard ?? 'succeeded') : record.status;
   switch (status) {
     case 'succeeded':
     case 'reviewed':
@@ -130,7 +131,11 @@ export function barFromAgent(record: AgentRecord, now: number, options: BarsFrom
 }
 
 /** One bar per agent, in the order of the records. */
-export function barsFromAgents(records: readonly AgentRecord[], now: number, options: BarsFromAgentsOptions = {}): TimelineBar[] {
+export function barsFromAgents(
+  records: readonly AgentRecord[],
+  now: number,
+  options: BarsFromAgentsOptions = {},
+): TimelineBar[] {
   return records.map((r) => barFromAgent(r, now, options));
 }
 
@@ -140,9 +145,11 @@ interface Interval {
 }
 
 function intervals(bars: readonly TimelineBar[], now: number, states: ReadonlySet<BarState>): Interval[] {
-  return bars.flatMap((bar) =>
-    bar.segments.filter((s) => states.has(s.state)).map((s) => ({ start: s.start, end: segmentEnd(s, now) })),
-  ).filter((i) => i.end > i.start);
+  return bars
+    .flatMap((bar) =>
+      bar.segments.filter((s) => states.has(s.state)).map((s) => ({ start: s.start, end: segmentEnd(s, now) })),
+    )
+    .filter((i) => i.end > i.start);
 }
 
 /** Total length of the union of the intervals. */
@@ -163,7 +170,10 @@ function unionMs(list: readonly Interval[]): number {
 
 /** Most intervals open at one moment; one ending where another starts does not overlap it. */
 function peakOverlap(list: readonly Interval[]): number {
-  const events = list.flatMap((i) => [{ t: i.start, d: 1 }, { t: i.end, d: -1 }]);
+  const events = list.flatMap((i) => [
+    { t: i.start, d: 1 },
+    { t: i.end, d: -1 },
+  ]);
   events.sort((a, b) => a.t - b.t || a.d - b.d);
   let open = 0;
   let peak = 0;

@@ -33,14 +33,21 @@ export class WorktreeNames {
       const branches = await this.git.localBranches(repoRoot);
       const taken = new Set<string>();
       for (;;) {
-        const candidate = uniqueSlug(slug, (s) => taken.has(s) || branches.has(`${settings.branchPrefix}/${s}`) || this.reserved.has(joinPath(root, s)));
+        const candidate = uniqueSlug(
+          slug,
+          (s) => taken.has(s) || branches.has(`${settings.branchPrefix}/${s}`) || this.reserved.has(joinPath(root, s)),
+        );
         const worktreePath = joinPath(root, candidate);
         if (await this.fs.exists(worktreePath)) {
           taken.add(candidate);
           continue;
         }
         this.reserved.add(worktreePath);
-        return { worktreePath, branch: `${settings.branchPrefix}/${candidate}`, release: () => this.reserved.delete(worktreePath) };
+        return {
+          worktreePath,
+          branch: `${settings.branchPrefix}/${candidate}`,
+          release: () => this.reserved.delete(worktreePath),
+        };
       }
     });
   }

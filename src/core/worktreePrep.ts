@@ -63,19 +63,25 @@ export class WorktreePrep {
       return [`not linked: ${rel} (git does not ignore it in the main worktree)`];
     }
     const report = await this.fs.linkInto(repoRoot, worktree, rel);
-    const lines = report.done.length > 0 ? [`linked ${rel} → ${joinPath(repoRoot, rel)}`] : report.skipped.map((s) => `not linked: ${rel} (${s.reason})`);
+    const lines =
+      report.done.length > 0
+        ? [`linked ${rel} → ${joinPath(repoRoot, rel)}`]
+        : report.skipped.map((s) => `not linked: ${rel} (${s.reason})`);
     // A folder pattern such as `node_modules/` does not match a symlink: without this, the link
     // would be an untracked change of the agent, and committed with its work.
     if (report.done.length > 0 && !(await this.source.isIgnored(worktree, rel))) {
       await this.source.excludeLocally(repoRoot, rel);
-      lines.push(`added /${rel} to the repository's info/exclude, so that git ignores the symlink as it does the folder`);
+      lines.push(
+        `added /${rel} to the repository's info/exclude, so that git ignores the symlink as it does the folder`,
+      );
     }
     return lines;
   }
 }
 
 function describeCopy(report: TransferReport): string[] {
-  const lines = report.done.length > 0 ? [`copied from the main worktree (.worktreeinclude): ${listed(report.done)}`] : [];
+  const lines =
+    report.done.length > 0 ? [`copied from the main worktree (.worktreeinclude): ${listed(report.done)}`] : [];
   for (const skip of report.skipped.slice(0, listedAtMost)) {
     lines.push(`not copied: ${skip.path} (${skip.reason})`);
   }
@@ -87,12 +93,16 @@ function describeCopy(report: TransferReport): string[] {
 
 function listed(paths: readonly string[]): string {
   const shown = paths.slice(0, listedAtMost).join(', ');
-  return paths.length > listedAtMost ? `${shown} … and ${paths.length - listedAtMost} more (${paths.length} in all)` : shown;
+  return paths.length > listedAtMost
+    ? `${shown} … and ${paths.length - listedAtMost} more (${paths.length} in all)`
+    : shown;
 }
 
 /** `folder` as a clean relative path, or undefined when it is absolute or climbs out with `..`. */
 function plainRelative(folder: string): string | undefined {
-  const segments = toForwardSlashes(folder.trim()).split('/').filter((s) => s !== '' && s !== '.');
+  const segments = toForwardSlashes(folder.trim())
+    .split('/')
+    .filter((s) => s !== '' && s !== '.');
   if (/^([a-zA-Z]:)?[\\/]/.test(folder.trim()) || segments.length === 0 || segments.includes('..')) {
     return undefined;
   }
@@ -103,7 +113,11 @@ const submoduleCommand = ['git', 'submodule', 'update', '--init', '--recursive']
 
 /** The agent's error when its submodules could not be initialised: git's own words, last. */
 export function submoduleFailure(e: unknown): string {
-  const git = AgentError.is(e) ? `${e.message}${e.detail ? `\n${e.detail}` : ''}` : e instanceof Error ? e.message : String(e);
+  const git = AgentError.is(e)
+    ? `${e.message}${e.detail ? `\n${e.detail}` : ''}`
+    : e instanceof Error
+      ? e.message
+      : String(e);
   return `Initialising the submodules (parallelAgents.initSubmodules) with ${commandText(submoduleCommand)} failed; the agent was not started and its worktree is kept.\n${git.trim().slice(-failureTailChars)}`;
 }
 
@@ -123,16 +137,25 @@ export function setupRunId(agentId: string): string {
 /** The setup command run headless in the agent's worktree; its output goes to the agent's log. */
 export function setupRequest(record: AgentRecord, argv: readonly string[]): LaunchRequest {
   return {
-    agentId: setupRunId(record.id), title: `${record.title} (setup)`, file: argv[0], args: argv.slice(1),
-    cwd: record.cwd, env: {}, logPath: record.logPath ?? '', banner: `──── setup: ${commandText(argv)}`,
+    agentId: setupRunId(record.id),
+    title: `${record.title} (setup)`,
+    file: argv[0],
+    args: argv.slice(1),
+    cwd: record.cwd,
+    env: {},
+    logPath: record.logPath ?? '',
+    banner: `──── setup: ${commandText(argv)}`,
   };
 }
 
 /** The agent's error when its setup command did not succeed; `output` is what it printed last. */
 export function setupFailure(argv: readonly string[], exit: ProcessExit, output: string): string {
-  const how = exit.error !== undefined
-    ? `could not be started: ${exit.error}`
-    : exit.signal !== undefined ? `was ended by ${exit.signal}` : `failed with exit code ${exit.exitCode ?? '?'}`;
+  const how =
+    exit.error !== undefined
+      ? `could not be started: ${exit.error}`
+      : exit.signal !== undefined
+        ? `was ended by ${exit.signal}`
+        : `failed with exit code ${exit.exitCode ?? '?'}`;
   const tail = output.trim().slice(-failureTailChars);
   return `The setup command (parallelAgents.setupCommand) ${commandText(argv)} ${how}; the agent was not started.${tail ? `\n${tail}` : ''}`;
 }

@@ -79,7 +79,9 @@ async function run(steps: readonly DemoStep[], prompt: string, state: RunState):
 
 function finish(stepsRun: number, state: RunState, code: number): number {
   const files = [...state.changed].sort();
-  say(`summary: ${stepsRun} step(s) run, ${files.length} path(s) changed${files.length ? `: ${files.join(', ')}` : ''}; exit ${code}`);
+  say(
+    `summary: ${stepsRun} step(s) run, ${files.length} path(s) changed${files.length ? `: ${files.join(', ')}` : ''}; exit ${code}`,
+  );
   return code;
 }
 

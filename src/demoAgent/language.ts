@@ -60,8 +60,15 @@ type Parser = (match: RegExpExecArray, line: number, text: string) => DemoStep;
 
 // A path is a run of non-space characters; in `create`/`append`/`replace` it also stops at the colon.
 const grammar: ReadonlyArray<readonly [RegExp, Parser]> = [
-  [/^create\s+([^\s:]+)\s*(?::\s?(.*))?$/, (m, line, text) => withPath(m[1], line, text, (path) => ({ kind: 'create', path, text: unescapeText(m[2] ?? ''), line }))],
-  [/^append\s+([^\s:]+)\s*:\s?(.*)$/, (m, line, text) => withPath(m[1], line, text, (path) => ({ kind: 'append', path, text: unescapeText(m[2]), line }))],
+  [
+    /^create\s+([^\s:]+)\s*(?::\s?(.*))?$/,
+    (m, line, text) =>
+      withPath(m[1], line, text, (path) => ({ kind: 'create', path, text: unescapeText(m[2] ?? ''), line })),
+  ],
+  [
+    /^append\s+([^\s:]+)\s*:\s?(.*)$/,
+    (m, line, text) => withPath(m[1], line, text, (path) => ({ kind: 'append', path, text: unescapeText(m[2]), line })),
+  ],
   [/^replace\s+([^\s:]+)\s*:\s?(.*?) => ?(.*)$/, (m, line, text) => parseReplace(m, line, text)],
   [/^delete\s+(\S+)$/, (m, line, text) => withPath(m[1], line, text, (path) => ({ kind: 'delete', path, line }))],
   [/^rename\s+(\S+)\s+->\s+(\S+)$/, (m, line, text) => parseRename(m, line, text)],

@@ -36,13 +36,15 @@ export function demoPlan(description: string, profiles: readonly string[]): Plan
   }
   const ids = titles.map((title, i) => taskId(title, i + 1));
   const profile = profiles.includes('demo') ? { profile: 'demo' } : {};
-  const tasks = titles.map((title, i): PlanTask => ({
-    id: ids[i],
-    title,
-    prompt: `create plan/${ids[i]}.txt: ${title.replace(/\\/g, '\\\\')}\\n`,
-    ...profile,
-    dependsOn: dependencies(ids, i),
-  }));
+  const tasks = titles.map(
+    (title, i): PlanTask => ({
+      id: ids[i],
+      title,
+      prompt: `create plan/${ids[i]}.txt: ${title.replace(/\\/g, '\\\\')}\\n`,
+      ...profile,
+      dependsOn: dependencies(ids, i),
+    }),
+  );
   return { title: titles[0], tasks };
 }
 
@@ -60,12 +62,22 @@ export function sentences(description: string): string[] {
     .split(/\r?\n/)
     .map((line) => line.trim().replace(/^(?:[-*+•]|\d+[.)])\s+/, ''))
     .flatMap((line) => line.split(/(?<=[.!?])\s+(?=\S)/))
-    .map((s) => s.trim().replace(/[.!?]+$/, '').trim())
+    .map((s) =>
+      s
+        .trim()
+        .replace(/[.!?]+$/, '')
+        .trim(),
+    )
     .filter((s) => s !== '')
     .map((s) => (s.length > maxTitle ? `${s.slice(0, maxTitle - 3)}...` : s));
 }
 
 function taskId(title: string, n: number): string {
-  const words = title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  const words =
+    title
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .match(/[a-z0-9]+/g) ?? [];
   return words.length > 0 ? `t${n}-${words.slice(0, 3).join('-')}` : `t${n}`;
 }

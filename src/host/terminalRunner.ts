@@ -25,7 +25,12 @@ type TerminalEvent = vscode.Event<{ readonly terminal: vscode.Terminal }>;
 
 /** Shell integration's events (VS Code 1.93+; `engines.vscode` allows older, where input stays unknown). */
 function shellIntegrationEvents(on: (terminal: vscode.Terminal, delta: number) => void): vscode.Disposable[] {
-  const window = vscode.window as unknown as Partial<Record<'onDidChangeTerminalShellIntegration' | 'onDidStartTerminalShellExecution' | 'onDidEndTerminalShellExecution', TerminalEvent>>;
+  const window = vscode.window as unknown as Partial<
+    Record<
+      'onDidChangeTerminalShellIntegration' | 'onDidStartTerminalShellExecution' | 'onDidEndTerminalShellExecution',
+      TerminalEvent
+    >
+  >;
   return [
     window.onDidChangeTerminalShellIntegration?.((e) => on(e.terminal, 0)),
     window.onDidStartTerminalShellExecution?.((e) => on(e.terminal, 1)),
@@ -48,7 +53,10 @@ export class TerminalRunner implements AgentRunner, vscode.Disposable {
     ...shellIntegrationEvents((terminal, delta) => this.signal(terminal, delta)),
   ];
 
-  constructor(private readonly logger: Logger, private readonly waitMs: number = reviveWaitMs) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly waitMs: number = reviveWaitMs,
+  ) {}
 
   start(request: LaunchRequest): AgentProcess {
     // Not isTransient: a transient terminal is not revived after a reload and its process is orphaned.
@@ -68,20 +76,29 @@ export class TerminalRunner implements AgentRunner, vscode.Disposable {
   adopt(agentId: string, terminalPid?: number): AgentProcess {
     const seen: string[] = [];
     const started = Date.now();
-    const found = findTerminalByPid<vscode.Terminal>({
-      current: () => vscode.window.terminals,
-      onDidOpen: (listener) => vscode.window.onDidOpenTerminal(listener),
-      pidOf: async (terminal) => {
-        const pid = await terminal.processId;
-        seen.push(`${pid ?? '-'} after ${Date.now() - started} ms`);
-        return pid;
+    const found = findTerminalByPid<vscode.Terminal>(
+      {
+        current: () => vscode.window.terminals,
+        onDidOpen: (listener) => vscode.window.onDidOpenTerminal(listener),
+        pidOf: async (terminal) => {
+          const pid = await terminal.processId;
+          seen.push(`${pid ?? '-'} after ${Date.now() - started} ms`);
+          return pid;
+        },
       },
-    }, terminalPid, this.waitMs, systemTimers);
-    void found.then((terminal) => this.logger.info(terminal
-      ? `[Terminals] ${agentId}: its terminal (pid ${terminalPid}) came back after ${Date.now() - started} ms`
-      : terminalPid === undefined
-        ? `[Terminals] ${agentId}: no pid was recorded, so no terminal is its own: detached`
-        : `[Terminals] ${agentId}: no terminal with pid ${terminalPid} within ${this.waitMs} ms (seen: ${seen.join(', ') || 'none'}): detached`));
+      terminalPid,
+      this.waitMs,
+      systemTimers,
+    );
+    void found.then((terminal) =>
+      this.logger.info(
+        terminal
+          ? `[Terminals] ${agentId}: its terminal (pid ${terminalPid}) came back after ${Date.now() - started} ms`
+          : terminalPid === undefined
+            ? `[Terminals] ${agentId}: no pid was recorded, so no terminal is its own: detached`
+            : `[Terminals] ${agentId}: no terminal with pid ${terminalPid} within ${this.waitMs} ms (seen: ${seen.join(', ') || 'none'}): detached`,
+      ),
+    );
     const input = new Emitter<InputState>();
     let pending: AgentProcess | undefined;
     let stopRequested = false;
@@ -122,7 +139,13 @@ export class TerminalRunner implements AgentRunner, vscode.Disposable {
     this.subscriptions.forEach((s) => s.dispose());
   }
 
-  private follow(agentId: string, terminal: vscode.Terminal, revived: boolean, whenPid: Promise<number | undefined>, input = new Emitter<InputState>()): AgentProcess {
+  private follow(
+    agentId: string,
+    terminal: vscode.Terminal,
+    revived: boolean,
+    whenPid: Promise<number | undefined>,
+    input = new Emitter<InputState>(),
+  ): AgentProcess {
     this.terminals.set(agentId, terminal);
     let resolveExit: (exit: ProcessExit) => void = () => undefined;
     const exit = new Promise<ProcessExit>((resolve) => (resolveExit = resolve));
@@ -173,7 +196,11 @@ export class TerminalRunner implements AgentRunner, vscode.Disposable {
       return;
     }
     entry.runningCommands = Math.max(0, entry.runningCommands + delta);
-    const state = inputState({ shellIntegration: (terminal as { shellIntegration?: unknown }).shellIntegration !== undefined, revived: entry.revived, runningCommands: entry.runningCommands });
+    const state = inputState({
+      shellIntegration: (terminal as { shellIntegration?: unknown }).shellIntegration !== undefined,
+      revived: entry.revived,
+      runningCommands: entry.runningCommands,
+    });
     if (state !== entry.last) {
       entry.last = state;
       entry.input.fire(state);

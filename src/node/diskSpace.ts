@@ -8,7 +8,8 @@ import { GitProcessError } from './gitProcess';
 /** Below this much free space a failed write is taken to be a full disk. */
 const NEARLY_FULL_BYTES = 1024 * 1024;
 
-const WRITE_FAILURE = /unable to (write|create) (new )?(index )?file|short write|write error|could not write|failed to write/i;
+const WRITE_FAILURE =
+  /unable to (write|create) (new )?(index )?file|short write|write error|could not write|failed to write/i;
 
 /** Free bytes on the file system holding `dir` (or its nearest existing ancestor); undefined when unknown. */
 export async function freeBytes(dir: string): Promise<number | undefined> {

@@ -123,7 +123,12 @@ export class PathExecutableResolver implements ExecutableResolver {
 }
 
 function hasDirectory(command: string, windows: boolean): boolean {
-  return command.includes('/') || command === '~' || /^~[/\\]/.test(command) || (windows && (command.includes('\\') || /^[A-Za-z]:/.test(command)));
+  return (
+    command.includes('/') ||
+    command === '~' ||
+    /^~[/\\]/.test(command) ||
+    (windows && (command.includes('\\') || /^[A-Za-z]:/.test(command)))
+  );
 }
 
 async function isFile(file: string): Promise<boolean> {

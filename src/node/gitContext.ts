@@ -5,8 +5,17 @@ import type { AgentError } from '../core/errors';
 import type { Logger } from '../core/ports';
 import { SerialQueue } from '../util/async';
 import {
-  createGitRunner, defaultLockRetry, gitEnvironment, retryOnLock, toAgentError,
-  type FailureReason, type GitExecOptions, type GitExecResult, type GitRunner, type LockRetry, type LockRetryPolicy,
+  createGitRunner,
+  defaultLockRetry,
+  gitEnvironment,
+  retryOnLock,
+  toAgentError,
+  type FailureReason,
+  type GitExecOptions,
+  type GitExecResult,
+  type GitRunner,
+  type LockRetry,
+  type LockRetryPolicy,
 } from './gitProcess';
 
 export interface GitContextOptions {
@@ -83,18 +92,23 @@ export class GitContext {
 
   fail(e: unknown, cwd: string, args: readonly string[], fallback: FailureReason): AgentError {
     const error = toAgentError(e, this.binary, cwd, args, fallback);
-    this.logger?.warn(`[Git] ${args.slice(0, 2).join(' ')} in ${cwd}: ${error.reason}${error.detail ? ` — ${error.detail}` : ''}`);
+    this.logger?.warn(
+      `[Git] ${args.slice(0, 2).join(' ')} in ${cwd}: ${error.reason}${error.detail ? ` — ${error.detail}` : ''}`,
+    );
     return error;
   }
 
   private logRetry(cwd: string, args: readonly string[], info: LockRetry): void {
-    this.logger?.info(`[Git] ${args.slice(0, 2).join(' ')} in ${cwd} hit a lock (${info.detail}); retry ${info.retry} of ${info.of} in ${info.delayMs} ms`);
+    this.logger?.info(
+      `[Git] ${args.slice(0, 2).join(' ')} in ${cwd} hit a lock (${info.detail}); retry ${info.retry} of ${info.of} in ${info.delayMs} ms`,
+    );
   }
 
   /** [major, minor, patch] of the git binary, e.g. [2, 39, 5]; `cwd` is any existing folder. */
   version(cwd: string): Promise<readonly number[]> {
     this.versionNumber ??= this.out(cwd, ['version']).then(
-      (text) => (/(\d+)\.(\d+)(?:\.(\d+))?/.exec(text) ?? []).slice(1, 4).map((n) => Number.parseInt(n ?? '0', 10) || 0),
+      (text) =>
+        (/(\d+)\.(\d+)(?:\.(\d+))?/.exec(text) ?? []).slice(1, 4).map((n) => Number.parseInt(n ?? '0', 10) || 0),
       (e: unknown) => {
         this.versionNumber = undefined;
         throw e;

@@ -67,7 +67,15 @@ export class MergeForecaster {
   private async resolve(repoRoot: string, pairs: readonly Pair[]): Promise<Pair[]> {
     const names = [...new Set(pairs.flat())];
     const bad = names.find((n) => n === '' || /[\n\r]/.test(n));
-    const shas = bad === undefined ? parseCommitCheck(await this.context.out(repoRoot, ['cat-file', '--batch-check'], { input: names.map((n) => `${n}^{commit}\n`).join('') }), names) : [];
+    const shas =
+      bad === undefined
+        ? parseCommitCheck(
+            await this.context.out(repoRoot, ['cat-file', '--batch-check'], {
+              input: names.map((n) => `${n}^{commit}\n`).join(''),
+            }),
+            names,
+          )
+        : [];
     const byName = new Map(names.map((n, i) => [n, shas[i]]));
     const missing = names.find((n) => !byName.get(n));
     if (missing !== undefined) {
@@ -82,7 +90,12 @@ export class MergeForecaster {
     const forecast = parseMergeTree(result.stdout, result.exitCode);
     // Exit 1 also means "not something we can merge": only a tree in the answer makes it a forecast.
     if (!forecast.tree || !/^[0-9a-f]{40,64}$/.test(forecast.tree)) {
-      throw this.context.fail(new Error(result.stderr.trim() || `no tree in the answer of git merge-tree ${ours} ${theirs}`), repoRoot, args, 'gitFailed');
+      throw this.context.fail(
+        new Error(result.stderr.trim() || `no tree in the answer of git merge-tree ${ours} ${theirs}`),
+        repoRoot,
+        args,
+        'gitFailed',
+      );
     }
     return forecast;
   }
@@ -93,7 +106,11 @@ export class MergeForecaster {
     try {
       return parseMergeTreeBatch(result.stdout, pairs.length);
     } catch (e) {
-      throw new AgentError('gitFailed', `git merge-tree --stdin gave an answer that could not be read in ${repoRoot}`, e instanceof Error ? e.message : String(e));
+      throw new AgentError(
+        'gitFailed',
+        `git merge-tree --stdin gave an answer that could not be read in ${repoRoot}`,
+        e instanceof Error ? e.message : String(e),
+      );
     }
   }
 
@@ -102,10 +119,19 @@ export class MergeForecaster {
     const parent = await fs.mkdtemp(path.join(os.tmpdir(), 'pa-trial-'));
     const dir = path.join(parent, 'worktree');
     // No hooks (a forecast runs nothing of the repository's), no rerere records, no autostash.
-    const quiet = ['-c', `core.hooksPath=${path.join(parent, 'no-hooks')}`, '-c', 'rerere.enabled=false', '-c', 'merge.autoStash=false'];
+    const quiet = [
+      '-c',
+      `core.hooksPath=${path.join(parent, 'no-hooks')}`,
+      '-c',
+      'rerere.enabled=false',
+      '-c',
+      'merge.autoStash=false',
+    ];
     const forecasts: TreeForecast[] = [];
     try {
-      await this.context.run(repoRoot, [...quiet, 'worktree', 'add', '--detach', '--quiet', dir, pairs[0][0]], { reason: 'worktreeFailed' });
+      await this.context.run(repoRoot, [...quiet, 'worktree', 'add', '--detach', '--quiet', dir, pairs[0][0]], {
+        reason: 'worktreeFailed',
+      });
       for (const [ours, theirs] of pairs) {
         await this.context.run(dir, [...quiet, 'reset', '--hard', '--quiet', ours]);
         await this.context.run(dir, ['clean', '-ffdxq']);
@@ -124,7 +150,9 @@ export class MergeForecaster {
     if (merge.exitCode === 0) {
       return { clean: true, conflicts: [], tree: await this.context.out(dir, ['write-tree']) };
     }
-    const conflicts = parsePathList((await this.context.run(dir, ['diff', '--name-only', '--no-relative', '--diff-filter=U', '-z'])).stdout);
+    const conflicts = parsePathList(
+      (await this.context.run(dir, ['diff', '--name-only', '--no-relative', '--diff-filter=U', '-z'])).stdout,
+    );
     if (conflicts.length === 0) {
       throw this.context.fail(new Error(merge.stderr || merge.stdout), dir, args.slice(quiet.length), 'gitFailed');
     }
@@ -137,7 +165,9 @@ export class MergeForecaster {
       ['worktree', 'prune'],
     ]) {
       await this.context.runner.exec(repoRoot, args).catch((e: unknown) => {
-        this.context.logger?.warn(`[Git] removing the trial-merge worktree ${dir}: git ${args.slice(0, 2).join(' ')} failed — ${String(e)}`);
+        this.context.logger?.warn(
+          `[Git] removing the trial-merge worktree ${dir}: git ${args.slice(0, 2).join(' ')} failed — ${String(e)}`,
+        );
       });
     }
   }

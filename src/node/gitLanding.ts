@@ -79,7 +79,16 @@ export class GitLanding implements GitLandingPort {
   }
 
   async changedBetween(repoRoot: string, from: string, to: string): Promise<string[]> {
-    const result = await this.context.run(repoRoot, ['diff', '--name-only', '--no-renames', '--no-relative', '-z', from, to, '--']);
+    const result = await this.context.run(repoRoot, [
+      'diff',
+      '--name-only',
+      '--no-renames',
+      '--no-relative',
+      '-z',
+      from,
+      to,
+      '--',
+    ]);
     return parsePathList(result.stdout);
   }
 
@@ -104,7 +113,11 @@ export class GitLanding implements GitLandingPort {
       }
       const detail = result.stderr.trim() || result.stdout.trim();
       if (/would be overwritten|untracked working tree files/i.test(detail)) {
-        throw new AgentError('dirtyWorkspace', `Uncommitted changes in ${cwd} would be overwritten by merging ${ref}; commit them first.`, detail);
+        throw new AgentError(
+          'dirtyWorkspace',
+          `Uncommitted changes in ${cwd} would be overwritten by merging ${ref}; commit them first.`,
+          detail,
+        );
       }
       throw this.context.fail(new Error(detail), cwd, ['merge'], 'gitFailed');
     });
@@ -137,7 +150,11 @@ export class GitLanding implements GitLandingPort {
       return true;
     }
     const [forecast] = await this.forecaster.forecast(repoRoot, [[into, branch]]);
-    return forecast.clean && forecast.tree !== undefined && forecast.tree === (await this.context.out(repoRoot, ['rev-parse', `${into}^{tree}`]));
+    return (
+      forecast.clean &&
+      forecast.tree !== undefined &&
+      forecast.tree === (await this.context.out(repoRoot, ['rev-parse', `${into}^{tree}`]))
+    );
   }
 
   /** `path` is relative to `cwd`. Only the file changes: the index is left alone. */
@@ -195,7 +212,11 @@ export class GitLanding implements GitLandingPort {
       }
     }
     if (marked.length > 0) {
-      throw new AgentError('mergeConflicts', `Resolve the conflicts first; still marked: ${marked.slice(0, 5).join(', ')}${marked.length > 5 ? ', …' : ''}.`, marked.join('\n'));
+      throw new AgentError(
+        'mergeConflicts',
+        `Resolve the conflicts first; still marked: ${marked.slice(0, 5).join(', ')}${marked.length > 5 ? ', …' : ''}.`,
+        marked.join('\n'),
+      );
     }
   }
 }

@@ -12,12 +12,21 @@ import type { MergeForecaster } from './gitForecast';
 import type { GitExecResult } from './gitProcess';
 
 /** Never the stash (shared by all worktrees), never other branches moved by a rebase, never an editor. */
-export const safeMergeConfig = ['-c', 'merge.autoStash=false', '-c', 'rebase.autoStash=false', '-c', 'rebase.updateRefs=false'];
+export const safeMergeConfig = [
+  '-c',
+  'merge.autoStash=false',
+  '-c',
+  'rebase.autoStash=false',
+  '-c',
+  'rebase.updateRefs=false',
+];
 export const noEditor = { GIT_EDITOR: ':' };
 
 /** Repository-relative paths with unresolved conflicts in the worktree at `cwd`. */
 export async function unmergedPaths(context: GitContext, cwd: string): Promise<string[]> {
-  return parsePathList((await context.run(cwd, ['diff', '--name-only', '--no-relative', '--diff-filter=U', '-z'])).stdout);
+  return parsePathList(
+    (await context.run(cwd, ['diff', '--name-only', '--no-relative', '--diff-filter=U', '-z'])).stdout,
+  );
 }
 
 export async function hasRef(context: GitContext, cwd: string, ref: string): Promise<boolean> {
@@ -33,7 +42,11 @@ export async function currentBranch(context: GitContext, cwd: string): Promise<s
 function failure(context: GitContext, cwd: string, command: string, result: GitExecResult): AgentError {
   const detail = (result.stderr.trim() || result.stdout.trim()).slice(0, 4000);
   if (/would be overwritten|untracked working tree files/i.test(detail)) {
-    return new AgentError('dirtyWorkspace', `Uncommitted changes in ${cwd} would be overwritten; commit or discard them first.`, detail);
+    return new AgentError(
+      'dirtyWorkspace',
+      `Uncommitted changes in ${cwd} would be overwritten; commit or discard them first.`,
+      detail,
+    );
   }
   return context.fail(new Error(detail), cwd, [command], 'gitFailed');
 }
@@ -44,13 +57,25 @@ export class Lander {
     private readonly forecaster: MergeForecaster,
   ) {}
 
-  async land(cwd: string, agentCwd: string, branch: string, strategy: MergeStrategy, message: string): Promise<MergeOutcome> {
+  async land(
+    cwd: string,
+    agentCwd: string,
+    branch: string,
+    strategy: MergeStrategy,
+    message: string,
+  ): Promise<MergeOutcome> {
     const target = await currentBranch(this.context, cwd);
     if (!target) {
-      throw new AgentError('gitFailed', `No branch is checked out in ${cwd} (detached HEAD): check out the branch to land on first.`);
+      throw new AgentError(
+        'gitFailed',
+        `No branch is checked out in ${cwd} (detached HEAD): check out the branch to land on first.`,
+      );
     }
     if (target === branch) {
-      throw new AgentError('gitFailed', `${branch} is the branch checked out in ${cwd}; it cannot be landed on itself.`);
+      throw new AgentError(
+        'gitFailed',
+        `${branch} is the branch checked out in ${cwd}; it cannot be landed on itself.`,
+      );
     }
     const [forecast] = await this.forecaster.forecast(cwd, [[target, branch]], true);
     if (!forecast.clean) {
@@ -80,10 +105,28 @@ export class Lander {
     if (dirty.length === 0 || !mergedTree) {
       return;
     }
-    const changing = new Set(parsePathList((await this.context.run(cwd, ['diff', '--name-only', '--no-renames', '--no-relative', '-z', 'HEAD', mergedTree, '--'])).stdout));
+    const changing = new Set(
+      parsePathList(
+        (
+          await this.context.run(cwd, [
+            'diff',
+            '--name-only',
+            '--no-renames',
+            '--no-relative',
+            '-z',
+            'HEAD',
+            mergedTree,
+            '--',
+          ])
+        ).stdout,
+      ),
+    );
     const clash = dirty.filter((p) => changing.has(p));
     if (clash.length > 0) {
-      throw new AgentError('dirtyWorkspace', `Landing would overwrite uncommitted changes in ${cwd}: ${clash.slice(0, 5).join(', ')}${clash.length > 5 ? ', …' : ''}. Commit or discard them first.`);
+      throw new AgentError(
+        'dirtyWorkspace',
+        `Landing would overwrite uncommitted changes in ${cwd}: ${clash.slice(0, 5).join(', ')}${clash.length > 5 ? ', …' : ''}. Commit or discard them first.`,
+      );
     }
   }
 
@@ -139,11 +182,18 @@ export class Lander {
   private async rebase(cwd: string, agentCwd: string, branch: string, target: string): Promise<MergeOutcome> {
     const checkedOut = await currentBranch(this.context, agentCwd);
     if (checkedOut !== branch) {
-      throw new AgentError('gitFailed', `${agentCwd} has ${checkedOut ?? 'no branch'} checked out, not ${branch}: cannot rebase it there.`);
+      throw new AgentError(
+        'gitFailed',
+        `${agentCwd} has ${checkedOut ?? 'no branch'} checked out, not ${branch}: cannot rebase it there.`,
+      );
     }
-    const tracked = (await this.context.run(agentCwd, ['status', '--porcelain=v1', '-z', '--untracked-files=no'])).stdout;
+    const tracked = (await this.context.run(agentCwd, ['status', '--porcelain=v1', '-z', '--untracked-files=no']))
+      .stdout;
     if (tracked !== '') {
-      throw new AgentError('dirtyWorkspace', `${agentCwd} has uncommitted changes; commit them before rebasing ${branch}.`);
+      throw new AgentError(
+        'dirtyWorkspace',
+        `${agentCwd} has uncommitted changes; commit them before rebasing ${branch}.`,
+      );
     }
     const before = await this.context.out(agentCwd, ['rev-parse', 'HEAD']);
     const args = [...safeMergeConfig, 'rebase', target];

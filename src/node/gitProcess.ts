@@ -151,7 +151,12 @@ export interface LockRetry {
  * failed `policy.attempts` times, or `canRetry` says no; the last failure is then rethrown.
  * `onRetry` hears of each wait.
  */
-export async function retryOnLock<T>(task: () => Promise<T>, policy: LockRetryPolicy, onRetry?: (info: LockRetry) => void, canRetry: () => boolean = () => true): Promise<T> {
+export async function retryOnLock<T>(
+  task: () => Promise<T>,
+  policy: LockRetryPolicy,
+  onRetry?: (info: LockRetry) => void,
+  canRetry: () => boolean = () => true,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await task();
@@ -160,7 +165,12 @@ export async function retryOnLock<T>(task: () => Promise<T>, policy: LockRetryPo
         throw e;
       }
       const delayMs = lockRetryDelay(attempt, policy);
-      onRetry?.({ retry: attempt, of: policy.attempts - 1, delayMs, detail: lockLine(AgentError.is(e) ? `${e.message}\n${e.detail ?? ''}` : stderrOf(e)) });
+      onRetry?.({
+        retry: attempt,
+        of: policy.attempts - 1,
+        delayMs,
+        detail: lockLine(AgentError.is(e) ? `${e.message}\n${e.detail ?? ''}` : stderrOf(e)),
+      });
       await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
   }
@@ -194,14 +204,23 @@ const maxExecOutput = 64 * 1024 * 1024;
 
 async function spawnFailure(error: NodeJS.ErrnoException, cwd: string): Promise<GitProcessError> {
   // Node reports a missing cwd exactly like a missing binary ("spawn git ENOENT").
-  const cwdExists = await stat(cwd).then((s) => s.isDirectory(), () => false);
+  const cwdExists = await stat(cwd).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
   if (!cwdExists) {
     return new GitProcessError(128, `fatal: not a git repository: ${cwd} does not exist`);
   }
   return new GitProcessError(typeof error.errno === 'number' && error.errno < 0 ? error.errno : -1, error.message);
 }
 
-function spawnGit(binary: string, env: Record<string, string>, cwd: string, args: string[], options: GitExecOptions): Promise<GitExecResult> {
+function spawnGit(
+  binary: string,
+  env: Record<string, string>,
+  cwd: string,
+  args: string[],
+  options: GitExecOptions,
+): Promise<GitExecResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, {
       cwd,
@@ -234,7 +253,11 @@ function spawnGit(binary: string, env: Record<string, string>, cwd: string, args
         return;
       }
       settled = true;
-      const result = { exitCode: code ?? -1, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') };
+      const result = {
+        exitCode: code ?? -1,
+        stdout: Buffer.concat(stdout).toString('utf8'),
+        stderr: Buffer.concat(stderr).toString('utf8'),
+      };
       if (size > maxExecOutput) {
         reject(new GitProcessError(-1, `git ${args[0]} wrote more than ${maxExecOutput} bytes; stopped`));
       } else if (code === null) {
@@ -290,13 +313,25 @@ export interface GitRunnerRetry {
  * command that fails on a lock held by another process is run again (see retryOnLock and
  * repeatableOnLock); a command waiting to retry holds no process slot.
  */
-export function createGitRunner(binary: string, env: Record<string, string>, maxConcurrent: number, retry: GitRunnerRetry = { policy: defaultLockRetry }): GitRunner {
+export function createGitRunner(
+  binary: string,
+  env: Record<string, string>,
+  maxConcurrent: number,
+  retry: GitRunnerRetry = { policy: defaultLockRetry },
+): GitRunner {
   const limiter = new Limiter(Math.max(1, maxConcurrent));
   const errors = (error: Buffer | Error | undefined, result: { exitCode: number; stdErr: Buffer[] }) =>
     result.exitCode === 0 ? error : new GitProcessError(result.exitCode, Buffer.concat(result.stdErr).toString('utf8'));
-  const git = (cwd: string) => simpleGit({ baseDir: cwd, binary, errors, allowEnvironment: ['GIT_OPTIONAL_LOCKS'] }).env(env);
+  const git = (cwd: string) =>
+    simpleGit({ baseDir: cwd, binary, errors, allowEnvironment: ['GIT_OPTIONAL_LOCKS'] }).env(env);
   const retrying = <T>(cwd: string, args: readonly string[], task: () => Promise<T>): Promise<T> =>
-    repeatableOnLock(args) ? retryOnLock(() => limiter.run(task), retry.policy, (info) => retry.onRetry?.(cwd, args, info)) : limiter.run(task);
+    repeatableOnLock(args)
+      ? retryOnLock(
+          () => limiter.run(task),
+          retry.policy,
+          (info) => retry.onRetry?.(cwd, args, info),
+        )
+      : limiter.run(task);
   const exec = async (cwd: string, args: string[], options: GitExecOptions): Promise<GitExecResult> => {
     const result = await spawnGit(binary, env, cwd, args, options);
     if (result.exitCode === 128 && isLockFailure(result.stderr)) {
@@ -335,19 +370,37 @@ function notARepositoryMessage(folder: string): string {
  * Maps a failure of `git <args>` run in `cwd` to an AgentError: a missing git binary, a folder
  * that is not (or no longer) a repository, or else `fallback` with git's stderr as detail.
  */
-export function toAgentError(e: unknown, binary: string, cwd: string, args: readonly string[], fallback: FailureReason): AgentError {
+export function toAgentError(
+  e: unknown,
+  binary: string,
+  cwd: string,
+  args: readonly string[],
+  fallback: FailureReason,
+): AgentError {
   if (AgentError.is(e)) {
     return e;
   }
   const detail = stderrOf(e);
   if ((e instanceof GitProcessError && e.notFound) || (e instanceof GitPluginError && e.plugin === 'binary')) {
-    return new AgentError('gitNotFound', `Git was not found (looked for "${binary}"). Install git, or set the path to it in the settings.`, detail);
+    return new AgentError(
+      'gitNotFound',
+      `Git was not found (looked for "${binary}"). Install git, or set the path to it in the settings.`,
+      detail,
+    );
   }
   if (isDiskFull(detail)) {
-    return new AgentError('diskFull', `The disk is full: git could not write in ${cwd} — free some space (or set parallelAgents.worktreeRoot to a folder on a disk with room), then try again.`, detail);
+    return new AgentError(
+      'diskFull',
+      `The disk is full: git could not write in ${cwd} — free some space (or set parallelAgents.worktreeRoot to a folder on a disk with room), then try again.`,
+      detail,
+    );
   }
   if (/must be run in a work tree/i.test(detail)) {
-    return new AgentError('notGitRepository', `${cwd} is a git repository that has no work tree (a bare repository, or a .git folder) — open the folder of a checkout instead.`, detail);
+    return new AgentError(
+      'notGitRepository',
+      `${cwd} is a git repository that has no work tree (a bare repository, or a .git folder) — open the folder of a checkout instead.`,
+      detail,
+    );
   }
   if (e instanceof GitConstructError || /not a git repository/i.test(detail)) {
     return new AgentError('notGitRepository', notARepositoryMessage(cwd), detail);

@@ -83,7 +83,12 @@ export class GitReconcile implements GitReconcilePort {
       throw new AgentError('gitFailed', `Saved work needs a full ref name under refs/, not "${ref}".`);
     }
     return this.context.write(repoRoot, async () => {
-      const tip = await this.context.out(repoRoot, ['rev-parse', '--verify', '--end-of-options', `refs/heads/${branch}^{commit}`]);
+      const tip = await this.context.out(repoRoot, [
+        'rev-parse',
+        '--verify',
+        '--end-of-options',
+        `refs/heads/${branch}^{commit}`,
+      ]);
       const sha = await this.context.out(repoRoot, ['commit-tree', `${tip}^{tree}`, '-p', tip, '-m', message]);
       await this.context.run(repoRoot, ['update-ref', '-m', 'parallel-agents: save work', ref, sha]);
       const seconds = await this.context.out(repoRoot, ['log', '-1', '--format=%ct', sha]);
@@ -98,7 +103,10 @@ export class GitReconcile implements GitReconcilePort {
         if (entry.branch === `refs/heads/${branch}`) {
           return;
         }
-        throw new AgentError('worktreeFailed', `The worktree ${target} has ${entry.branch ?? 'no branch'} checked out instead of ${branch}.`);
+        throw new AgentError(
+          'worktreeFailed',
+          `The worktree ${target} has ${entry.branch ?? 'no branch'} checked out instead of ${branch}.`,
+        );
       }
     }
     throw new AgentError('worktreeFailed', `The worktree ${target} is not listed by git worktree list.`);

@@ -56,7 +56,11 @@ export class GitService implements GitPort {
       return (await this.runner.text(repoRoot, args)).trim();
     } catch (e) {
       if (e instanceof GitProcessError && /needed a single revision|unknown revision/i.test(e.stderr)) {
-        throw new AgentError('noCommits', `The repository at ${repoRoot} has no commits yet — make a first commit, then dispatch agents.`, e.stderr.trim());
+        throw new AgentError(
+          'noCommits',
+          `The repository at ${repoRoot} has no commits yet — make a first commit, then dispatch agents.`,
+          e.stderr.trim(),
+        );
       }
       throw this.fail(e, repoRoot, args, 'gitFailed');
     }
@@ -71,7 +75,11 @@ export class GitService implements GitPort {
       return (await this.runner.text(repoRoot, args)).trim();
     } catch (e) {
       if (e instanceof GitProcessError && /needed a single revision|unknown revision|bad revision/i.test(e.stderr)) {
-        throw new AgentError('gitFailed', `"${ref}" is not a commit or branch of the repository at ${repoRoot}.`, e.stderr.trim());
+        throw new AgentError(
+          'gitFailed',
+          `"${ref}" is not a commit or branch of the repository at ${repoRoot}.`,
+          e.stderr.trim(),
+        );
       }
       throw this.fail(e, repoRoot, args, 'gitFailed');
     }
@@ -80,7 +88,12 @@ export class GitService implements GitPort {
   async localBranches(repoRoot: string): Promise<Set<string>> {
     const out = await this.read(repoRoot, ['for-each-ref', '--format=%(refname)', 'refs/heads/']);
     const prefix = 'refs/heads/';
-    return new Set(out.split('\n').filter((ref) => ref.startsWith(prefix)).map((ref) => ref.slice(prefix.length)));
+    return new Set(
+      out
+        .split('\n')
+        .filter((ref) => ref.startsWith(prefix))
+        .map((ref) => ref.slice(prefix.length)),
+    );
   }
 
   addWorktree(repoRoot: string, dir: string, branch: string, baseSha: string): Promise<void> {
@@ -94,17 +107,22 @@ export class GitService implements GitPort {
       try {
         // A lock failure may come after -b made the branch: each try undoes itself, then the whole add is retried.
         let undone = true;
-        await this.context.retryOnLock(repoRoot, args, async () => {
-          try {
-            await this.runner.text(repoRoot, args);
-            await this.verifyRegistration(repoRoot, target, branch, baseSha);
-          } catch (e) {
-            // Asked before the cleanup frees the space again.
-            const full = await diskFullError(e, target);
-            undone = await this.undoAdd(repoRoot, target, branch, baseSha, folderExisted);
-            throw full ?? e;
-          }
-        }, () => undone);
+        await this.context.retryOnLock(
+          repoRoot,
+          args,
+          async () => {
+            try {
+              await this.runner.text(repoRoot, args);
+              await this.verifyRegistration(repoRoot, target, branch, baseSha);
+            } catch (e) {
+              // Asked before the cleanup frees the space again.
+              const full = await diskFullError(e, target);
+              undone = await this.undoAdd(repoRoot, target, branch, baseSha, folderExisted);
+              throw full ?? e;
+            }
+          },
+          () => undone,
+        );
       } catch (e) {
         throw this.fail(e, repoRoot, args, 'worktreeFailed');
       }
@@ -124,7 +142,11 @@ export class GitService implements GitPort {
       const entry = await this.findWorktree(repoRoot, target);
       if (entry) {
         if (!force) {
-          throw new AgentError('worktreeFailed', `The worktree ${target} is locked; remove it with force.`, entry.locked);
+          throw new AgentError(
+            'worktreeFailed',
+            `The worktree ${target} is locked; remove it with force.`,
+            entry.locked,
+          );
         }
         await this.worktreeRemove(repoRoot, target, true);
       }
@@ -150,7 +172,18 @@ export class GitService implements GitPort {
     // --raw --numstat: statuses and binary flags from one process. --relative: paths relative to
     // cwd, like ls-files' own, when cwd is a subfolder of the repository.
     const [diff, untracked] = await Promise.all([
-      this.read(cwd, ['diff', '--raw', '--numstat', '-z', '-M', '--relative', '--no-ext-diff', '--no-textconv', baseSha, '--']),
+      this.read(cwd, [
+        'diff',
+        '--raw',
+        '--numstat',
+        '-z',
+        '-M',
+        '--relative',
+        '--no-ext-diff',
+        '--no-textconv',
+        baseSha,
+        '--',
+      ]),
       this.read(cwd, ['ls-files', '--others', '--exclude-standard', '-z']),
     ]);
     const binary = await sniffBinaryFiles(cwd, parsePathList(untracked));
@@ -245,7 +278,13 @@ export class GitService implements GitPort {
    * Leaves nothing of a failed add behind, and a folder that existed before it (git accepts an
    * empty one) as it was. True when neither the branch nor a new folder is left.
    */
-  private async undoAdd(repoRoot: string, target: string, branch: string, baseSha: string, folderExisted: boolean): Promise<boolean> {
+  private async undoAdd(
+    repoRoot: string,
+    target: string,
+    branch: string,
+    baseSha: string,
+    folderExisted: boolean,
+  ): Promise<boolean> {
     const attempt = async (what: string, step: () => Promise<unknown>) => {
       try {
         await step();
@@ -270,7 +309,12 @@ export class GitService implements GitPort {
     await attempt('deleting the branch', async () => {
       // update-ref, unlike branch -D, does not read the worktree registry; the branch was made by this add, at the base.
       if (!(await checkedOut()) && (await this.branchExists(repoRoot, branch))) {
-        await this.runner.text(repoRoot, ['update-ref', '-d', `refs/heads/${branch}`, ...(isFullSha(baseSha) ? [baseSha] : [])]);
+        await this.runner.text(repoRoot, [
+          'update-ref',
+          '-d',
+          `refs/heads/${branch}`,
+          ...(isFullSha(baseSha) ? [baseSha] : []),
+        ]);
       }
     });
     const branchLeft = await this.branchExists(repoRoot, branch).catch(() => true);

@@ -36,7 +36,11 @@ export async function saveWork(context: GitContext, cwd: string, ref: string, me
 }
 
 async function resolveCommit(context: GitContext, repoRoot: string, rev: string): Promise<string | undefined> {
-  const result = await context.run(repoRoot, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], { okCodes: [0, 1] });
+  const result = await context.run(
+    repoRoot,
+    ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`],
+    { okCodes: [0, 1] },
+  );
   return result.exitCode === 0 ? result.stdout.trim() : undefined;
 }
 
@@ -53,7 +57,13 @@ async function isNonEmptyFolder(dir: string): Promise<boolean> {
  * HEAD, untracked files come back untracked. Staged-versus-unstaged is not recorded by a snapshot;
  * everything comes back unstaged. On failure nothing is left behind.
  */
-export async function restoreWork(context: GitContext, repoRoot: string, dir: string, branch: string, ref: string): Promise<void> {
+export async function restoreWork(
+  context: GitContext,
+  repoRoot: string,
+  dir: string,
+  branch: string,
+  ref: string,
+): Promise<void> {
   const saved = await resolveCommit(context, repoRoot, ref);
   if (!saved) {
     throw new AgentError('worktreeFailed', `There is no saved work at ${ref}.`);
@@ -89,7 +99,12 @@ export async function restoreWork(context: GitContext, repoRoot: string, dir: st
   }
 }
 
-async function verifyRegistration(context: GitContext, repoRoot: string, target: string, branch: string): Promise<void> {
+async function verifyRegistration(
+  context: GitContext,
+  repoRoot: string,
+  target: string,
+  branch: string,
+): Promise<void> {
   const list = parseWorktreeList((await context.run(repoRoot, ['worktree', 'list', '--porcelain', '-z'])).stdout);
   const wanted = await fs.realpath(target);
   for (const entry of list) {
@@ -97,7 +112,10 @@ async function verifyRegistration(context: GitContext, repoRoot: string, target:
       if (entry.branch === `refs/heads/${branch}`) {
         return;
       }
-      throw new AgentError('worktreeFailed', `The worktree ${target} has ${entry.branch ?? 'no branch'} checked out instead of ${branch}.`);
+      throw new AgentError(
+        'worktreeFailed',
+        `The worktree ${target} has ${entry.branch ?? 'no branch'} checked out instead of ${branch}.`,
+      );
     }
   }
   throw new AgentError('worktreeFailed', `The worktree ${target} is not listed by git worktree list.`);
@@ -105,12 +123,21 @@ async function verifyRegistration(context: GitContext, repoRoot: string, target:
 
 type CreatedBranch = { readonly branch: string; readonly parent: string };
 
-async function undoRestore(context: GitContext, repoRoot: string, target: string, created: CreatedBranch | undefined, folderExisted: boolean): Promise<void> {
+async function undoRestore(
+  context: GitContext,
+  repoRoot: string,
+  target: string,
+  created: CreatedBranch | undefined,
+  folderExisted: boolean,
+): Promise<void> {
   const quietly = (args: string[]) => context.runner.exec(repoRoot, args).catch(() => undefined);
   await quietly(['worktree', 'remove', '--force', '--force', target]);
   await quietly(['worktree', 'prune']);
   // Only a branch this restore made: still where it was created.
-  if (created && (await resolveCommit(context, repoRoot, `refs/heads/${created.branch}`).catch(() => undefined)) === created.parent) {
+  if (
+    created &&
+    (await resolveCommit(context, repoRoot, `refs/heads/${created.branch}`).catch(() => undefined)) === created.parent
+  ) {
     await quietly(['branch', '-D', '--', created.branch]);
   }
   if (!folderExisted) {

@@ -17,13 +17,22 @@ export class GitWorktreeSource implements WorktreeSourcePort {
       return [];
     }
     // Git itself applies the patterns (negation, anchoring, folders, **); tracked files never match --others.
-    const matched = await this.context.run(repoRoot, ['ls-files', '--others', '--ignored', `--exclude-from=${file}`, '-z']);
+    const matched = await this.context.run(repoRoot, [
+      'ls-files',
+      '--others',
+      '--ignored',
+      `--exclude-from=${file}`,
+      '-z',
+    ]);
     const candidates = parsePathList(matched.stdout);
     if (candidates.length === 0) {
       return [];
     }
     // Only what the repository ignores: anything else would show up as the agent's change and be committed.
-    const ignored = await this.context.run(repoRoot, ['check-ignore', '--stdin', '-z'], { input: `${candidates.join('\0')}\0`, okCodes: [0, 1] });
+    const ignored = await this.context.run(repoRoot, ['check-ignore', '--stdin', '-z'], {
+      input: `${candidates.join('\0')}\0`,
+      okCodes: [0, 1],
+    });
     return parsePathList(ignored.stdout);
   }
 
@@ -36,7 +45,10 @@ export class GitWorktreeSource implements WorktreeSourcePort {
     return this.context.write(cwd, async () => {
       const gitPath = (await this.context.run(cwd, ['rev-parse', '--git-path', 'info/exclude'])).stdout.trim();
       const file = path.resolve(cwd, gitPath);
-      const line = `/${relPath.replace(/\\/g, '/').replace(/^\/+|\/+$/g, '').replace(/[*?[\\]/g, '\\$&')}`;
+      const line = `/${relPath
+        .replace(/\\/g, '/')
+        .replace(/^\/+|\/+$/g, '')
+        .replace(/[*?[\\]/g, '\\$&')}`;
       const text = await fs.readFile(file, 'utf8').catch(() => '');
       if (text.split(/\r?\n/).includes(line)) {
         return;
@@ -49,7 +61,9 @@ export class GitWorktreeSource implements WorktreeSourcePort {
   async initSubmodules(worktree: string): Promise<string> {
     const args = ['submodule', 'update', '--init', '--recursive'];
     // No terminal answers a credential prompt here: git fails at once instead of waiting.
-    const result = await this.context.write(worktree, () => this.context.run(worktree, args, { env: { GIT_TERMINAL_PROMPT: '0' } }));
+    const result = await this.context.write(worktree, () =>
+      this.context.run(worktree, args, { env: { GIT_TERMINAL_PROMPT: '0' } }),
+    );
     return `${result.stderr.trim()}\n${result.stdout.trim()}`.trim();
   }
 }

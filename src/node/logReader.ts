@@ -30,7 +30,12 @@ export function incompleteUtf8Tail(bytes: Uint8Array): number {
   return 0;
 }
 
-export async function readLog(logPath: string, offset: number, end: number | undefined, maxBytes: number): Promise<LogSlice> {
+export async function readLog(
+  logPath: string,
+  offset: number,
+  end: number | undefined,
+  maxBytes: number,
+): Promise<LogSlice> {
   let handle: FileHandle;
   try {
     handle = await fs.promises.open(logPath, 'r');

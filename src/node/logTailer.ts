@@ -18,7 +18,12 @@ export class LogTailer {
   private readonly buffer = Buffer.alloc(readChunk);
   private closed = false;
 
-  constructor(private readonly logPath: string, private position: number, private readonly emit: (text: string) => void, private readonly wake: () => void) {}
+  constructor(
+    private readonly logPath: string,
+    private position: number,
+    private readonly emit: (text: string) => void,
+    private readonly wake: () => void,
+  ) {}
 
   /** Reads everything available now; async reads of bounded size, so the host never blocks. */
   async pump(): Promise<void> {
@@ -77,7 +82,9 @@ export class LogTailer {
     this.origin = file.origin;
     if (this.position < file.origin.cut) {
       // Only when this reader fell more than half the cap behind the agent.
-      this.emit(`\n[parallel-agents] ${file.origin.cut - this.position} bytes of output were cut before they could be shown\n`);
+      this.emit(
+        `\n[parallel-agents] ${file.origin.cut - this.position} bytes of output were cut before they could be shown\n`,
+      );
       this.position = file.origin.cut;
     }
     this.rewatch();

@@ -57,7 +57,12 @@ export class SupervisedProcess implements AgentProcess {
     this.startOffset = init.position;
     this.lastStatus = init.status;
     this.pid = init.supervisor?.pid ?? init.status?.supervisorPid;
-    this.tailer = new LogTailer(init.logPath, init.position, (text) => this.emit(text), () => this.wake());
+    this.tailer = new LogTailer(
+      init.logPath,
+      init.position,
+      (text) => this.emit(text),
+      () => this.wake(),
+    );
     this.timer = setInterval(() => this.wake(true), init.settings.pollMs);
     if (init.status?.state === 'ended') {
       this.settle(toProcessExit(init.status));
@@ -212,7 +217,13 @@ export class SupervisedProcess implements AgentProcess {
   /** A stop right after start waits (briefly) for the agent to exist, so the signal reaches it. */
   private async waitForStart(): Promise<void> {
     const deadline = Date.now() + 5000;
-    while (!this.settled && this.lastStatus?.state !== 'running' && this.lastStatus?.state !== 'ended' && this.supervisorRunning() && Date.now() < deadline) {
+    while (
+      !this.settled &&
+      this.lastStatus?.state !== 'running' &&
+      this.lastStatus?.state !== 'ended' &&
+      this.supervisorRunning() &&
+      Date.now() < deadline
+    ) {
       this.lastStatus = (await readStatus(this.init.statusPath)) ?? this.lastStatus;
       if (this.lastStatus?.state !== 'running') {
         await delay(25);

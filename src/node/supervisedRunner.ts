@@ -46,7 +46,11 @@ export class SupervisedRunner implements AgentRunner {
   constructor(options: SupervisedRunnerOptions) {
     const maxLogBytes = options.maxLogBytes ?? 50 * 1024 * 1024;
     this.settings = {
-      graceMs: 3000, pollMs: 500, drainMs: 2000, tailChars: 16384, ...options,
+      graceMs: 3000,
+      pollMs: 500,
+      drainMs: 2000,
+      tailChars: 16384,
+      ...options,
       maxLogBytes: typeof maxLogBytes === 'function' ? maxLogBytes : () => maxLogBytes,
     };
   }
@@ -71,14 +75,25 @@ export class SupervisedRunner implements AgentRunner {
     fs.appendFileSync(request.logPath, request.banner ? `${request.banner}\n` : '');
     const position = logEndSync(request.logPath);
     const spec: SupervisorSpec = {
-      file: request.file, args: [...request.args], cwd: request.cwd, env: { ...definedEnv(process.env), ...request.env },
-      logPath: request.logPath, statusPath, maxLogBytes: this.settings.maxLogBytes(), graceMs: this.settings.graceMs, drainMs: this.settings.drainMs,
+      file: request.file,
+      args: [...request.args],
+      cwd: request.cwd,
+      env: { ...definedEnv(process.env), ...request.env },
+      logPath: request.logPath,
+      statusPath,
+      maxLogBytes: this.settings.maxLogBytes(),
+      graceMs: this.settings.graceMs,
+      drainMs: this.settings.drainMs,
     };
     fs.writeFileSync(specPath, JSON.stringify(spec), { mode: 0o600, flag: 'wx' });
     let supervisor: ChildProcess;
     try {
       supervisor = spawn(this.settings.runtime, [this.settings.supervisorScript, specPath], {
-        cwd: stateDir, detached: !isWindows, stdio: 'ignore', windowsHide: true, shell: false,
+        cwd: stateDir,
+        detached: !isWindows,
+        stdio: 'ignore',
+        windowsHide: true,
+        shell: false,
         // Under Electron (VS Code) the runtime is the app itself; this makes it behave as Node.
         env: { ...definedEnv(process.env), ELECTRON_RUN_AS_NODE: '1' },
       });
@@ -91,10 +106,23 @@ export class SupervisedRunner implements AgentRunner {
     if (supervisor.pid !== undefined) {
       // Adoptable from now on; the supervisor (still booting, far from its first write) replaces it.
       writeStatusSync(statusPath, {
-        state: 'starting', supervisorPid: supervisor.pid, supervisorStart: processStart(supervisor.pid), bootId: bootId(), logPath: request.logPath, startedAt: Date.now(),
+        state: 'starting',
+        supervisorPid: supervisor.pid,
+        supervisorStart: processStart(supervisor.pid),
+        bootId: bootId(),
+        logPath: request.logPath,
+        startedAt: Date.now(),
       });
     }
-    return new SupervisedProcess({ settings: this.settings, logPath: request.logPath, statusPath, specPath, position, supervisor, lostMessage: 'supervisor lost' });
+    return new SupervisedProcess({
+      settings: this.settings,
+      logPath: request.logPath,
+      statusPath,
+      specPath,
+      position,
+      supervisor,
+      lostMessage: 'supervisor lost',
+    });
   }
 
   /**
@@ -113,8 +141,17 @@ export class SupervisedRunner implements AgentRunner {
       return undefined;
     }
     const position = status.state === 'ended' ? 0 : logEndSync(status.logPath);
-    const lostMessage = status.state !== 'ended' && !supervisorAlive(status) ? 'lost while the window was closed' : 'supervisor lost';
-    return new SupervisedProcess({ settings: this.settings, logPath: status.logPath, statusPath, specPath: this.specPath(agentId), position, status, lostMessage });
+    const lostMessage =
+      status.state !== 'ended' && !supervisorAlive(status) ? 'lost while the window was closed' : 'supervisor lost';
+    return new SupervisedProcess({
+      settings: this.settings,
+      logPath: status.logPath,
+      statusPath,
+      specPath: this.specPath(agentId),
+      position,
+      status,
+      lostMessage,
+    });
   }
 
   /** Deletes what is kept about an agent that has ended (its status), e.g. once it is discarded. */

@@ -45,5 +45,7 @@ export function toProcessExit(status: SupervisorStatus): ProcessExit {
   if (status.signal !== undefined) {
     return { signal: status.signal, ...stop };
   }
-  return typeof status.exitCode === 'number' ? { exitCode: status.exitCode, ...stop } : { error: 'the agent ended without an exit status', ...stop };
+  return typeof status.exitCode === 'number'
+    ? { exitCode: status.exitCode, ...stop }
+    : { error: 'the agent ended without an exit status', ...stop };
 }

@@ -13,7 +13,10 @@ export class CappedLog {
   private origin: LogOrigin;
   private readonly maxBytes: number;
 
-  constructor(private readonly logPath: string, maxBytes: number) {
+  constructor(
+    private readonly logPath: string,
+    maxBytes: number,
+  ) {
     this.maxBytes = Math.max(16 * 1024, maxBytes);
     fs.mkdirSync(path.dirname(logPath), { recursive: true });
     this.fd = fs.openSync(logPath, 'a+');
@@ -97,7 +100,7 @@ function writeAll(fd: number, bytes: Uint8Array): void {
 
 function copyRange(from: number, to: number, start: number, end: number): void {
   const buffer = Buffer.alloc(1024 * 1024);
-  for (let pos = start; pos < end;) {
+  for (let pos = start; pos < end; ) {
     const n = fs.readSync(from, buffer, 0, Math.min(buffer.length, end - pos), pos);
     if (n === 0) {
       break;

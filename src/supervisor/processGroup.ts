@@ -36,7 +36,10 @@ function linuxGroupHasLiveProcess(pgid: number): boolean {
 export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
     if (isWindows) {
-      spawn('taskkill', ['/pid', String(pgid), '/T', '/F'], { stdio: 'ignore', windowsHide: true, shell: false }).on('error', () => undefined);
+      spawn('taskkill', ['/pid', String(pgid), '/T', '/F'], { stdio: 'ignore', windowsHide: true, shell: false }).on(
+        'error',
+        () => undefined,
+      );
     } else {
       process.kill(-pgid, signal);
     }

@@ -64,8 +64,12 @@ export function writeStatusSync(statusPath: string, status: SupervisorStatus): v
 export function parseStatus(text: string): SupervisorStatus | undefined {
   try {
     const value = JSON.parse(text) as Partial<SupervisorStatus> | null;
-    const valid = value !== null && typeof value === 'object' && ['starting', 'running', 'ended'].includes(value.state as string)
-      && typeof value.supervisorPid === 'number' && typeof value.logPath === 'string';
+    const valid =
+      value !== null &&
+      typeof value === 'object' &&
+      ['starting', 'running', 'ended'].includes(value.state as string) &&
+      typeof value.supervisorPid === 'number' &&
+      typeof value.logPath === 'string';
     return valid ? (value as SupervisorStatus) : undefined;
   } catch {
     return undefined;

@@ -14,7 +14,13 @@ import type { Readable } from 'node:stream';
 import { CappedLog } from './cappedLog';
 import { endGroup, signalGroup } from './processGroup';
 import { bootId, processStart } from './processIdentity';
-import { type EndedStatus, type StatusBase, type SupervisorSpec, type SupervisorStatus, writeStatusSync } from './protocol';
+import {
+  type EndedStatus,
+  type StatusBase,
+  type SupervisorSpec,
+  type SupervisorStatus,
+  writeStatusSync,
+} from './protocol';
 
 const isWindows = process.platform === 'win32';
 
@@ -29,7 +35,11 @@ class Supervisor {
 
   constructor(private readonly spec: SupervisorSpec) {
     this.base = {
-      supervisorPid: process.pid, logPath: spec.logPath, startedAt: Date.now(), bootId: bootId(), supervisorStart: processStart(process.pid),
+      supervisorPid: process.pid,
+      logPath: spec.logPath,
+      startedAt: Date.now(),
+      bootId: bootId(),
+      supervisorStart: processStart(process.pid),
     };
     try {
       this.log = new CappedLog(spec.logPath, spec.maxLogBytes);
@@ -47,7 +57,14 @@ class Supervisor {
     const { file, args, cwd, env } = this.spec;
     let child: ChildProcess;
     try {
-      child = spawn(file, [...args], { cwd, env, detached: !isWindows, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, shell: false });
+      child = spawn(file, [...args], {
+        cwd,
+        env,
+        detached: !isWindows,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        windowsHide: true,
+        shell: false,
+      });
     } catch (e) {
       this.cannotStart(e);
       return;
@@ -75,7 +92,14 @@ class Supervisor {
     await closed;
     clearTimeout(drain);
     await this.stopping;
-    this.finish(pid, signal !== null ? { signal } : exitCode !== null ? { exitCode } : { error: 'the agent ended without an exit code' });
+    this.finish(
+      pid,
+      signal !== null
+        ? { signal }
+        : exitCode !== null
+          ? { exitCode }
+          : { error: 'the agent ended without an exit code' },
+    );
   }
 
   private stop(): Promise<void> {
@@ -102,7 +126,15 @@ class Supervisor {
   private finish(agentPid: number | undefined, outcome: Outcome): void {
     this.log?.close();
     this.log = undefined;
-    const ok = this.writeStatus({ ...this.base, ...outcome, agentPid, agentStart: this.agentStart, state: 'ended', endedAt: Date.now(), stopRequested: this.stopping !== undefined || undefined });
+    const ok = this.writeStatus({
+      ...this.base,
+      ...outcome,
+      agentPid,
+      agentStart: this.agentStart,
+      state: 'ended',
+      endedAt: Date.now(),
+      stopRequested: this.stopping !== undefined || undefined,
+    });
     process.exit(ok ? 0 : 1);
   }
 

@@ -31,9 +31,10 @@ export class FinishNotifications implements vscode.Disposable {
     if (status === 'succeeded') {
       const review = vscode.l10n.t('Review');
       const merge = vscode.l10n.t('Merge');
-      const message = files === 1
-        ? vscode.l10n.t('Agent "{0}" finished — 1 file changed', title)
-        : vscode.l10n.t('Agent "{0}" finished — {1} files changed', title, files);
+      const message =
+        files === 1
+          ? vscode.l10n.t('Agent "{0}" finished — 1 file changed', title)
+          : vscode.l10n.t('Agent "{0}" finished — {1} files changed', title, files);
       const choice = await vscode.window.showInformationMessage(message, review, merge);
       if (choice === review) {
         await vscode.commands.executeCommand(commands.reviewAll, id);
@@ -42,12 +43,20 @@ export class FinishNotifications implements vscode.Disposable {
       }
     } else if (status === 'needs-permission') {
       const show = vscode.l10n.t('Show Output');
-      if ((await vscode.window.showWarningMessage(vscode.l10n.t('Agent "{0}" ended but was denied some tools: it needs permission', title), show)) === show) {
+      if (
+        (await vscode.window.showWarningMessage(
+          vscode.l10n.t('Agent "{0}" ended but was denied some tools: it needs permission', title),
+          show,
+        )) === show
+      ) {
         await vscode.commands.executeCommand(commands.showOutput, id);
       }
     } else if (status === 'failed' || status === 'timed-out') {
       const show = vscode.l10n.t('Show Output');
-      const message = status === 'failed' ? vscode.l10n.t('Agent "{0}" failed', title) : vscode.l10n.t('Agent "{0}" timed out and was stopped', title);
+      const message =
+        status === 'failed'
+          ? vscode.l10n.t('Agent "{0}" failed', title)
+          : vscode.l10n.t('Agent "{0}" timed out and was stopped', title);
       if ((await vscode.window.showWarningMessage(message, show)) === show) {
         await vscode.commands.executeCommand(commands.showOutput, id);
       }

@@ -35,11 +35,16 @@ export class PlanNotifications implements vscode.Disposable {
     if (run.scheduler.finished && !this.finished.has(runId)) {
       this.finished.add(runId);
       const land = vscode.l10n.t('Land Plan');
-      void vscode.window.showInformationMessage(vscode.l10n.t('Plan "{0}" is done: every task is merged into {1}.', run.plan.title, run.integrationBranch), land).then((choice) => {
-        if (choice === land) {
-          void vscode.commands.executeCommand('parallelAgents.landPlan', { runId });
-        }
-      });
+      void vscode.window
+        .showInformationMessage(
+          vscode.l10n.t('Plan "{0}" is done: every task is merged into {1}.', run.plan.title, run.integrationBranch),
+          land,
+        )
+        .then((choice) => {
+          if (choice === land) {
+            void vscode.commands.executeCommand('parallelAgents.landPlan', { runId });
+          }
+        });
     }
   }
 
@@ -50,7 +55,13 @@ export class PlanNotifications implements vscode.Disposable {
     const resolve = vscode.l10n.t('Resolve in Agent Worktree');
     const send = vscode.l10n.t('Send Conflicts to Agent');
     const skip = vscode.l10n.t('Skip Task');
-    const message = vscode.l10n.t('Plan "{0}" is paused: task "{1}" conflicts with {2} in {3}.', run.plan.title, taskId, others.length > 0 ? others.join(', ') : run.integrationBranch, files.join(', '));
+    const message = vscode.l10n.t(
+      'Plan "{0}" is paused: task "{1}" conflicts with {2} in {3}.',
+      run.plan.title,
+      taskId,
+      others.length > 0 ? others.join(', ') : run.integrationBranch,
+      files.join(', '),
+    );
     const choice = await vscode.window.showWarningMessage(message, resolve, send, skip);
     const agentId = run.agentOf(taskId);
     if (choice === resolve && agentId) {
@@ -59,14 +70,24 @@ export class PlanNotifications implements vscode.Disposable {
       for (const file of conflicts.slice(0, 5)) {
         await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(joinPath(cwd, file)), { preview: false });
       }
-      void vscode.window.showInformationMessage(vscode.l10n.t('Resolve the conflicts and commit in the agent\'s worktree, then run Retry Task on "{0}".', taskId));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          'Resolve the conflicts and commit in the agent\'s worktree, then run Retry Task on "{0}".',
+          taskId,
+        ),
+      );
     } else if (choice === send && agentId) {
-      await this.manager.followUp(agentId, [
-        `Merge the branch ${run.integrationBranch} into your branch and resolve the conflicts in:`,
-        ...files.map((f) => `- ${f}`),
-        'Keep the intent of both sides, then commit the merge.',
-      ].join('\n'));
-      void vscode.window.showInformationMessage(vscode.l10n.t('When the agent has finished, run Retry Task on "{0}".', taskId));
+      await this.manager.followUp(
+        agentId,
+        [
+          `Merge the branch ${run.integrationBranch} into your branch and resolve the conflicts in:`,
+          ...files.map((f) => `- ${f}`),
+          'Keep the intent of both sides, then commit the merge.',
+        ].join('\n'),
+      );
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('When the agent has finished, run Retry Task on "{0}".', taskId),
+      );
     } else if (choice === skip) {
       this.plans.skip(runId, taskId);
     }

@@ -5,7 +5,11 @@ import { commands, contextKeys } from '../constants';
 
 /** "2 agents running" / "3 agents ready for review"; also keeps the view's context keys current. */
 export class AgentsStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('parallelAgents.status', vscode.StatusBarAlignment.Left, 50);
+  private readonly item = vscode.window.createStatusBarItem(
+    'parallelAgents.status',
+    vscode.StatusBarAlignment.Left,
+    50,
+  );
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly manager: AgentManager) {
@@ -22,9 +26,15 @@ export class AgentsStatusBar implements vscode.Disposable {
     void vscode.commands.executeCommand('setContext', contextKeys.hasAgents, agents.length > 0);
     void vscode.commands.executeCommand('setContext', contextKeys.hasRunning, running > 0);
     if (running > 0) {
-      this.item.text = running === 1 ? vscode.l10n.t('$(sync~spin) 1 agent running') : vscode.l10n.t('$(sync~spin) {0} agents running', running);
+      this.item.text =
+        running === 1
+          ? vscode.l10n.t('$(sync~spin) 1 agent running')
+          : vscode.l10n.t('$(sync~spin) {0} agents running', running);
     } else if (ready > 0) {
-      this.item.text = ready === 1 ? vscode.l10n.t('$(check) 1 agent ready for review') : vscode.l10n.t('$(check) {0} agents ready for review', ready);
+      this.item.text =
+        ready === 1
+          ? vscode.l10n.t('$(check) 1 agent ready for review')
+          : vscode.l10n.t('$(check) {0} agents ready for review', ready);
     } else {
       this.item.hide();
       return;

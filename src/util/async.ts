@@ -65,10 +65,12 @@ export class CoalescedSave {
       return;
     }
     this.queued = true;
-    void this.queue.run(() => {
-      this.queued = false;
-      return this.save();
-    }).catch(this.onError);
+    void this.queue
+      .run(() => {
+        this.queued = false;
+        return this.save();
+      })
+      .catch(this.onError);
   }
 
   /** Resolves when every save requested so far has been written. */

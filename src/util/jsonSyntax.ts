@@ -16,7 +16,10 @@ export function jsonSyntaxMessage(text: string, e: unknown): string {
 }
 
 class JsonSyntaxError extends Error {
-  constructor(readonly offset: number, readonly reason: string) {
+  constructor(
+    readonly offset: number,
+    readonly reason: string,
+  ) {
     super(reason);
   }
 }
@@ -89,7 +92,11 @@ class JsonScanner {
       }
       if (c !== ',') {
         this.pos--;
-        this.fail(c === undefined ? `unexpected end of the text; the ${what} is not closed` : `expected "," or "${close}" in the ${what}`);
+        this.fail(
+          c === undefined
+            ? `unexpected end of the text; the ${what} is not closed`
+            : `expected "," or "${close}" in the ${what}`,
+        );
       }
     }
   }

@@ -19,22 +19,41 @@ export function cliServerEnv(name: CliName, url: string, home: string): Record<s
   switch (name) {
     case 'claude':
       return {
-        ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-ant-test', CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_MAX_RETRIES: '0',
+        ANTHROPIC_BASE_URL: url,
+        ANTHROPIC_API_KEY: 'sk-ant-test',
+        CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_TELEMETRY: '1',
+        DISABLE_AUTOUPDATER: '1',
+        CLAUDE_CODE_MAX_RETRIES: '0',
       };
     case 'codex': {
       // A config file rather than -c flags, so the run uses the preset's argv unchanged.
       const codexHome = path.join(home, '.codex');
       fs.mkdirSync(codexHome, { recursive: true });
-      fs.writeFileSync(path.join(codexHome, 'config.toml'), [
-        'model = "gpt-5.5"', 'model_provider = "mock"', '[model_providers.mock]', 'name = "mock"', `base_url = "${url}/v1"`,
-        'wire_api = "responses"', 'env_key = "MOCK_API_KEY"', 'request_max_retries = 0', 'stream_max_retries = 0', '',
-      ].join('\n'));
+      fs.writeFileSync(
+        path.join(codexHome, 'config.toml'),
+        [
+          'model = "gpt-5.5"',
+          'model_provider = "mock"',
+          '[model_providers.mock]',
+          'name = "mock"',
+          `base_url = "${url}/v1"`,
+          'wire_api = "responses"',
+          'env_key = "MOCK_API_KEY"',
+          'request_max_retries = 0',
+          'stream_max_retries = 0',
+          '',
+        ].join('\n'),
+      );
       return { CODEX_HOME: codexHome, MOCK_API_KEY: 'sk-test' };
     }
     case 'gemini':
       fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
-      fs.writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
+      fs.writeFileSync(
+        path.join(home, '.gemini', 'settings.json'),
+        JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }),
+      );
       return { GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'test-key' };
   }
 }
@@ -44,8 +63,14 @@ export function homeEnv(home: string): Record<string, string> {
   const tmp = path.join(home, 'tmp');
   fs.mkdirSync(tmp, { recursive: true });
   return {
-    HOME: home, TMPDIR: tmp, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache'),
-    XDG_DATA_HOME: path.join(home, '.local', 'share'), XDG_STATE_HOME: path.join(home, '.local', 'state'),
-    NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost', NO_COLOR: '1',
+    HOME: home,
+    TMPDIR: tmp,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_CACHE_HOME: path.join(home, '.cache'),
+    XDG_DATA_HOME: path.join(home, '.local', 'share'),
+    XDG_STATE_HOME: path.join(home, '.local', 'state'),
+    NO_PROXY: '127.0.0.1,localhost',
+    no_proxy: '127.0.0.1,localhost',
+    NO_COLOR: '1',
   };
 }

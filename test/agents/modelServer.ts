@@ -161,12 +161,22 @@ export class ModelServer {
     const messages = Array.isArray(body.messages) ? (body.messages as Json[]) : [];
     const tools = Array.isArray(body.tools) ? (body.tools as Json[]) : [];
     // The environment block (with the cwd) comes in `system` or in a message with role "system".
-    const cwd = /Primary working directory: (.+)/.exec([blockText(body.system), ...messages.map((m) => blockText(m.content))].join('\n'))?.[1]?.trim();
-    const hasToolResult = messages.some((m) => Array.isArray(m.content) && (m.content as Json[]).some((c) => c.type === 'tool_result'));
+    const cwd = /Primary working directory: (.+)/
+      .exec([blockText(body.system), ...messages.map((m) => blockText(m.content))].join('\n'))?.[1]
+      ?.trim();
+    const hasToolResult = messages.some(
+      (m) => Array.isArray(m.content) && (m.content as Json[]).some((c) => c.type === 'tool_result'),
+    );
     const id = `msg_${this.nextId++}`;
     let block: Json;
     let stop: string;
-    if (cwd !== undefined && this.wantsTool(hasToolResult, tools.some((t) => t.name === 'Write'))) {
+    if (
+      cwd !== undefined &&
+      this.wantsTool(
+        hasToolResult,
+        tools.some((t) => t.name === 'Write'),
+      )
+    ) {
       record.answered = 'tool';
       const input = { file_path: `${cwd.replace(/\/+$/, '')}/${this.script.file}`, content: this.script.content };
       block = { type: 'tool_use', id: `toolu_${this.nextId++}`, name: 'Write', input };
@@ -179,21 +189,64 @@ export class ModelServer {
     const model = typeof body.model === 'string' ? body.model : 'claude-scripted';
     const usage = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
     if (body.stream !== true) {
-      json(res, { id, type: 'message', role: 'assistant', model, content: [block], stop_reason: stop, stop_sequence: null, usage });
+      json(res, {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [block],
+        stop_reason: stop,
+        stop_sequence: null,
+        usage,
+      });
       return;
     }
     const events: Array<[string, Json]> = [
-      ['message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } }],
+      [
+        'message_start',
+        {
+          type: 'message_start',
+          message: {
+            id,
+            type: 'message',
+            role: 'assistant',
+            model,
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { ...usage, output_tokens: 1 },
+          },
+        },
+      ],
     ];
     if (block.type === 'tool_use') {
-      events.push(['content_block_start', { type: 'content_block_start', index: 0, content_block: { ...block, input: {} } }]);
-      events.push(['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } }]);
+      events.push([
+        'content_block_start',
+        { type: 'content_block_start', index: 0, content_block: { ...block, input: {} } },
+      ]);
+      events.push([
+        'content_block_delta',
+        {
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+        },
+      ]);
     } else {
-      events.push(['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }]);
-      events.push(['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: block.text } }]);
+      events.push([
+        'content_block_start',
+        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      ]);
+      events.push([
+        'content_block_delta',
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: block.text } },
+      ]);
     }
     events.push(['content_block_stop', { type: 'content_block_stop', index: 0 }]);
-    events.push(['message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 5 } }]);
+    events.push([
+      'message_delta',
+      { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 5 } },
+    ]);
     events.push(['message_stop', { type: 'message_stop' }]);
     sse(res, events);
   }
@@ -206,21 +259,51 @@ export class ModelServer {
     const hasToolResult = input.some((i) => i.type === 'custom_tool_call_output' || i.type === 'function_call_output');
     const responseId = `resp_${this.nextId++}`;
     let item: Json;
-    if (this.wantsTool(hasToolResult, tools.some((t) => t.name === 'apply_patch' && t.type === 'custom'))) {
+    if (
+      this.wantsTool(
+        hasToolResult,
+        tools.some((t) => t.name === 'apply_patch' && t.type === 'custom'),
+      )
+    ) {
       record.answered = 'tool';
-      const lines = this.script.content.replace(/\n$/, '').split('\n').map((l) => `+${l}`);
+      const lines = this.script.content
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((l) => `+${l}`);
       const patch = ['*** Begin Patch', `*** Add File: ${this.script.file}`, ...lines, '*** End Patch', ''].join('\n');
-      item = { type: 'custom_tool_call', id: `ctc_${this.nextId++}`, call_id: `call_${this.nextId++}`, name: 'apply_patch', input: patch, status: 'completed' };
+      item = {
+        type: 'custom_tool_call',
+        id: `ctc_${this.nextId++}`,
+        call_id: `call_${this.nextId++}`,
+        name: 'apply_patch',
+        input: patch,
+        status: 'completed',
+      };
     } else {
       record.answered = 'text';
-      item = { type: 'message', id: `msg_${this.nextId++}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: this.finalText, annotations: [] }] };
+      item = {
+        type: 'message',
+        id: `msg_${this.nextId++}`,
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: this.finalText, annotations: [] }],
+      };
     }
-    const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
+    const usage = {
+      input_tokens: 10,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: 5,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 15,
+    };
     sse(res, [
       ['response.created', { type: 'response.created', response: { id: responseId, status: 'in_progress' } }],
       ['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item }],
       ['response.output_item.done', { type: 'response.output_item.done', output_index: 0, item }],
-      ['response.completed', { type: 'response.completed', response: { id: responseId, status: 'completed', output: [item], usage } }],
+      [
+        'response.completed',
+        { type: 'response.completed', response: { id: responseId, status: 'completed', output: [item], usage } },
+      ],
     ]);
   }
 
@@ -237,22 +320,38 @@ export class ModelServer {
       // Side calls (model routing, next-speaker checks) want JSON in a given shape.
       record.answered = 'json';
       const text = JSON.stringify(structuredAnswer(body));
-      json(res, { candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }], usageMetadata });
+      json(res, {
+        candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
+        usageMetadata,
+      });
       return;
     }
     const contents = Array.isArray(body.contents) ? (body.contents as Json[]) : [];
     const last = contents[contents.length - 1];
-    const hasToolResult = Array.isArray(last?.parts) && (last.parts as Json[]).some((p) => p.functionResponse !== undefined);
-    const declarations = (Array.isArray(body.tools) ? (body.tools as Json[]) : []).flatMap((t) => (Array.isArray(t.functionDeclarations) ? (t.functionDeclarations as Json[]) : []));
+    const hasToolResult =
+      Array.isArray(last?.parts) && (last.parts as Json[]).some((p) => p.functionResponse !== undefined);
+    const declarations = (Array.isArray(body.tools) ? (body.tools as Json[]) : []).flatMap((t) =>
+      Array.isArray(t.functionDeclarations) ? (t.functionDeclarations as Json[]) : [],
+    );
     let part: Json;
-    if (this.wantsTool(hasToolResult, declarations.some((d) => d.name === 'write_file'))) {
+    if (
+      this.wantsTool(
+        hasToolResult,
+        declarations.some((d) => d.name === 'write_file'),
+      )
+    ) {
       record.answered = 'tool';
-      part = { functionCall: { name: 'write_file', args: { file_path: this.script.file, content: this.script.content } } };
+      part = {
+        functionCall: { name: 'write_file', args: { file_path: this.script.file, content: this.script.content } },
+      };
     } else {
       record.answered = 'text';
       part = { text: this.finalText };
     }
-    const chunk = { candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }], usageMetadata };
+    const chunk = {
+      candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
+      usageMetadata,
+    };
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.end(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
   }
@@ -302,7 +401,9 @@ function unauthorized(api: RecordedRequest['api']): Json {
     return { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } };
   }
   if (api === 'gemini') {
-    return { error: { code: 401, message: 'API key not valid. Please pass a valid API key.', status: 'UNAUTHENTICATED' } };
+    return {
+      error: { code: 401, message: 'API key not valid. Please pass a valid API key.', status: 'UNAUTHENTICATED' },
+    };
   }
   return { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } };
 }

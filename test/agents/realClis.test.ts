@@ -31,7 +31,13 @@ interface CliCase {
 const cases: readonly CliCase[] = [
   { name: 'claude', api: 'anthropic', whenDown: 'failed', step: 'Write notes/hello.txt', prompt: cliPrompts.claude },
   { name: 'codex', api: 'openai', whenDown: 'timed-out', step: 'Add notes/hello.txt', prompt: cliPrompts.codex },
-  { name: 'gemini', api: 'gemini', whenDown: 'timed-out', step: 'write_file notes/hello.txt', prompt: cliPrompts.gemini },
+  {
+    name: 'gemini',
+    api: 'gemini',
+    whenDown: 'timed-out',
+    step: 'write_file notes/hello.txt',
+    prompt: cliPrompts.gemini,
+  },
 ];
 
 const script: ModelScript = { file: 'notes/hello.txt', content: 'hello from a real CLI\n' };
@@ -41,9 +47,12 @@ const downLimitMs = 15_000;
 const timings: string[] = [];
 
 function provisionedClis(): Clis {
-  const json = process.env.PA_CLIS_JSON ?? execFileSync('bash', [path.resolve(__dirname, '../../../scripts/provision-clis.sh')], {
-    encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const json =
+    process.env.PA_CLIS_JSON ??
+    execFileSync('bash', [path.resolve(__dirname, '../../../scripts/provision-clis.sh')], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
   const clis = JSON.parse(json) as Clis;
   for (const name of ['claude', 'codex', 'gemini'] as const) {
     assert.ok(fs.existsSync(clis[name]), `provisioned ${name} is missing: ${clis[name]}`);
@@ -57,7 +66,13 @@ class CliRun {
   readonly home = path.join(this.fx.tmp, 'home');
   readonly manager: AgentManager;
 
-  constructor(readonly cli: CliCase, bin: string, url: string, limitMs: number, argsOf: (preset: Profile) => readonly string[] = (p) => p.args) {
+  constructor(
+    readonly cli: CliCase,
+    bin: string,
+    url: string,
+    limitMs: number,
+    argsOf: (preset: Profile) => readonly string[] = (p) => p.args,
+  ) {
     const preset = findProfile(builtinProfiles, cli.name);
     const env = { ...homeEnv(this.home), ...cliServerEnv(cli.name, url, this.home) };
     const profile: Profile = { ...preset, command: bin, args: argsOf(preset), env };
@@ -70,14 +85,23 @@ class CliRun {
   /** Dispatches and waits for the end of the run; the agent timeout bounds the wait. */
   async run(prompt: string): Promise<{ record: AgentRecord; log: string; seconds: number }> {
     const started = Date.now();
-    const { id } = await this.manager.dispatch({ prompt, profile: this.cli.name, folder: this.fx.repo, title: `${this.cli.name} test` });
+    const { id } = await this.manager.dispatch({
+      prompt,
+      profile: this.cli.name,
+      folder: this.fx.repo,
+      title: `${this.cli.name} test`,
+    });
     await this.manager.whenEnded(id);
     await this.manager.refreshChanges(id);
     const record = this.manager.get(id);
-    const log = record.logPath !== undefined && fs.existsSync(record.logPath) ? fs.readFileSync(record.logPath, 'utf8') : '';
+    const log =
+      record.logPath !== undefined && fs.existsSync(record.logPath) ? fs.readFileSync(record.logPath, 'utf8') : '';
     if (process.env.PA_CAPTURE_DIR) {
       // How the fixtures of test/unit/agentEvents.test.ts were recorded.
-      fs.writeFileSync(path.join(process.env.PA_CAPTURE_DIR, `${this.cli.name}-${record.status}-${Date.now()}.log`), log);
+      fs.writeFileSync(
+        path.join(process.env.PA_CAPTURE_DIR, `${this.cli.name}-${record.status}-${Date.now()}.log`),
+        log,
+      );
     }
     return { record, log, seconds: (Date.now() - started) / 1000 };
   }
@@ -108,13 +132,16 @@ function processesIn(dir: string): string[] {
 
 /** The JSON objects of a stream-json log (Claude, Gemini); other lines are skipped. */
 function jsonLines(log: string): Array<Record<string, unknown>> {
-  return log.split('\n').filter((l) => l.startsWith('{')).flatMap((l) => {
-    try {
-      return [JSON.parse(l) as Record<string, unknown>];
-    } catch {
-      return [];
-    }
-  });
+  return log
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
 }
 
 /** Claude's final `result` line, which carries `permission_denials`. */
@@ -146,7 +173,12 @@ describe('real agent CLIs against a scripted model', function () {
 
   after(() => console.log(`\n  [clis] per-run wall time:\n${timings.map((t) => `    ${t}`).join('\n')}`));
 
-  async function start(c: CliCase, mode: ServerMode | 'down', limitMs = runLimitMs, argsOf?: (preset: Profile) => readonly string[]) {
+  async function start(
+    c: CliCase,
+    mode: ServerMode | 'down',
+    limitMs = runLimitMs,
+    argsOf?: (preset: Profile) => readonly string[],
+  ) {
     server = await ModelServer.start(script, mode === 'down' ? 'normal' : mode);
     const url = server.url;
     if (mode === 'down') {
@@ -165,13 +197,23 @@ describe('real agent CLIs against a scripted model', function () {
         assert.equal(record.status, 'succeeded', describeRun(record, log));
         const worktree = record.worktreePath as string;
         assert.equal(fs.readFileSync(path.join(worktree, script.file), 'utf8').trim(), script.content.trim());
-        assert.deepEqual(record.changedFiles.map((f) => f.path), [script.file]);
+        assert.deepEqual(
+          record.changedFiles.map((f) => f.path),
+          [script.file],
+        );
         assert.equal(git(worktree, 'status', '--porcelain'), '?? notes/');
         assert.equal(git(run.fx.repo, 'status', '--porcelain'), '', 'the main checkout is untouched');
         const calls = model.modelCalls(c.api);
-        assert.ok(calls.some((r) => JSON.stringify(r.body).includes(JSON.stringify(c.prompt).slice(1, -1))), 'the prompt reached the model verbatim');
+        assert.ok(
+          calls.some((r) => JSON.stringify(r.body).includes(JSON.stringify(c.prompt).slice(1, -1))),
+          'the prompt reached the model verbatim',
+        );
         assert.deepEqual(calls.filter((r) => r.answered === 'tool').length, 1, 'one write asked for');
-        assert.equal(calls[calls.length - 1].answered, 'text', 'the run ended with the final answer, after the tool result');
+        assert.equal(
+          calls[calls.length - 1].answered,
+          'text',
+          'the run ended with the final answer, after the tool result',
+        );
         assert.deepEqual(processesIn(worktree), []);
         // What the Agents view shows, parsed from the CLI's own JSON events while it ran.
         assert.equal(record.activity?.result, 'DONE', JSON.stringify(record.activity));
@@ -179,10 +221,20 @@ describe('real agent CLIs against a scripted model', function () {
         assert.ok((record.activity?.outputTokens ?? 0) > 0, `tokens reported: ${JSON.stringify(record.activity)}`);
         assert.equal(record.activity?.denials, undefined);
         if (c.name === 'claude') {
-          assert.ok((record.activity?.turns ?? 0) > 0 && record.activity?.costUsd !== undefined, JSON.stringify(record.activity));
+          assert.ok(
+            (record.activity?.turns ?? 0) > 0 && record.activity?.costUsd !== undefined,
+            JSON.stringify(record.activity),
+          );
           const lines = jsonLines(log);
-          const toolUses = lines.flatMap((l) => ((l.message as { content?: Array<Record<string, unknown>> } | undefined)?.content ?? []).filter((b) => b.type === 'tool_use'));
-          assert.deepEqual(toolUses.map((b) => b.name), ['Write']);
+          const toolUses = lines.flatMap((l) =>
+            ((l.message as { content?: Array<Record<string, unknown>> } | undefined)?.content ?? []).filter(
+              (b) => b.type === 'tool_use',
+            ),
+          );
+          assert.deepEqual(
+            toolUses.map((b) => b.name),
+            ['Write'],
+          );
           const result = claudeResult(log);
           assert.equal(result?.subtype, 'success');
           assert.equal(result?.is_error, false);
@@ -190,7 +242,10 @@ describe('real agent CLIs against a scripted model', function () {
         }
         if (c.name === 'gemini') {
           const lines = jsonLines(log);
-          assert.deepEqual(lines.filter((l) => l.type === 'tool_use').map((l) => l.tool_name), ['write_file']);
+          assert.deepEqual(
+            lines.filter((l) => l.type === 'tool_use').map((l) => l.tool_name),
+            ['write_file'],
+          );
           assert.equal(lines.find((l) => l.type === 'result')?.status, 'success');
         }
       });
@@ -220,7 +275,8 @@ describe('real agent CLIs against a scripted model', function () {
 
       if (c.name === 'claude') {
         it('without a permission mode: exits 0 having written nothing; permission_denials makes it "needs permission"', async () => {
-          const withoutMode = (p: Profile) => p.args.filter((a, i, all) => a !== '--permission-mode' && all[i - 1] !== '--permission-mode');
+          const withoutMode = (p: Profile) =>
+            p.args.filter((a, i, all) => a !== '--permission-mode' && all[i - 1] !== '--permission-mode');
           const { cli: run } = await start(c, 'normal', runLimitMs, withoutMode);
           const { record, log, seconds } = await run.run(c.prompt);
           timings.push(`claude permission denial: ${seconds.toFixed(1)} s`);
@@ -233,14 +289,23 @@ describe('real agent CLIs against a scripted model', function () {
           const result = claudeResult(log);
           assert.equal(result?.subtype, 'success');
           assert.equal(result?.is_error, false);
-          const denials = result?.permission_denials as Array<{ tool_name: string; tool_use_id: string; tool_input: { file_path: string; content: string } }>;
+          const denials = result?.permission_denials as Array<{
+            tool_name: string;
+            tool_use_id: string;
+            tool_input: { file_path: string; content: string };
+          }>;
           assert.equal(denials.length, 1, JSON.stringify(result));
           assert.equal(denials[0].tool_name, 'Write');
           assert.equal(denials[0].tool_input.file_path, path.join(record.worktreePath as string, script.file));
           // Each denial is also announced as it happens, before the result line.
           const announced = jsonLines(log).filter((l) => l.type === 'system' && l.subtype === 'permission_denied');
-          assert.deepEqual(announced.map((l) => [l.tool_name, l.tool_use_id]), [['Write', denials[0].tool_use_id]]);
-          console.log(`      result.permission_denials: ${JSON.stringify(denials)}\n      event: ${JSON.stringify(announced[0])}`);
+          assert.deepEqual(
+            announced.map((l) => [l.tool_name, l.tool_use_id]),
+            [['Write', denials[0].tool_use_id]],
+          );
+          console.log(
+            `      result.permission_denials: ${JSON.stringify(denials)}\n      event: ${JSON.stringify(announced[0])}`,
+          );
         });
       }
 
@@ -251,7 +316,10 @@ describe('real agent CLIs against a scripted model', function () {
           const { record, log } = await run.run(prompt);
           assert.equal(record.status, 'succeeded', describeRun(record, log));
           assert.doesNotMatch(log, /Not enough arguments following/);
-          assert.ok(model.modelCalls().some((r) => JSON.stringify(r.body).includes(JSON.stringify(prompt).slice(1, -1))), 'the prompt reached the model verbatim');
+          assert.ok(
+            model.modelCalls().some((r) => JSON.stringify(r.body).includes(JSON.stringify(prompt).slice(1, -1))),
+            'the prompt reached the model verbatim',
+          );
         });
       }
     });

@@ -65,7 +65,11 @@ describe('AgentLanding: commit, merge, conflicts, discard and restore with real 
       const parents = git(fx.repo, 'rev-list', '--parents', '-n', '1', 'HEAD').split(' ').length - 1;
       assert.equal(parents, strategy === 'merge' ? 2 : 1);
       if (strategy === 'rebase') {
-        assert.equal(git(fx.repo, 'rev-parse', 'HEAD'), git(fx.repo, 'rev-parse', agent.branch!), 'main fast-forwarded to the rebased branch');
+        assert.equal(
+          git(fx.repo, 'rev-parse', 'HEAD'),
+          git(fx.repo, 'rev-parse', agent.branch!),
+          'main fast-forwarded to the rebased branch',
+        );
       }
     });
   }
@@ -83,7 +87,10 @@ describe('AgentLanding: commit, merge, conflicts, discard and restore with real 
     assert.equal(git(fx.repo, 'status', '--porcelain'), '');
     assert.equal(manager.get(b.id).status, 'succeeded');
     assert.deepEqual(await landing.resolveInWorktree(b.id), ['app.js']);
-    assert.match(fs.readFileSync(path.join(b.cwd, 'app.js'), 'utf8'), /<<<<<<<[\s\S]*from B[\s\S]*=======[\s\S]*from A/);
+    assert.match(
+      fs.readFileSync(path.join(b.cwd, 'app.js'), 'utf8'),
+      /<<<<<<<[\s\S]*from B[\s\S]*=======[\s\S]*from A/,
+    );
     assert.equal(git(fx.repo, 'status', '--porcelain'), '', 'the main worktree is still untouched');
   });
 
@@ -139,7 +146,10 @@ describe('AgentLanding: commit, merge, conflicts, discard and restore with real 
     assert.ok(!fs.existsSync(agent.cwd));
     assert.equal(git(fx.repo, 'branch', '--list', agent.branch!), '', 'content is in main, so the branch goes');
     assert.ok(git(fx.repo, 'rev-parse', '--verify', `refs/parallel-agents/saved/${agent.id}`));
-    assert.deepEqual(manager.list().map((r) => r.id), [unmerged.id]);
+    assert.deepEqual(
+      manager.list().map((r) => r.id),
+      [unmerged.id],
+    );
     assert.ok(fs.existsSync(unmerged.cwd));
   });
 });

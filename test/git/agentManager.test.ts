@@ -27,7 +27,12 @@ describe('AgentManager with real git and real agent processes', function () {
   it('dispatches the demo agent into a new worktree at the recorded base and tracks its changes', async () => {
     const manager = makeManager();
     const base = git(repo, 'rev-parse', 'HEAD');
-    const record = await manager.dispatch({ prompt: 'create notes/todo.md: first\nreplace app.js: hi => hello\ndelete README.md', profile: 'demo', folder: repo, title: 'Tidy up' });
+    const record = await manager.dispatch({
+      prompt: 'create notes/todo.md: first\nreplace app.js: hi => hello\ndelete README.md',
+      profile: 'demo',
+      folder: repo,
+      title: 'Tidy up',
+    });
     assert.equal(record.branch, 'agents/tidy-up');
     assert.equal(record.worktreePath, path.join(tmp, 'repo.worktrees', 'tidy-up'));
     assert.equal(record.baseSha, base);
@@ -35,7 +40,11 @@ describe('AgentManager with real git and real agent processes', function () {
     const done = await finished(manager, record.id);
     assert.equal(done.status, 'succeeded', done.error);
     assert.equal(done.exitCode, 0);
-    assert.deepEqual(done.changedFiles.map((f) => `${f.kind} ${f.path}`).sort(), ['deleted README.md', 'modified app.js', 'untracked notes/todo.md']);
+    assert.deepEqual(done.changedFiles.map((f) => `${f.kind} ${f.path}`).sort(), [
+      'deleted README.md',
+      'modified app.js',
+      'untracked notes/todo.md',
+    ]);
     assert.equal(fs.readFileSync(path.join(done.cwd, 'notes/todo.md'), 'utf8').trim(), 'first');
     // The main workspace is untouched.
     assert.equal(git(repo, 'status', '--porcelain'), '');
@@ -44,14 +53,28 @@ describe('AgentManager with real git and real agent processes', function () {
 
   it('runs 8 dispatches at once: all succeed with unique branches and folders', async () => {
     const manager = makeManager();
-    const records = await Promise.all(Array.from({ length: 8 }, (_, i) => manager.dispatch({ prompt: `create f${i}.txt: ${i}`, profile: 'demo', folder: repo, title: 'Same title' })));
+    const records = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        manager.dispatch({ prompt: `create f${i}.txt: ${i}`, profile: 'demo', folder: repo, title: 'Same title' }),
+      ),
+    );
     assert.equal(new Set(records.map((r) => r.branch)).size, 8);
     assert.equal(new Set(records.map((r) => r.worktreePath)).size, 8);
     assert.deepEqual(records.map((r) => r.branch).sort()[0], 'agents/same-title');
     const results = await Promise.all(records.map((r) => finished(manager, r.id)));
-    assert.deepEqual(results.map((r) => r.status), Array(8).fill('succeeded'));
-    results.forEach((r, i) => assert.deepEqual(r.changedFiles.map((f) => f.path), [`f${i}.txt`]));
-    const registered = git(repo, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length;
+    assert.deepEqual(
+      results.map((r) => r.status),
+      Array(8).fill('succeeded'),
+    );
+    results.forEach((r, i) =>
+      assert.deepEqual(
+        r.changedFiles.map((f) => f.path),
+        [`f${i}.txt`],
+      ),
+    );
+    const registered = git(repo, 'worktree', 'list', '--porcelain')
+      .split('\n')
+      .filter((l) => l.startsWith('worktree ')).length;
     assert.equal(registered, 9);
   });
 
@@ -59,7 +82,10 @@ describe('AgentManager with real git and real agent processes', function () {
     const manager = makeManager();
     await assert.rejects(manager.dispatch({ prompt: 'do it', profile: 'missing', folder: repo }), (e) => {
       assert.ok(AgentError.is(e, 'executableNotFound'));
-      assert.match((e as Error).message, /definitely-not-installed-cli was not found on PATH — install it or edit parallelAgents\.profiles/);
+      assert.match(
+        (e as Error).message,
+        /definitely-not-installed-cli was not found on PATH — install it or edit parallelAgents\.profiles/,
+      );
       return true;
     });
     assert.equal(manager.list().length, 0);
@@ -71,13 +97,21 @@ describe('AgentManager with real git and real agent processes', function () {
     const manager = makeManager();
     const plain = path.join(tmp, 'plain');
     fs.mkdirSync(plain);
-    await assert.rejects(manager.dispatch({ prompt: 'x', profile: 'demo', folder: plain }), (e) => AgentError.is(e, 'notGitRepository'));
+    await assert.rejects(manager.dispatch({ prompt: 'x', profile: 'demo', folder: plain }), (e) =>
+      AgentError.is(e, 'notGitRepository'),
+    );
     const empty = path.join(tmp, 'empty');
     fs.mkdirSync(empty);
     git(empty, 'init', '-q');
-    await assert.rejects(manager.dispatch({ prompt: 'x', profile: 'demo', folder: empty }), (e) => AgentError.is(e, 'noCommits'));
-    await assert.rejects(manager.dispatch({ prompt: '   ', profile: 'demo', folder: repo }), (e) => AgentError.is(e, 'emptyPrompt'));
-    await assert.rejects(manager.dispatch({ prompt: 'x', profile: 'nope', folder: repo }), (e) => AgentError.is(e, 'unknownProfile'));
+    await assert.rejects(manager.dispatch({ prompt: 'x', profile: 'demo', folder: empty }), (e) =>
+      AgentError.is(e, 'noCommits'),
+    );
+    await assert.rejects(manager.dispatch({ prompt: '   ', profile: 'demo', folder: repo }), (e) =>
+      AgentError.is(e, 'emptyPrompt'),
+    );
+    await assert.rejects(manager.dispatch({ prompt: 'x', profile: 'nope', folder: repo }), (e) =>
+      AgentError.is(e, 'unknownProfile'),
+    );
     assert.equal(manager.list().length, 0);
     assert.deepEqual(fs.readdirSync(tmp).sort(), ['empty', 'plain', 'repo']);
   });
@@ -89,24 +123,46 @@ describe('AgentManager with real git and real agent processes', function () {
     git(repo, 'add', '.');
     git(repo, 'commit', '-q', '-m', 'prerequisite');
     git(repo, 'checkout', '-q', 'main');
-    const record = await manager.dispatch({ prompt: 'print hi', profile: 'demo', folder: repo, base: 'integration', title: 'Dependent' });
+    const record = await manager.dispatch({
+      prompt: 'print hi',
+      profile: 'demo',
+      folder: repo,
+      base: 'integration',
+      title: 'Dependent',
+    });
     assert.equal(record.baseSha, git(repo, 'rev-parse', 'integration'));
     assert.ok(fs.existsSync(path.join(record.cwd, 'from-integration.txt')));
     await finished(manager, record.id);
-    await assert.rejects(manager.dispatch({ prompt: 'x', profile: 'demo', folder: repo, base: 'no-such-branch', title: 'Lost' }), /"no-such-branch" is not a commit or branch/);
+    await assert.rejects(
+      manager.dispatch({ prompt: 'x', profile: 'demo', folder: repo, base: 'no-such-branch', title: 'Lost' }),
+      /"no-such-branch" is not a commit or branch/,
+    );
     assert.equal(manager.list().length, 1);
     assert.equal(git(repo, 'branch', '--list', 'agents/lost'), '');
   });
 
-  it('passes a profile\'s env to the agent but never writes its values to the log', async () => {
+  it("passes a profile's env to the agent but never writes its values to the log", async () => {
     const lines: string[] = [];
     const sink = (m: string) => lines.push(m);
     const secret = 'sekrit-token-4711';
     const manager = makeManager({
       logger: { info: sink, warn: sink, error: sink },
-      profiles: () => [{ name: 'env-demo', command: '${demoAgent}', args: ['${prompt}'], mode: 'headless', env: { API_TOKEN: secret } }],
+      profiles: () => [
+        {
+          name: 'env-demo',
+          command: '${demoAgent}',
+          args: ['${prompt}'],
+          mode: 'headless',
+          env: { API_TOKEN: secret },
+        },
+      ],
     });
-    const record = await manager.dispatch({ prompt: 'print started', profile: 'env-demo', folder: repo, title: 'Secret' });
+    const record = await manager.dispatch({
+      prompt: 'print started',
+      profile: 'env-demo',
+      folder: repo,
+      title: 'Secret',
+    });
     const done = await finished(manager, record.id);
     assert.equal(done.status, 'succeeded');
     assert.ok(lines.length > 0, 'the manager logged the run');
@@ -117,7 +173,9 @@ describe('AgentManager with real git and real agent processes', function () {
 
   it('stops a run that exceeds the time limit with status timed-out', async () => {
     let limitMs = 300;
-    const manager = makeManager({ settings: () => ({ branchPrefix: 'agents', logDir: path.join(tmp, 'logs'), agentTimeoutMs: limitMs }) });
+    const manager = makeManager({
+      settings: () => ({ branchPrefix: 'agents', logDir: path.join(tmp, 'logs'), agentTimeoutMs: limitMs }),
+    });
     const record = await manager.dispatch({ prompt: 'sleep 30', profile: 'demo', folder: repo, title: 'Too slow' });
     const t0 = Date.now();
     const done = await finished(manager, record.id);
@@ -161,7 +219,11 @@ describe('AgentManager with real git and real agent processes', function () {
       },
     };
     const first = makeManager({ headlessRunner: cannotDetach });
-    const record = await first.dispatch({ prompt: 'sleep 2\ncreate late.txt: too late', profile: 'demo', folder: repo });
+    const record = await first.dispatch({
+      prompt: 'sleep 2\ncreate late.txt: too late',
+      profile: 'demo',
+      folder: repo,
+    });
     await first.flush();
     assert.equal(store.records.find((r) => r.id === record.id)?.status, 'running');
     first.dispose();
@@ -174,9 +236,20 @@ describe('AgentManager with real git and real agent processes', function () {
 
   it('adopts a supervised agent still running after its window closed, with its real end and all its output', async () => {
     const stateDir = path.join(tmp, 'agents');
-    const runner = () => new SupervisedRunner({ supervisorScript: path.resolve(__dirname, '../../../dist/supervisor.js'), runtime: process.execPath, stateDir, pollMs: 100 });
+    const runner = () =>
+      new SupervisedRunner({
+        supervisorScript: path.resolve(__dirname, '../../../dist/supervisor.js'),
+        runtime: process.execPath,
+        stateDir,
+        pollMs: 100,
+      });
     const first = makeManager({ headlessRunner: runner() });
-    const record = await first.dispatch({ prompt: 'print before\nsleep 2\nprint after\ncreate late.txt: made after the reload', profile: 'demo', folder: repo, title: 'Survivor' });
+    const record = await first.dispatch({
+      prompt: 'print before\nsleep 2\nprint after\ncreate late.txt: made after the reload',
+      profile: 'demo',
+      folder: repo,
+      title: 'Survivor',
+    });
     await first.flush();
     first.dispose();
     const second = makeManager({ headlessRunner: runner() });
@@ -188,7 +261,12 @@ describe('AgentManager with real git and real agent processes', function () {
     assert.equal(fs.readFileSync(path.join(record.cwd, 'late.txt'), 'utf8'), 'made after the reload');
     assert.match(fs.readFileSync(record.logPath!, 'utf8'), /before[\s\S]*after[\s\S]*summary/);
     // Stop still works on an adopted agent.
-    const sleeper = await second.dispatch({ prompt: 'sleep 30', profile: 'demo', folder: repo, title: 'Adopted sleeper' });
+    const sleeper = await second.dispatch({
+      prompt: 'sleep 30',
+      profile: 'demo',
+      folder: repo,
+      title: 'Adopted sleeper',
+    });
     second.dispose();
     const third = makeManager({ headlessRunner: runner() });
     assert.equal(third.get(sleeper.id).status, 'running');
@@ -198,18 +276,41 @@ describe('AgentManager with real git and real agent processes', function () {
 
   it('adopts an agent saved as preparing whose supervisor runs (the window closed before saving it ran), but never its setup command for it', async () => {
     const stateDir = path.join(tmp, 'agents');
-    const runner = () => new SupervisedRunner({ supervisorScript: path.resolve(__dirname, '../../../dist/supervisor.js'), runtime: process.execPath, stateDir, pollMs: 100 });
+    const runner = () =>
+      new SupervisedRunner({
+        supervisorScript: path.resolve(__dirname, '../../../dist/supervisor.js'),
+        runtime: process.execPath,
+        stateDir,
+        pollMs: 100,
+      });
     const now: { setupCommand?: string[] } = {};
-    const first = makeManager({ headlessRunner: runner(), settings: () => ({ branchPrefix: 'agents', logDir: path.join(tmp, 'logs'), setupCommand: now.setupCommand }) });
-    const launched = await first.dispatch({ prompt: 'sleep 2\ncreate late.txt: after all', profile: 'demo', folder: repo, title: 'Launched' });
+    const first = makeManager({
+      headlessRunner: runner(),
+      settings: () => ({ branchPrefix: 'agents', logDir: path.join(tmp, 'logs'), setupCommand: now.setupCommand }),
+    });
+    const launched = await first.dispatch({
+      prompt: 'sleep 2\ncreate late.txt: after all',
+      profile: 'demo',
+      folder: repo,
+      title: 'Launched',
+    });
     now.setupCommand = [process.execPath, '-e', 'setTimeout(() => {}, 3000)'];
-    const inSetup = await first.dispatch({ prompt: 'create never.txt: no', profile: 'demo', folder: repo, title: 'In setup' });
-    await waitFor('the setup command\'s supervisor', () => fs.existsSync(path.join(stateDir, `${inSetup.id}.setup.status.json`)));
+    const inSetup = await first.dispatch({
+      prompt: 'create never.txt: no',
+      profile: 'demo',
+      folder: repo,
+      title: 'In setup',
+    });
+    await waitFor("the setup command's supervisor", () =>
+      fs.existsSync(path.join(stateDir, `${inSetup.id}.setup.status.json`)),
+    );
     await first.flush();
     first.dispose();
     assert.equal(store.records.find((r) => r.id === inSetup.id)?.status, 'preparing', 'its setup command runs');
     // The save that said "running" was lost with the window: the launched agent is saved as preparing.
-    store.records = store.records.map((r) => (r.id === launched.id ? { ...r, status: 'preparing', startedAt: undefined } : r));
+    store.records = store.records.map((r) =>
+      r.id === launched.id ? { ...r, status: 'preparing', startedAt: undefined } : r,
+    );
 
     const second = makeManager({ headlessRunner: runner() });
     assert.equal(second.get(launched.id).status, 'running', 'its supervisor says it runs');
@@ -223,8 +324,15 @@ describe('AgentManager with real git and real agent processes', function () {
 
   it('runs a follow-up in the same worktree and keeps the prompt history', async () => {
     const manager = makeManager();
-    const record = await manager.dispatch({ prompt: 'create a.txt: one', profile: 'demo', folder: repo, title: 'Follow me' });
-    await assert.rejects(manager.followUp(record.id, 'append a.txt: too early'), (e) => AgentError.is(e, 'invalidTransition'));
+    const record = await manager.dispatch({
+      prompt: 'create a.txt: one',
+      profile: 'demo',
+      folder: repo,
+      title: 'Follow me',
+    });
+    await assert.rejects(manager.followUp(record.id, 'append a.txt: too early'), (e) =>
+      AgentError.is(e, 'invalidTransition'),
+    );
     await finished(manager, record.id);
     await manager.followUp(record.id, 'append a.txt: two');
     assert.equal(manager.get(record.id).status, 'running');
@@ -233,8 +341,10 @@ describe('AgentManager with real git and real agent processes', function () {
     assert.equal(done.cwd, record.cwd);
     assert.deepEqual(done.followUps, ['append a.txt: two']);
     assert.equal(fs.readFileSync(path.join(record.cwd, 'a.txt'), 'utf8'), 'onetwo');
-    assert.match(fs.readFileSync(done.logPath!, 'utf8'), /create a\.txt[\s\S]*──── follow-up: append a\.txt: two\n[\s\S]*append a\.txt/);
+    assert.match(
+      fs.readFileSync(done.logPath!, 'utf8'),
+      /create a\.txt[\s\S]*──── follow-up: append a\.txt: two\n[\s\S]*append a\.txt/,
+    );
     await assert.rejects(manager.followUp(record.id, '  '), (e) => AgentError.is(e, 'emptyPrompt'));
   });
-
 });

@@ -9,7 +9,14 @@ import { builtinProfiles, type Profile } from '../../src/core/profiles';
 import { ManagerFixture } from './managerFixture';
 import { recordedClaudeProfile } from './recordedCli';
 
-const fullRun = { step: 'Write notes/hello.txt', turns: 2, inputTokens: 20, outputTokens: 10, costUsd: 0.00028000000000000003, result: 'DONE' };
+const fullRun = {
+  step: 'Write notes/hello.txt',
+  turns: 2,
+  inputTokens: 20,
+  outputTokens: 10,
+  costUsd: 0.00028000000000000003,
+  result: 'DONE',
+};
 
 describe('structured progress of a headless CLI (real processes, recorded claude stream-json)', function () {
   this.timeout(60000);
@@ -38,18 +45,31 @@ describe('structured progress of a headless CLI (real processes, recorded claude
 
   it('records step, turns, tokens, cost and result of a run, and saves them with the agent', async () => {
     const m = manager();
-    const record = await m.dispatch({ prompt: 'claude-edit.jsonl', profile: 'recorded-claude', folder: fx.repo, title: 'Recorded edit' });
+    const record = await m.dispatch({
+      prompt: 'claude-edit.jsonl',
+      profile: 'recorded-claude',
+      folder: fx.repo,
+      title: 'Recorded edit',
+    });
     const done = await fx.finished(m, record.id);
     assert.equal(done.status, 'succeeded', done.error);
     assert.deepEqual(done.activity, fullRun);
-    assert.deepEqual(done.changedFiles.map((f) => f.path), ['notes/hello.txt']);
+    assert.deepEqual(
+      done.changedFiles.map((f) => f.path),
+      ['notes/hello.txt'],
+    );
     await m.flush();
     assert.deepEqual(fx.store.records.find((r) => r.id === record.id)?.activity, fullRun);
   });
 
   it('ends a clean exit whose CLI reports a denied tool as "needs permission"; a follow-up runs again and clears it', async () => {
     const m = manager();
-    const record = await m.dispatch({ prompt: 'claude-permission-denied.jsonl', profile: 'recorded-claude', folder: fx.repo, title: 'Denied' });
+    const record = await m.dispatch({
+      prompt: 'claude-permission-denied.jsonl',
+      profile: 'recorded-claude',
+      folder: fx.repo,
+      title: 'Denied',
+    });
     const done = await fx.finished(m, record.id);
     assert.equal(done.status, 'needs-permission');
     assert.equal(done.exitCode, 0);
@@ -62,10 +82,15 @@ describe('structured progress of a headless CLI (real processes, recorded claude
     assert.deepEqual(again.activity, fullRun);
   });
 
-  it('ends a clean exit whose CLI reports an error (claude is_error) as failed, with the CLI\'s text as the error', async () => {
+  it("ends a clean exit whose CLI reports an error (claude is_error) as failed, with the CLI's text as the error", async () => {
     // claude-error-result.jsonl: the recorded init line, then the recorded result line with is_error set.
     const m = manager();
-    const record = await m.dispatch({ prompt: 'claude-error-result.jsonl', profile: 'recorded-claude', folder: fx.repo, title: 'Errored' });
+    const record = await m.dispatch({
+      prompt: 'claude-error-result.jsonl',
+      profile: 'recorded-claude',
+      folder: fx.repo,
+      title: 'Errored',
+    });
     const done = await fx.finished(m, record.id);
     assert.equal(done.exitCode, 0);
     assert.equal(done.status, 'failed');
@@ -76,7 +101,12 @@ describe('structured progress of a headless CLI (real processes, recorded claude
   it('shows the step while the agent runs, before its run ends', async () => {
     const m = manager();
     const gate = path.join(fx.tmp, 'gate-running');
-    const record = await m.dispatch({ prompt: `claude-edit.jsonl\n${gate}`, profile: 'recorded-claude', folder: fx.repo, title: 'Slow edit' });
+    const record = await m.dispatch({
+      prompt: `claude-edit.jsonl\n${gate}`,
+      profile: 'recorded-claude',
+      folder: fx.repo,
+      title: 'Slow edit',
+    });
     const running = await until('the step', () => (m.get(record.id).activity?.step ? m.get(record.id) : undefined));
     assert.equal(running.status, 'running');
     assert.deepEqual(running.activity, { step: 'Write notes/hello.txt' });
@@ -87,7 +117,12 @@ describe('structured progress of a headless CLI (real processes, recorded claude
   it('rebuilds the progress of a run adopted after a reload from its log, then follows it to its end', async () => {
     const gate = path.join(fx.tmp, 'gate-adopt');
     const first = manager();
-    const record = await first.dispatch({ prompt: `claude-edit.jsonl\n${gate}`, profile: 'recorded-claude', folder: fx.repo, title: 'Survivor' });
+    const record = await first.dispatch({
+      prompt: `claude-edit.jsonl\n${gate}`,
+      profile: 'recorded-claude',
+      folder: fx.repo,
+      title: 'Survivor',
+    });
     await until('the step', () => first.get(record.id).activity?.step);
     await first.flush();
     first.dispose();
@@ -106,14 +141,22 @@ describe('structured progress of a headless CLI (real processes, recorded claude
   it('a run that ended while no window was open gets its result and its "needs permission" from the log', async () => {
     const gate = path.join(fx.tmp, 'gate-closed');
     const first = manager();
-    const record = await first.dispatch({ prompt: `claude-permission-denied.jsonl\n${gate}`, profile: 'recorded-claude', folder: fx.repo, title: 'Ended unseen' });
+    const record = await first.dispatch({
+      prompt: `claude-permission-denied.jsonl\n${gate}`,
+      profile: 'recorded-claude',
+      folder: fx.repo,
+      title: 'Ended unseen',
+    });
     await until('the step', () => first.get(record.id).activity?.step);
     await first.flush();
     first.dispose();
     fx.store.records = fx.store.records.map((r) => ({ ...r, activity: undefined }));
     fs.writeFileSync(gate, '');
     const statusFile = path.join(fx.tmp, 'agents', `${record.id}.status.json`);
-    await until('the supervisor to record the end', () => fs.existsSync(statusFile) && fs.readFileSync(statusFile, 'utf8').includes('"ended"'));
+    await until(
+      'the supervisor to record the end',
+      () => fs.existsSync(statusFile) && fs.readFileSync(statusFile, 'utf8').includes('"ended"'),
+    );
     const second: AgentManager = manager();
     const done: AgentRecord = await fx.finished(second, record.id);
     assert.equal(done.status, 'needs-permission');

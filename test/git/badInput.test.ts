@@ -13,7 +13,8 @@ import { builtinProfiles, type Profile } from '../../src/core/profiles';
 import { GitService } from '../../src/node/gitService';
 import { git, ManagerFixture } from './managerFixture';
 
-const notesHeader = '# Agent notes\n\nThe demo agent found no command in its prompt, so it recorded the prompt here.\n\n';
+const notesHeader =
+  '# Agent notes\n\nThe demo agent found no command in its prompt, so it recorded the prompt here.\n\n';
 const isRoot = process.getuid?.() === 0;
 
 /** Processes (other than this one) whose current folder is under `dir`: agents left running. */
@@ -56,7 +57,11 @@ describe('dispatch with bad and hostile input (real git, real agents)', function
   this.timeout(120000);
   let fx: ManagerFixture;
   let retries: string[];
-  const logger: Logger = { info: (m) => (m.includes('hit a lock') ? retries.push(m) : undefined), warn() {}, error() {} };
+  const logger: Logger = {
+    info: (m) => (m.includes('hit a lock') ? retries.push(m) : undefined),
+    warn() {},
+    error() {},
+  };
 
   beforeEach(() => {
     fx = new ManagerFixture({ 'README.md': '# sample\n', 'app.js': 'console.log("hi");\n', 'x/keep.txt': 'keep me\n' });
@@ -65,7 +70,9 @@ describe('dispatch with bad and hostile input (real git, real agents)', function
 
   afterEach(() => fx.dispose());
 
-  function manager(options: { settings?: Partial<ManagerSettings>; profiles?: Profile[]; graceMs?: number } = {}): AgentManager {
+  function manager(
+    options: { settings?: Partial<ManagerSettings>; profiles?: Profile[]; graceMs?: number } = {},
+  ): AgentManager {
     return fx.manager({
       git: new GitService({ logger }),
       headlessRunner: fx.headlessRunner(options.graceMs ?? 1000),
@@ -85,15 +92,31 @@ describe('dispatch with bad and hostile input (real git, real agents)', function
     assert.deepEqual(sorted(worktreesOf(repo)), sorted(present.map((r) => r.worktreePath)), 'registered worktrees');
     assert.deepEqual(agentBranchesOf(repo), sorted(records.map((r) => r.branch)), 'agents/* branches');
     const folders = fs.existsSync(worktreeRoot) ? fs.readdirSync(worktreeRoot) : [];
-    assert.deepEqual(folders.sort(), sorted(present.map((r) => path.basename(r.worktreePath!))), `folders under ${worktreeRoot}`);
-    assert.deepEqual(records.filter((r) => m.isRunning(r.id)).map((r) => r.title), [], 'agents still running');
+    assert.deepEqual(
+      folders.sort(),
+      sorted(present.map((r) => path.basename(r.worktreePath!))),
+      `folders under ${worktreeRoot}`,
+    );
+    assert.deepEqual(
+      records.filter((r) => m.isRunning(r.id)).map((r) => r.title),
+      [],
+      'agents still running',
+    );
     assert.deepEqual(processesIn(fx.tmp), [], 'processes left running');
   }
 
-  async function refused(m: AgentManager, options: DispatchOptions, reason: AgentErrorReason, message: RegExp): Promise<AgentError> {
+  async function refused(
+    m: AgentManager,
+    options: DispatchOptions,
+    reason: AgentErrorReason,
+    message: RegExp,
+  ): Promise<AgentError> {
     let error: AgentError | undefined;
     await assert.rejects(m.dispatch(options), (e) => {
-      assert.ok(AgentError.is(e, reason), `${reason} expected, got ${(e as AgentError).reason}: ${(e as Error).message}`);
+      assert.ok(
+        AgentError.is(e, reason),
+        `${reason} expected, got ${(e as AgentError).reason}: ${(e as Error).message}`,
+      );
       assert.match(e.message, message);
       error = e;
       return true;
@@ -101,7 +124,10 @@ describe('dispatch with bad and hostile input (real git, real agents)', function
     return error!;
   }
 
-  async function runToEnd(m: AgentManager, options: Omit<DispatchOptions, 'profile'> & { profile?: string }): Promise<AgentRecord> {
+  async function runToEnd(
+    m: AgentManager,
+    options: Omit<DispatchOptions, 'profile'> & { profile?: string },
+  ): Promise<AgentRecord> {
     const record = await m.dispatch({ profile: 'demo', ...options });
     return fx.finished(m, record.id);
   }
@@ -113,11 +139,23 @@ describe('dispatch with bad and hostile input (real git, real agents)', function
   it('16 dispatches at once on one repository: all succeed, unique names, all registered', async () => {
     const m = manager();
     const t0 = Date.now();
-    const records = await Promise.all(Array.from({ length: 16 }, (_, i) => m.dispatch({ prompt: `create f${i}.txt: ${i}`, profile: 'demo', folder: fx.repo, title: 'Same title' })));
+    const records = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        m.dispatch({ prompt: `create f${i}.txt: ${i}`, profile: 'demo', folder: fx.repo, title: 'Same title' }),
+      ),
+    );
     const dispatched = Date.now() - t0;
     const done = await Promise.all(records.map((r) => fx.finished(m, r.id)));
-    assert.deepEqual(done.map((r) => r.status), Array(16).fill('succeeded'));
-    done.forEach((r, i) => assert.deepEqual(r.changedFiles.map((f) => f.path), [`f${i}.txt`]));
+    assert.deepEqual(
+      done.map((r) => r.status),
+      Array(16).fill('succeeded'),
+    );
+    done.forEach((r, i) =>
+      assert.deepEqual(
+        r.changedFiles.map((f) => f.path),
+        [`f${i}.txt`],
+      ),
+    );
     assert.equal(new Set(done.map((r) => r.branch)).size, 16);
     assert.equal(worktreesOf(fx.repo).length, 16);
     assertClean(m, fx.repo, 16);
@@ -160,7 +198,10 @@ describe('dispatch with bad and hostile input (real git, real agents)', function
     const big = line.repeat(Math.ceil((100 * 1024) / line.length)).slice(0, 100 * 1024);
     // Arabic, Hebrew, a right-to-left override, emoji with skin tone and ZWJ, a flag.
     const bidi = 'Fix 🐛 in the parser 👩🏽‍💻🇫🇷 — أصلح الخطأ في المحلل — תקן את הבאג \u202Egnp.exe\u202C done';
-    const [large, mixed] = await Promise.all([runToEnd(m, { prompt: big, folder: fx.repo }), runToEnd(m, { prompt: bidi, folder: fx.repo })]);
+    const [large, mixed] = await Promise.all([
+      runToEnd(m, { prompt: big, folder: fx.repo }),
+      runToEnd(m, { prompt: bidi, folder: fx.repo }),
+    ]);
     assert.equal(large.status, 'succeeded', large.error);
     assert.equal(Buffer.byteLength(large.prompt), 100 * 1024);
     assert.equal(notesOf(large), `${notesHeader}## Prompt\n\n${big}\n`);
@@ -170,7 +211,10 @@ describe('dispatch with bad and hostile input (real git, real agents)', function
     assert.equal(mixed.branch, 'agents/fix-in-the-parser');
     // A title cut at 60 characters does not cut an emoji in half.
     const cut = await runToEnd(m, { prompt: `${'a'.repeat(56)}🐛🐛🐛🐛🐛`, folder: fx.repo });
-    assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(cut.title), JSON.stringify(cut.title));
+    assert.ok(
+      !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(cut.title),
+      JSON.stringify(cut.title),
+    );
     assert.equal(cut.title, `${'a'.repeat(56)}🐛...`);
     assertClean(m, fx.repo, 3);
   });
@@ -189,7 +233,12 @@ describe('dispatch with bad and hostile input (real git, real agents)', function
   it('refuses a branch prefix with spaces or "..", creating nothing', async () => {
     for (const branchPrefix of ['my agents', 'agents/../x', 'a..b', ' agents', 'agents/', 'agents.lock', '-agents']) {
       const m = manager({ settings: { branchPrefix } });
-      await refused(m, { prompt: 'print hi', profile: 'demo', folder: fx.repo }, 'invalidProfile', /branchPrefix .* is not a valid git branch prefix/);
+      await refused(
+        m,
+        { prompt: 'print hi', profile: 'demo', folder: fx.repo },
+        'invalidProfile',
+        /branchPrefix .* is not a valid git branch prefix/,
+      );
       assertClean(m, fx.repo, 0);
     }
   });
@@ -202,11 +251,18 @@ describe('dispatch with bad and hostile input (real git, real agents)', function
     git(repo, 'add', '.');
     git(repo, 'commit', '-q', '-m', 'init');
     const m = manager();
-    const done = await runToEnd(m, { prompt: 'create dossier/naïve-ñ.txt: olé\nappend café.txt: two', title: 'Crème brûlée', folder: repo });
+    const done = await runToEnd(m, {
+      prompt: 'create dossier/naïve-ñ.txt: olé\nappend café.txt: two',
+      title: 'Crème brûlée',
+      folder: repo,
+    });
     assert.equal(done.status, 'succeeded', done.error);
     assert.equal(done.worktreePath, path.join(fx.tmp, 'my repo ünï.worktrees', 'creme-brulee'));
     assert.equal(done.branch, 'agents/creme-brulee');
-    assert.deepEqual(done.changedFiles.map((f) => `${f.kind} ${f.path}`).sort(), ['modified café.txt', 'untracked dossier/naïve-ñ.txt']);
+    assert.deepEqual(done.changedFiles.map((f) => `${f.kind} ${f.path}`).sort(), [
+      'modified café.txt',
+      'untracked dossier/naïve-ñ.txt',
+    ]);
     assert.equal(fs.readFileSync(path.join(done.cwd, 'dossier', 'naïve-ñ.txt'), 'utf8'), 'olé');
     assertClean(m, repo, 1);
   });
@@ -215,8 +271,18 @@ describe('dispatch with bad and hostile input (real git, real agents)', function
     const m = manager();
     const plain = path.join(fx.tmp, 'plain');
     fs.mkdirSync(plain);
-    await refused(m, { prompt: 'x', profile: 'demo', folder: plain }, 'notGitRepository', /is not inside a git repository/);
-    await refused(m, { prompt: 'x', profile: 'demo', folder: path.join(fx.tmp, 'missing') }, 'notGitRepository', /is not inside a git repository/);
+    await refused(
+      m,
+      { prompt: 'x', profile: 'demo', folder: plain },
+      'notGitRepository',
+      /is not inside a git repository/,
+    );
+    await refused(
+      m,
+      { prompt: 'x', profile: 'demo', folder: path.join(fx.tmp, 'missing') },
+      'notGitRepository',
+      /is not inside a git repository/,
+    );
     const empty = path.join(fx.tmp, 'empty');
     fs.mkdirSync(empty);
     git(empty, 'init', '-q');
@@ -236,7 +302,10 @@ describe('dispatch with bad and hostile input (real git, real agents)', function
     assert.equal(done.status, 'succeeded', done.error);
     assert.equal(done.baseSha, first);
     assert.ok(!fs.existsSync(path.join(done.cwd, 'later.txt')));
-    assert.deepEqual(done.changedFiles.map((f) => f.path), ['detached.txt']);
+    assert.deepEqual(
+      done.changedFiles.map((f) => f.path),
+      ['detached.txt'],
+    );
     assert.equal(git(fx.repo, 'rev-parse', '--abbrev-ref', 'HEAD'), 'HEAD', 'the main checkout stays detached');
     assertClean(m, fx.repo, 1);
   });
@@ -256,7 +325,10 @@ describe('dispatch with bad and hostile input (real git, real agents)', function
     // Git's documented behaviour: a new worktree has its submodules' folders, empty and uninitialised.
     assert.deepEqual(fs.readdirSync(path.join(done.cwd, 'vendor', 'lib')), []);
     assert.match(git(done.cwd, 'submodule', 'status'), /^-[0-9a-f]{40} vendor\/lib$/);
-    assert.deepEqual(done.changedFiles.map((f) => f.path), ['notes.txt']);
+    assert.deepEqual(
+      done.changedFiles.map((f) => f.path),
+      ['notes.txt'],
+    );
     assertClean(m, fx.repo, 1);
     // Uninitialised, it does not stop a plain removal (git refuses one only once submodules are initialised).
     git(done.cwd, 'add', 'notes.txt');
@@ -271,7 +343,12 @@ describe('dispatch with bad and hostile input (real git, real agents)', function
     git(fx.tmp, 'clone', '-q', '--bare', fx.repo, bare);
     const m = manager();
     await refused(m, { prompt: 'x', profile: 'demo', folder: bare }, 'notGitRepository', /has no work tree/);
-    assert.deepEqual(git(bare, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length, 1);
+    assert.deepEqual(
+      git(bare, 'worktree', 'list', '--porcelain')
+        .split('\n')
+        .filter((l) => l.startsWith('worktree ')).length,
+      1,
+    );
     assert.equal(git(bare, 'for-each-ref', 'refs/heads/agents/'), '');
     assert.ok(!fs.existsSync(`${bare}.worktrees`));
     assertClean(m, fx.repo, 0);
@@ -305,7 +382,12 @@ describe('dispatch with bad and hostile input (real git, real agents)', function
   it('refuses a worktree root inside the repository', async () => {
     for (const worktreeRoot of [path.join(fx.repo, '.worktrees'), fx.repo, `${fx.repo}/sub/dir/`]) {
       const m = manager({ settings: { worktreeRoot } });
-      await refused(m, { prompt: 'print hi', profile: 'demo', folder: fx.repo }, 'invalidProfile', /parallelAgents\.worktreeRoot .* is inside the repository/);
+      await refused(
+        m,
+        { prompt: 'print hi', profile: 'demo', folder: fx.repo },
+        'invalidProfile',
+        /parallelAgents\.worktreeRoot .* is inside the repository/,
+      );
       assertClean(m, fx.repo, 0);
       // Nothing was created inside the repository either.
       assert.equal(git(fx.repo, 'status', '--porcelain', '--ignored'), '');
@@ -325,7 +407,12 @@ describe('dispatch with bad and hostile input (real git, real agents)', function
       fs.chmodSync(file, mode);
       return file;
     };
-    const profile = (name: string, command: string): Profile => ({ name, command, args: ['${prompt}'], mode: 'headless' });
+    const profile = (name: string, command: string): Profile => ({
+      name,
+      command,
+      args: ['${prompt}'],
+      mode: 'headless',
+    });
 
     beforeEach(() => {
       bin = path.join(fx.tmp, 'bin dir');
@@ -333,16 +420,33 @@ describe('dispatch with bad and hostile input (real git, real agents)', function
     });
 
     it('refuses a missing executable, on PATH or by path, before creating anything', async () => {
-      const m = manager({ profiles: [profile('gone', 'definitely-not-installed-cli'), profile('gone-path', path.join(bin, 'nope'))] });
-      await refused(m, { prompt: 'x', profile: 'gone', folder: fx.repo }, 'executableNotFound', /definitely-not-installed-cli was not found on PATH/);
-      await refused(m, { prompt: 'x', profile: 'gone-path', folder: fx.repo }, 'executableNotFound', /nope does not exist or is not executable/);
+      const m = manager({
+        profiles: [profile('gone', 'definitely-not-installed-cli'), profile('gone-path', path.join(bin, 'nope'))],
+      });
+      await refused(
+        m,
+        { prompt: 'x', profile: 'gone', folder: fx.repo },
+        'executableNotFound',
+        /definitely-not-installed-cli was not found on PATH/,
+      );
+      await refused(
+        m,
+        { prompt: 'x', profile: 'gone-path', folder: fx.repo },
+        'executableNotFound',
+        /nope does not exist or is not executable/,
+      );
       assertClean(m, fx.repo, 0);
     });
 
     it('refuses a file that is not executable (mode 644) before creating anything', async () => {
       const file = script('agent.sh', '#!/bin/sh\nexit 0\n', 0o644);
       const m = manager({ profiles: [profile('noexec', file)] });
-      await refused(m, { prompt: 'x', profile: 'noexec', folder: fx.repo }, 'executableNotFound', /agent\.sh does not exist or is not executable/);
+      await refused(
+        m,
+        { prompt: 'x', profile: 'noexec', folder: fx.repo },
+        'executableNotFound',
+        /agent\.sh does not exist or is not executable/,
+      );
       assertClean(m, fx.repo, 0);
     });
 

@@ -22,7 +22,10 @@ function mountTmpfs(dir: string, size: string): string | undefined {
 }
 
 function isMounted(dir: string): boolean {
-  return fs.readFileSync('/proc/self/mounts', 'utf8').split('\n').some((l) => l.split(' ')[1] === dir);
+  return fs
+    .readFileSync('/proc/self/mounts', 'utf8')
+    .split('\n')
+    .some((l) => l.split(' ')[1] === dir);
 }
 
 function unmount(dir: string): void {
@@ -57,7 +60,8 @@ describe('Full disk under the worktree root (real tmpfs)', function () {
     }
     const manager = fx.manager();
     const headBefore = git(fx.repo, 'rev-parse', 'HEAD');
-    const dispatch = () => manager.dispatch({ prompt: 'print hello', profile: 'demo', folder: fx!.repo, title: 'Full disk' });
+    const dispatch = () =>
+      manager.dispatch({ prompt: 'print hello', profile: 'demo', folder: fx!.repo, title: 'Full disk' });
     await assert.rejects(dispatch(), (e) => {
       assert.ok(AgentError.is(e, 'diskFull'), `reason diskFull, got ${String(e)} ${(e as AgentError).detail ?? ''}`);
       assert.match(e.message, /disk is full/i);
@@ -67,7 +71,9 @@ describe('Full disk under the worktree root (real tmpfs)', function () {
     assert.deepEqual(manager.list(), [], 'no agent record');
     assert.deepEqual(fx.store.records, [], 'no state entry');
     assert.equal(git(fx.repo, 'branch', '--list', 'agents/*'), '', 'no agent branch');
-    const registered = git(fx.repo, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree '));
+    const registered = git(fx.repo, 'worktree', 'list', '--porcelain')
+      .split('\n')
+      .filter((l) => l.startsWith('worktree '));
     assert.deepEqual(registered, [`worktree ${fx.repo}`], 'only the main worktree is registered');
     const registry = path.join(fx.repo, '.git', 'worktrees');
     assert.deepEqual(fs.existsSync(registry) ? fs.readdirSync(registry) : [], [], 'no worktree registry entry');
@@ -102,9 +108,16 @@ describe('Full disk under the worktree root (real tmpfs)', function () {
     assert.equal(done.status, 'failed', 'the agent failed');
     assert.equal(done.exitCode, 1, 'the agent exited with its error code');
     assert.equal(done.errorReason, 'diskFull', 'the record knows why it failed');
-    assert.match(done.error ?? '', /^The disk is full: the agent could not write in .+ \(its log says "No space left on device"\) — free some space .+ Its work so far is kept\.$/);
+    assert.match(
+      done.error ?? '',
+      /^The disk is full: the agent could not write in .+ \(its log says "No space left on device"\) — free some space .+ Its work so far is kept\.$/,
+    );
     assert.ok(done.error?.includes(done.cwd), `the error names the worktree: ${done.error}`);
-    assert.equal(fx.store.records.find((r) => r.id === agent.id)?.errorReason, 'diskFull', 'the saved state entry has the reason too');
+    assert.equal(
+      fx.store.records.find((r) => r.id === agent.id)?.errorReason,
+      'diskFull',
+      'the saved state entry has the reason too',
+    );
     const log = fs.readFileSync(done.logPath ?? '', 'utf8');
     assert.match(log, /ENOSPC|no space left on device/i, 'the log says the disk is full');
     assert.equal(fs.readFileSync(path.join(done.cwd, 'notes.txt'), 'utf8'), 'kept', 'its work so far is kept');

@@ -14,9 +14,15 @@ import { childrenOf, commandLine, gitProcessesIn, manyFiles, waitFor } from './p
 function assertNothingLeft(manager: AgentManager, repo: string, worktreeRoot: string): void {
   assert.deepEqual(manager.list(), [], 'no agent record');
   assert.equal(git(repo, 'branch', '--list', 'agents/*'), '', 'no agent branch');
-  const registered = git(repo, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree '));
+  const registered = git(repo, 'worktree', 'list', '--porcelain')
+    .split('\n')
+    .filter((l) => l.startsWith('worktree '));
   assert.deepEqual(registered, [`worktree ${repo}`], 'only the main worktree is registered');
-  assert.deepEqual(fs.existsSync(path.join(repo, '.git', 'worktrees')) ? fs.readdirSync(path.join(repo, '.git', 'worktrees')) : [], [], 'no worktree registry entry');
+  assert.deepEqual(
+    fs.existsSync(path.join(repo, '.git', 'worktrees')) ? fs.readdirSync(path.join(repo, '.git', 'worktrees')) : [],
+    [],
+    'no worktree registry entry',
+  );
   assert.deepEqual(fs.existsSync(worktreeRoot) ? fs.readdirSync(worktreeRoot) : [], [], `nothing in ${worktreeRoot}`);
   assert.equal(git(repo, 'status', '--porcelain'), '', 'the main worktree is untouched');
 }
@@ -36,7 +42,13 @@ describe('Faults with real processes', function () {
     let killed: string[] = [];
     const killer = (async () => {
       // The checkout holds the new worktree's index.lock while it writes files: kill git right then.
-      await waitFor(() => fs.existsSync(registry) && fs.readdirSync(registry).some((id) => fs.existsSync(path.join(registry, id, 'index.lock'))), 60_000, 2);
+      await waitFor(
+        () =>
+          fs.existsSync(registry) &&
+          fs.readdirSync(registry).some((id) => fs.existsSync(path.join(registry, id, 'index.lock'))),
+        60_000,
+        2,
+      );
       const adds = gitProcessesIn(fx.repo).filter((pid) => /\bworktree\0add\0/.test(commandLine(pid)));
       assert.equal(adds.length, 1, 'one git worktree add is running');
       const tree = [adds[0], ...childrenOf(adds[0])];
@@ -44,18 +56,26 @@ describe('Faults with real processes', function () {
       // The whole git process tree, as the OOM killer or a closed session would: the real git dies mid-write.
       tree.forEach((pid) => process.kill(pid, 'SIGKILL'));
     })();
-    const dispatch = () => manager.dispatch({ prompt: 'print hello', profile: 'demo', folder: fx.repo, title: 'Killed git' });
+    const dispatch = () =>
+      manager.dispatch({ prompt: 'print hello', profile: 'demo', folder: fx.repo, title: 'Killed git' });
     await assert.rejects(dispatch(), (e) => {
       assert.ok(AgentError.is(e, 'worktreeFailed'), String(e));
       assert.match(`${e.message}\n${e.detail}`, /worktree add/);
       return true;
     });
     await killer;
-    assert.ok(killed.some((c) => / worktree add /.test(c)), `the real git was killed: ${killed.join(' | ')}`);
+    assert.ok(
+      killed.some((c) => / worktree add /.test(c)),
+      `the real git was killed: ${killed.join(' | ')}`,
+    );
     assertNothingLeft(manager, fx.repo, root);
 
     const retry = await dispatch();
-    assert.equal(retry.branch, 'agents/killed-git', 'the retry gets the same branch name: nothing of the first try is in the way');
+    assert.equal(
+      retry.branch,
+      'agents/killed-git',
+      'the retry gets the same branch name: nothing of the first try is in the way',
+    );
     const done = await fx.finished(manager, retry.id);
     assert.equal(done.status, 'succeeded', done.error);
     assert.equal(git(fx.repo, 'worktree', 'list', '--porcelain').match(/^locked/m), null, 'no worktree is left locked');
@@ -66,11 +86,18 @@ describe('Faults with real processes', function () {
   it('an agent SIGKILLed by its pid ends failed with the signal, reported by its supervisor', async () => {
     fx = new ManagerFixture();
     const manager = fx.manager();
-    const record = await manager.dispatch({ prompt: 'print started\nsleep 30\nprint never', profile: 'demo', folder: fx.repo, title: 'Victim' });
+    const record = await manager.dispatch({
+      prompt: 'print started\nsleep 30\nprint never',
+      profile: 'demo',
+      folder: fx.repo,
+      title: 'Victim',
+    });
     const statusPath = path.join(fx.tmp, 'agents', `${record.id}.status.json`);
     const running = await waitFor(() => {
       const status = fs.existsSync(statusPath) ? parseStatus(fs.readFileSync(statusPath, 'utf8')) : undefined;
-      return status?.state === 'running' && fs.readFileSync(record.logPath!, 'utf8').includes('started') ? status : undefined;
+      return status?.state === 'running' && fs.readFileSync(record.logPath!, 'utf8').includes('started')
+        ? status
+        : undefined;
     }, 30_000);
     const agentPid = running.agentPid!;
     assert.match(commandLine(agentPid), /demoAgent\.js/, 'the pid is the demo agent itself');

@@ -59,7 +59,10 @@ describe('folder choice for Dispatch Agent (real git, real folders)', function (
     const sub = folder('api/src');
     fs.mkdirSync(sub.path);
     const fresh = repository('fresh', false);
-    assert.deepEqual(await chooseFolder(service, [web, docs, api, sub, fresh]), { kind: 'ask', folders: [web, api, sub, fresh] });
+    assert.deepEqual(await chooseFolder(service, [web, docs, api, sub, fresh]), {
+      kind: 'ask',
+      folders: [web, api, sub, fresh],
+    });
   });
 
   it('no repository among the folders (plain, bare, missing): refused, and nothing is created', async () => {
@@ -81,6 +84,9 @@ describe('folder choice for Dispatch Agent (real git, real folders)', function (
 
   it('git itself missing is not mistaken for "not a repository"', async () => {
     const broken = new GitService({ binary: path.join(tmp, 'no-such-git') });
-    await assert.rejects(chooseFolder(broken, [repository('app')]), (e: Error & { reason?: string }) => e.reason === 'gitNotFound');
+    await assert.rejects(
+      chooseFolder(broken, [repository('app')]),
+      (e: Error & { reason?: string }) => e.reason === 'gitNotFound',
+    );
   });
 });

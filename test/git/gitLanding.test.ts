@@ -2,7 +2,20 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  realpath,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AgentError, type AgentErrorReason } from '../../src/core/errors';
@@ -16,10 +29,13 @@ function git(cwd: string, ...args: string[]): string {
 
 const sha = (cwd: string, rev = 'HEAD') => git(cwd, 'rev-parse', rev).trim();
 const status = (cwd: string) => git(cwd, 'status', '--porcelain=v1', '--untracked-files=all');
-const registered = (repo: string) => parseWorktreeList(git(repo, 'worktree', 'list', '--porcelain', '-z')).map((w) => w.path);
+const registered = (repo: string) =>
+  parseWorktreeList(git(repo, 'worktree', 'list', '--porcelain', '-z')).map((w) => w.path);
 
 /** PNG header bytes: binary to git because of the NUL bytes. */
-const pngBytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x01]);
+const pngBytes = Buffer.from([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x01,
+]);
 
 async function write(dir: string, file: string, content: string | Buffer): Promise<void> {
   await mkdir(join(dir, file, '..'), { recursive: true });
@@ -41,7 +57,11 @@ async function listing(dir: string, rel = ''): Promise<string[]> {
     } else if (info.isDirectory()) {
       lines.push(...(await listing(dir, entry)));
     } else {
-      lines.push(`${entry} ${(info.mode & 0o777).toString(8)} ${createHash('sha256').update(await readFile(full)).digest('hex')}`);
+      lines.push(
+        `${entry} ${(info.mode & 0o777).toString(8)} ${createHash('sha256')
+          .update(await readFile(full))
+          .digest('hex')}`,
+      );
     }
   }
   return lines;
@@ -51,7 +71,10 @@ async function rejectsWith(promise: Promise<unknown>, reason: AgentErrorReason):
   try {
     await promise;
   } catch (e) {
-    assert.ok(AgentError.is(e, reason), `expected AgentError ${reason}, got ${e instanceof Error ? `${(e as AgentError).reason ?? e.name}: ${e.message}` : String(e)}`);
+    assert.ok(
+      AgentError.is(e, reason),
+      `expected AgentError ${reason}, got ${e instanceof Error ? `${(e as AgentError).reason ?? e.name}: ${e.message}` : String(e)}`,
+    );
     return e;
   }
   assert.fail(`expected a rejection with ${reason}`);
@@ -101,7 +124,10 @@ describe('GitLanding (real git)', function () {
 
   describe('land', () => {
     const landed = async (strategy: MergeStrategy) => {
-      const wt = await agent('feature', { 'src/feature.ts': 'export const f = 1;\n', 'src/app.ts': 'line 1\nline 2 by agent\nline 3\n' });
+      const wt = await agent('feature', {
+        'src/feature.ts': 'export const f = 1;\n',
+        'src/app.ts': 'line 1\nline 2 by agent\nline 3\n',
+      });
       // main moves on (another file), so no strategy degenerates to a fast-forward.
       await write(repo, 'README.md', '# readme, moved on\n');
       git(repo, 'commit', '--quiet', '-am', 'main moves on');
@@ -126,7 +152,10 @@ describe('GitLanding (real git)', function () {
       const { before, parents } = await landed('squash');
       assert.deepEqual(parents, [before]);
       assert.equal(git(repo, 'log', '-1', '--format=%s').trim(), 'Land feature by squash');
-      assert.equal(git(repo, 'diff', '--name-only', 'HEAD^', 'HEAD').trim().split('\n').sort().join(','), 'src/app.ts,src/feature.ts');
+      assert.equal(
+        git(repo, 'diff', '--name-only', 'HEAD^', 'HEAD').trim().split('\n').sort().join(','),
+        'src/app.ts,src/feature.ts',
+      );
       assert.ok(!existsSync(join(repo, '.git', 'SQUASH_MSG')));
     });
 
@@ -148,7 +177,10 @@ describe('GitLanding (real git)', function () {
       const head = sha(repo);
       const branchTip = sha(repo, 'agents/clash');
       for (const strategy of ['merge', 'squash', 'rebase'] as const) {
-        assert.deepEqual(await landing.land(repo, wt, 'agents/clash', strategy, 'x'), { ok: false, conflicts: ['src/app.ts'] });
+        assert.deepEqual(await landing.land(repo, wt, 'agents/clash', strategy, 'x'), {
+          ok: false,
+          conflicts: ['src/app.ts'],
+        });
         assert.equal(sha(repo), head);
         assert.equal(status(repo), '');
         assert.equal(sha(repo, 'agents/clash'), branchTip);
@@ -165,7 +197,7 @@ describe('GitLanding (real git)', function () {
       assert.equal(status(repo), ' M src/util.ts\n');
     });
 
-    it('undoes a landing that a hook rejects, and reports the hook\'s words', async () => {
+    it("undoes a landing that a hook rejects, and reports the hook's words", async () => {
       const wt = await agent('hooked', { 'src/feature.ts': 'export const f = 1;\n' });
       await write(repo, 'README.md', '# moved\n');
       git(repo, 'commit', '--quiet', '-am', 'moved');
@@ -239,14 +271,25 @@ describe('GitLanding (real git)', function () {
       assert.deepEqual(await trial.forecastMany(repo, pairs), expected);
       assert.deepEqual(await trial.forecastMerge(repo, 'agents/b0', 'agents/b1'), expected[0]);
       assert.deepEqual(registered(repo), worktreesBefore);
-      assert.equal(git(repo, 'worktree', 'list').split('\n').filter((l) => l.includes('pa-trial-')).length, 0);
+      assert.equal(
+        git(repo, 'worktree', 'list')
+          .split('\n')
+          .filter((l) => l.includes('pa-trial-')).length,
+        0,
+      );
       assert.equal(status(repo), '');
     });
 
     it('reports a name that is not a commit', async () => {
       const single = await rejectsWith(landing.forecastMerge(repo, 'main', 'agents/none'), 'gitFailed');
       assert.match(`${single.message} ${single.detail ?? ''}`, /agents\/none/);
-      const many = await rejectsWith(landing.forecastMany(repo, [['main', 'main'], ['main', 'agents/none']]), 'gitFailed');
+      const many = await rejectsWith(
+        landing.forecastMany(repo, [
+          ['main', 'main'],
+          ['main', 'agents/none'],
+        ]),
+        'gitFailed',
+      );
       assert.match(many.message, /agents\/none/);
     });
   });
@@ -258,7 +301,10 @@ describe('GitLanding (real git)', function () {
       git(repo, 'commit', '--quiet', '-am', 'main edits the same line');
       const { conflicts } = await landing.mergeLeavingConflicts(wt, 'main');
       assert.deepEqual(conflicts, ['src/app.ts']);
-      assert.match(await readFile(join(wt, 'src/app.ts'), 'utf8'), /^<<<<<<< HEAD\nline 2 agent\n=======\nline 2 main\n>>>>>>> main$/m);
+      assert.match(
+        await readFile(join(wt, 'src/app.ts'), 'utf8'),
+        /^<<<<<<< HEAD\nline 2 agent\n=======\nline 2 main\n>>>>>>> main$/m,
+      );
       assert.equal(status(repo), '');
       await rejectsWith(landing.commitAll(wt, 'resolve'), 'mergeConflicts');
       await write(wt, 'src/app.ts', 'line 1\nline 2 both\nline 3\n');
@@ -345,7 +391,10 @@ describe('GitLanding (real git)', function () {
       await landing.restoreWork(repo, wt, 'agents/busy', 'refs/parallel-agents/busy');
       assert.equal(sha(wt), head);
       assert.equal(await landing.currentBranch(wt), 'agents/busy');
-      assert.deepEqual(await listing(wt), filesBefore.filter((l) => !l.startsWith('build.log')));
+      assert.deepEqual(
+        await listing(wt),
+        filesBefore.filter((l) => !l.startsWith('build.log')),
+      );
       assert.equal(status(wt), statusBefore.replace('?? build.log\n', ''));
       assert.equal(git(wt, 'diff', '--cached', '--name-only'), '');
     });
@@ -356,18 +405,24 @@ describe('GitLanding (real git)', function () {
       await landing.saveWork(wt, 'refs/parallel-agents/busy', 'save');
       git(repo, 'worktree', 'remove', '--force', wt);
       await landing.restoreWork(repo, wt, 'agents/busy', 'refs/parallel-agents/busy');
-      assert.deepEqual(await listing(wt), filesBefore.filter((l) => !l.startsWith('build.log')));
+      assert.deepEqual(
+        await listing(wt),
+        filesBefore.filter((l) => !l.startsWith('build.log')),
+      );
 
       git(repo, 'worktree', 'remove', '--force', wt);
       git(repo, 'branch', '--force', 'agents/busy', base);
       const worktrees = registered(repo);
-      const error = await rejectsWith(landing.restoreWork(repo, wt, 'agents/busy', 'refs/parallel-agents/busy'), 'worktreeFailed');
+      const error = await rejectsWith(
+        landing.restoreWork(repo, wt, 'agents/busy', 'refs/parallel-agents/busy'),
+        'worktreeFailed',
+      );
       assert.match(error.message, /agents\/busy/);
       assert.deepEqual(registered(repo), worktrees);
       assert.ok(!existsSync(wt));
     });
 
-    it('saves a clean worktree as a new commit with HEAD\'s tree; lists and deletes saved work', async () => {
+    it("saves a clean worktree as a new commit with HEAD's tree; lists and deletes saved work", async () => {
       const wt = await agent('clean', { 'a.txt': 'a\n' });
       const saved = await landing.saveWork(wt, 'refs/parallel-agents/clean', 'save');
       assert.notEqual(saved.sha, sha(wt));
@@ -394,7 +449,10 @@ describe('GitLanding (real git)', function () {
       assert.equal(await landing.isMergedByContent(repo, 'agents/squashed', 'main'), true);
       assert.equal(await landing.isMergedByContent(repo, 'agents/merged', 'main'), true);
       assert.equal(await landing.isMergedByContent(repo, 'agents/open', 'main'), false);
-      assert.equal(await new GitLanding({ mergeTree: 'none' }).isMergedByContent(repo, 'agents/squashed', 'main'), true);
+      assert.equal(
+        await new GitLanding({ mergeTree: 'none' }).isMergedByContent(repo, 'agents/squashed', 'main'),
+        true,
+      );
       // Once main edits a squashed file again, neither rule can tell: the answer errs towards keeping the branch.
       await write(repo, 'src/s.ts', 's, edited later on main\n');
       git(repo, 'commit', '--quiet', '-am', 'edits the squashed file');

@@ -29,10 +29,12 @@ class RecordingLogger implements Logger {
 /** Creates `file` now (as another git process would) and removes it after `ms`. */
 function holdFile(file: string, ms: number, content = ''): Promise<void> {
   fs.writeFileSync(file, content);
-  return new Promise((resolve) => setTimeout(() => {
-    fs.rmSync(file, { force: true });
-    resolve();
-  }, ms));
+  return new Promise((resolve) =>
+    setTimeout(() => {
+      fs.rmSync(file, { force: true });
+      resolve();
+    }, ms),
+  );
 }
 
 describe('git lock failures are retried with backoff (real git)', function () {
@@ -68,10 +70,18 @@ describe('git lock failures are retried with backoff (real git)', function () {
     assert.equal(git(repo, 'diff', '--cached', '--name-only'), 'b.txt');
     const retries = logger.retries();
     assert.ok(retries.length >= 1 && retries.length <= 4, retries.join('\n'));
-    assert.ok(retries.every((l) => l.startsWith('info [Git] add -- in ') && /index\.lock': File exists\.\); retry \d of 4 in \d+ ms$/.test(l)), retries.join('\n'));
+    assert.ok(
+      retries.every(
+        (l) =>
+          l.startsWith('info [Git] add -- in ') && /index\.lock': File exists\.\); retry \d of 4 in \d+ ms$/.test(l),
+      ),
+      retries.join('\n'),
+    );
     assert.ok(elapsed >= 300, `succeeded after ${elapsed} ms, before the lock was released`);
     assert.ok(!logger.lines.some((l) => l.startsWith('warn')), 'no failure was reported');
-    console.log(`      index.lock held 300 ms: add succeeded after ${elapsed} ms; ${retries.map((l) => /in (\d+) ms$/.exec(l)?.[1]).join(' + ')} ms of waits`);
+    console.log(
+      `      index.lock held 300 ms: add succeeded after ${elapsed} ms; ${retries.map((l) => /in (\d+) ms$/.exec(l)?.[1]).join(' + ')} ms of waits`,
+    );
   });
 
   it('a command that accepts any exit code is retried too, and gets its answer', async () => {
@@ -83,7 +93,7 @@ describe('git lock failures are retried with backoff (real git)', function () {
     assert.ok(logger.retries().length >= 1);
   });
 
-  it('gives up after 5 tries on a lock that stays, with git\'s message', async () => {
+  it("gives up after 5 tries on a lock that stays, with git's message", async () => {
     const lock = path.join(repo, '.git', 'index.lock');
     fs.writeFileSync(lock, '');
     const t0 = Date.now();
@@ -113,7 +123,10 @@ describe('git lock failures are retried with backoff (real git)', function () {
     const listed = await context.out(repo, ['worktree', 'list', '--porcelain']);
     await released;
     assert.match(listed, /^worktree /);
-    assert.ok(logger.retries().some((l) => /worktree list .*failed to read .*commondir/.test(l)), logger.lines.join('\n'));
+    assert.ok(
+      logger.retries().some((l) => /worktree list .*failed to read .*commondir/.test(l)),
+      logger.lines.join('\n'),
+    );
   });
 
   it('addWorktree retries the whole add, undoing each failed try, while another add is in progress', async () => {
@@ -127,12 +140,19 @@ describe('git lock failures are retried with backoff (real git)', function () {
     await service.addWorktree(repo, target, 'agents/one', base);
     const elapsed = Date.now() - t0;
     await released;
-    assert.ok(logger.retries().some((l) => /worktree add in .*failed to read .git\/worktrees\/ghost\/commondir/.test(l)), logger.lines.join('\n'));
+    assert.ok(
+      logger.retries().some((l) => /worktree add in .*failed to read .git\/worktrees\/ghost\/commondir/.test(l)),
+      logger.lines.join('\n'),
+    );
     assert.equal(git(target, 'rev-parse', '--abbrev-ref', 'HEAD'), 'agents/one');
     assert.equal(git(repo, 'for-each-ref', '--format=%(refname)', 'refs/heads/agents/'), 'refs/heads/agents/one');
-    const worktrees = git(repo, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree '));
+    const worktrees = git(repo, 'worktree', 'list', '--porcelain')
+      .split('\n')
+      .filter((l) => l.startsWith('worktree '));
     assert.deepEqual(worktrees, [`worktree ${repo}`, `worktree ${target}`]);
-    console.log(`      registry entry being written for 300 ms: worktree add succeeded after ${elapsed} ms, ${logger.retries().length} retries`);
+    console.log(
+      `      registry entry being written for 300 ms: worktree add succeeded after ${elapsed} ms, ${logger.retries().length} retries`,
+    );
   });
 
   it('addWorktree that still meets the lock after 5 tries leaves nothing behind', async () => {
@@ -141,13 +161,21 @@ describe('git lock failures are retried with backoff (real git)', function () {
     const target = path.join(tmp, 'repo.worktrees', 'two');
     const ghost = path.join(repo, '.git', 'worktrees', 'ghost');
     const released = holdGhostWorktree(repo, 60000);
-    await assert.rejects(service.addWorktree(repo, target, 'agents/two', base), (e) => AgentError.is(e, 'worktreeFailed') && /commondir/.test(e.detail ?? ''));
+    await assert.rejects(
+      service.addWorktree(repo, target, 'agents/two', base),
+      (e) => AgentError.is(e, 'worktreeFailed') && /commondir/.test(e.detail ?? ''),
+    );
     assert.ok(logger.retries().filter((l) => l.includes('worktree add in')).length === 4, logger.lines.join('\n'));
     fs.rmSync(ghost, { recursive: true, force: true });
     void released;
     assert.equal(git(repo, 'for-each-ref', '--format=%(refname)', 'refs/heads/agents/'), '');
     assert.ok(!fs.existsSync(target));
-    assert.equal(git(repo, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length, 1);
+    assert.equal(
+      git(repo, 'worktree', 'list', '--porcelain')
+        .split('\n')
+        .filter((l) => l.startsWith('worktree ')).length,
+      1,
+    );
   });
 });
 

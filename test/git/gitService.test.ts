@@ -18,7 +18,12 @@ const identity = {
 };
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...identity }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, ...identity },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 function gitFails(cwd: string, ...args: string[]): boolean {
@@ -31,13 +36,18 @@ function gitFails(cwd: string, ...args: string[]): boolean {
 }
 
 /** Bytes of a PNG header: binary to git because of the NUL bytes. */
-const pngBytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x01]);
+const pngBytes = Buffer.from([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x01,
+]);
 
 async function rejectsWith(promise: Promise<unknown>, reason: AgentErrorReason): Promise<AgentError> {
   try {
     await promise;
   } catch (e) {
-    assert.ok(AgentError.is(e, reason), `expected AgentError ${reason}, got ${e instanceof Error ? `${e.name} ${(e as AgentError).reason ?? ''}: ${e.message}` : String(e)}`);
+    assert.ok(
+      AgentError.is(e, reason),
+      `expected AgentError ${reason}, got ${e instanceof Error ? `${e.name} ${(e as AgentError).reason ?? ''}: ${e.message}` : String(e)}`,
+    );
     return e;
   }
   assert.fail(`expected a rejection with ${reason}`);
@@ -259,7 +269,10 @@ describe('GitService (real git)', function () {
     it('shows a file at a sha as raw bytes, and undefined for a missing path', async () => {
       const head = git(dir, 'rev-parse', 'HEAD').trim();
       assert.deepEqual(Buffer.from((await service.showFile(repo, base, 'logo.png'))!), pngBytes);
-      assert.equal(Buffer.from((await service.showFile(repo, head, 'src/new näme.ts'))!).toString('utf8'), 'export function keep() {\n  return 42;\n}\n'.repeat(5));
+      assert.equal(
+        Buffer.from((await service.showFile(repo, head, 'src/new näme.ts'))!).toString('utf8'),
+        'export function keep() {\n  return 42;\n}\n'.repeat(5),
+      );
       assert.equal(await service.showFile(repo, base, 'src/added.ts'), undefined);
       assert.equal(await service.showFile(repo, head, 'README.md/not-a-dir'), undefined);
       await rejectsWith(service.showFile(repo, 'e'.repeat(40), 'README.md'), 'gitFailed');
@@ -298,7 +311,13 @@ describe('gitEnvironment', () => {
       EDITOR: 'vim',
       SECRET_TOKEN: 'x',
     });
-    assert.deepEqual(env, { Path: 'C:\\Windows', HOME: '/home/me', LANG: 'de_DE.UTF-8', LC_MESSAGES: 'C', GIT_OPTIONAL_LOCKS: '0' });
+    assert.deepEqual(env, {
+      Path: 'C:\\Windows',
+      HOME: '/home/me',
+      LANG: 'de_DE.UTF-8',
+      LC_MESSAGES: 'C',
+      GIT_OPTIONAL_LOCKS: '0',
+    });
   });
 });
 

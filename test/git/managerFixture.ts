@@ -19,7 +19,17 @@ export const demoScript = path.resolve(__dirname, '../../../dist/demoAgent.js');
 export const supervisorScript = path.resolve(__dirname, '../../../dist/supervisor.js');
 
 export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } }).trim();
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+    },
+  }).trim();
 }
 
 export class MemoryStore implements StateStore {
@@ -68,7 +78,10 @@ export class ManagerFixture {
       clock: { now: () => Date.now() },
       logger: { info() {}, warn() {}, error() {} },
       settings: () => ({ branchPrefix: 'agents', logDir: path.join(this.tmp, 'logs') }),
-      profiles: () => [...builtinProfiles, { name: 'missing', command: 'definitely-not-installed-cli', args: ['${prompt}'], mode: 'headless' }],
+      profiles: () => [
+        ...builtinProfiles,
+        { name: 'missing', command: 'definitely-not-installed-cli', args: ['${prompt}'], mode: 'headless' },
+      ],
       newId: () => `t${Date.now().toString(36)}${this.n++}`,
       ...overrides,
     });
@@ -78,7 +91,13 @@ export class ManagerFixture {
 
   /** Runs headless agents as the extension does, under dist/supervisor.js; its state lives in this fixture's temp folder. */
   headlessRunner(graceMs = 1000): SupervisedRunner {
-    return new SupervisedRunner({ supervisorScript, runtime: process.execPath, stateDir: path.join(this.tmp, 'agents'), graceMs, pollMs: 100 });
+    return new SupervisedRunner({
+      supervisorScript,
+      runtime: process.execPath,
+      stateDir: path.join(this.tmp, 'agents'),
+      graceMs,
+      pollMs: 100,
+    });
   }
 
   /** Waits until the agent's run has ended and returns it with a fresh change set. */

@@ -14,8 +14,8 @@ import { GitLanding } from '../../src/node/gitLanding';
 import { waitFor as poll } from '../harness/waitFor';
 import { git, ManagerFixture } from './managerFixture';
 
-const waitFor = <T>(what: string, probe: () => T | undefined | false | null, timeoutMs = 30000) => poll(what, probe, { timeoutMs, everyMs: 50 });
-
+const waitFor = <T>(what: string, probe: () => T | undefined | false | null, timeoutMs = 30000) =>
+  poll(what, probe, { timeoutMs, everyMs: 50 });
 
 class MemoryPlanStore implements PlanStore {
   records: readonly PlanRunRecord[] = [];
@@ -35,11 +35,24 @@ describe('plan runs across a window reload (real git, real demo agents)', functi
 
   const window = (): { manager: AgentManager; plans: PlanService } => {
     const manager = fixture.manager();
-    const plans = new PlanService({
-      manager, git: fixture.git, landing: new GitLanding({ context: fixture.git.context }), fs: new NodeFileSystem(),
-      clock: { now: () => Date.now() }, logger: { info() {}, warn() {}, error() {} },
-      settings: () => ({ branchPrefix: 'agents', logDir: path.join(fixture.tmp, 'logs'), defaultProfile: 'demo', maxParallel: 2 }),
-    }, store, () => `p${services.length}`);
+    const plans = new PlanService(
+      {
+        manager,
+        git: fixture.git,
+        landing: new GitLanding({ context: fixture.git.context }),
+        fs: new NodeFileSystem(),
+        clock: { now: () => Date.now() },
+        logger: { info() {}, warn() {}, error() {} },
+        settings: () => ({
+          branchPrefix: 'agents',
+          logDir: path.join(fixture.tmp, 'logs'),
+          defaultProfile: 'demo',
+          maxParallel: 2,
+        }),
+      },
+      store,
+      () => `p${services.length}`,
+    );
     services.push(plans);
     return { manager, plans };
   };
@@ -57,7 +70,12 @@ describe('plan runs across a window reload (real git, real demo agents)', functi
     tasks: [
       { id: 'slow', title: 'Slow', prompt: 'print started\nsleep 3\ncreate slow.txt: slow work' },
       // `replace X => X` fails unless slow.txt is in the worktree: the dependent starts from the merged work.
-      { id: 'after', title: 'After', prompt: 'replace slow.txt: slow work => slow work\ncreate after.txt: after', dependsOn: ['slow'] },
+      {
+        id: 'after',
+        title: 'After',
+        prompt: 'replace slow.txt: slow work => slow work\ncreate after.txt: after',
+        dependsOn: ['slow'],
+      },
       { id: 'quick', title: 'Quick', prompt: 'create quick.txt: quick' },
     ],
   };
@@ -75,7 +93,10 @@ describe('plan runs across a window reload (real git, real demo agents)', functi
   it('goes on in the next window: the running task is adopted, merged, and its dependent starts from it', async () => {
     const first = window();
     const run = await first.plans.start(plan, fixture.repo);
-    const slowAgent = await waitFor('the slow task to run', () => run.agentOf('slow') && first.manager.get(run.agentOf('slow')!).status === 'running' && run.agentOf('slow'));
+    const slowAgent = await waitFor(
+      'the slow task to run',
+      () => run.agentOf('slow') && first.manager.get(run.agentOf('slow')!).status === 'running' && run.agentOf('slow'),
+    );
     await waitFor('the quick task to be merged', () => run.scheduler.states().get('quick') === 'done');
     const startedAt = run.scheduler.timings().get('slow')?.startedAt;
     await close(first);
@@ -85,7 +106,11 @@ describe('plan runs across a window reload (real git, real demo agents)', functi
     const second = window();
     const restored = second.plans.get(run.id);
     assert.equal(restored.integrationBranch, run.integrationBranch);
-    assert.deepEqual(Object.fromEntries(restored.scheduler.states()), { slow: 'running', quick: 'done', after: 'waiting' });
+    assert.deepEqual(Object.fromEntries(restored.scheduler.states()), {
+      slow: 'running',
+      quick: 'done',
+      after: 'waiting',
+    });
     assert.equal(restored.agentOf('slow'), slowAgent, 'the task keeps its agent');
     assert.ok(second.manager.isRunning(slowAgent), 'the agent was adopted, not interrupted');
     second.manager.resume();
@@ -99,17 +124,23 @@ describe('plan runs across a window reload (real git, real demo agents)', functi
     }
     const after = second.manager.get(restored.agentOf('after')!);
     assert.equal(after.status, 'merged');
-    assert.equal(fs.readFileSync(path.join(after.worktreePath!, 'slow.txt'), 'utf8'), 'slow work', 'the dependent saw the adopted task\'s work');
+    assert.equal(
+      fs.readFileSync(path.join(after.worktreePath!, 'slow.txt'), 'utf8'),
+      'slow work',
+      "the dependent saw the adopted task's work",
+    );
     assert.equal(store.records[0].scheduler.tasks.after.state, 'done', 'the new window saves its progress');
     assert.equal(second.manager.list().filter((a) => a.plan?.runId === run.id).length, 3, 'no task ran twice');
   });
 
-  it('starts a task again when the closing window cut its agent\'s dispatch short; the cut agent stays, interrupted', async () => {
+  it("starts a task again when the closing window cut its agent's dispatch short; the cut agent stays, interrupted", async () => {
     const first = window();
     const run = await first.plans.start({ ...plan, tasks: plan.tasks.filter((t) => t.id === 'slow') }, fixture.repo);
     // The window closes while the task's agent is still being dispatched (its worktree being made).
     await close(first);
-    const cut = await waitFor('the cut dispatch to be saved', () => fixture.store.records.find((r) => r.plan?.runId === run.id));
+    const cut = await waitFor('the cut dispatch to be saved', () =>
+      fixture.store.records.find((r) => r.plan?.runId === run.id),
+    );
     await new Promise((res) => setTimeout(res, 1500));
     assert.equal(fixture.store.records.find((r) => r.id === cut.id)?.status, 'preparing', 'it never started');
 
@@ -123,7 +154,9 @@ describe('plan runs across a window reload (real git, real demo agents)', functi
     assert.notEqual(again, cut.id, 'a new agent ran the task');
     assert.equal(second.manager.get(again).status, 'merged');
     assert.equal(second.manager.get(cut.id).status, 'interrupted', 'the cut one is kept for the user to discard');
-    assert.ok(git(fixture.repo, 'ls-tree', '-r', '--name-only', run.integrationBranch).split('\n').includes('slow.txt'));
+    assert.ok(
+      git(fixture.repo, 'ls-tree', '-r', '--name-only', run.integrationBranch).split('\n').includes('slow.txt'),
+    );
   });
 
   it('Remove Plan: refused while a task runs; then the worktree goes, the state is saved, the branch stays until landed', async () => {
@@ -136,7 +169,10 @@ describe('plan runs across a window reload (real git, real demo agents)', functi
     const kept = await w.plans.remove(run.id);
     assert.equal(kept.branchKept, true, 'not landed: the branch stays');
     assert.equal(fs.existsSync(run.integrationPath), false);
-    assert.ok(!git(fixture.repo, 'worktree', 'list', '--porcelain').includes(run.integrationPath), 'no longer registered');
+    assert.ok(
+      !git(fixture.repo, 'worktree', 'list', '--porcelain').includes(run.integrationPath),
+      'no longer registered',
+    );
     assert.ok(git(fixture.repo, 'rev-parse', '--verify', `refs/heads/${run.integrationBranch}`));
     assert.ok(git(fixture.repo, 'rev-parse', '--verify', `refs/parallel-agents/saved/plan-${run.id}`));
     assert.deepEqual(w.plans.list(), []);
@@ -148,7 +184,11 @@ describe('plan runs across a window reload (real git, real demo agents)', functi
     await waitFor('the second plan to finish', () => landedRun.scheduler.finished, 45000);
     assert.equal((await w.plans.land(landedRun.id, 'merge')).kind, 'merged');
     assert.equal((await w.plans.remove(landedRun.id)).branchKept, false);
-    assert.equal(git(fixture.repo, 'branch', '--list', landedRun.integrationBranch), '', 'landed: the branch is deleted');
+    assert.equal(
+      git(fixture.repo, 'branch', '--list', landedRun.integrationBranch),
+      '',
+      'landed: the branch is deleted',
+    );
     assert.equal(git(fixture.repo, 'show', 'HEAD:after.txt'), 'after');
   });
 });

@@ -14,7 +14,10 @@ export function commandLine(pid: number): string {
 }
 
 function pids(): number[] {
-  return fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number);
 }
 
 function parentOf(pid: number): number | undefined {
@@ -38,7 +41,9 @@ export function gitProcessesIn(dir: string): number[] {
   const wanted = fs.realpathSync(dir);
   return pids().filter((pid) => {
     try {
-      return path.basename(fs.readlinkSync(`/proc/${pid}/exe`)) === 'git' && fs.readlinkSync(`/proc/${pid}/cwd`) === wanted;
+      return (
+        path.basename(fs.readlinkSync(`/proc/${pid}/exe`)) === 'git' && fs.readlinkSync(`/proc/${pid}/cwd`) === wanted
+      );
     } catch {
       return false;
     }

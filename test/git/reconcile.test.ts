@@ -27,9 +27,18 @@ describe('Reconcile Agents with real git: orphans, missing agents, stale entries
     landing = new AgentLanding(manager, fx.git, gitLanding, quiet);
     root = `${fx.repo}.worktrees`;
     reconciler = new Reconciler({
-      manager, landing, git: fx.git, gitLanding, reconcileGit: new GitReconcile(fx.git.context), fs: new NodeFileSystem(),
-      clock: { now: () => Date.now() }, logger: quiet, settings: () => ({ branchPrefix: 'agents', logDir: path.join(fx.tmp, 'logs') }),
-      profile: () => ({ name: 'demo', mode: 'headless' }), repositories: async () => [fx.repo], inUse: () => ({ paths: [], branches: [] }),
+      manager,
+      landing,
+      git: fx.git,
+      gitLanding,
+      reconcileGit: new GitReconcile(fx.git.context),
+      fs: new NodeFileSystem(),
+      clock: { now: () => Date.now() },
+      logger: quiet,
+      settings: () => ({ branchPrefix: 'agents', logDir: path.join(fx.tmp, 'logs') }),
+      profile: () => ({ name: 'demo', mode: 'headless' }),
+      repositories: async () => [fx.repo],
+      inUse: () => ({ paths: [], branches: [] }),
       newId: () => `r${n++}`,
     });
   });
@@ -52,18 +61,26 @@ describe('Reconcile Agents with real git: orphans, missing agents, stale entries
   }
 
   async function dispatched(title: string) {
-    const record = await manager.dispatch({ prompt: `create ${title}.txt: work of ${title}`, profile: 'demo', folder: fx.repo, title });
+    const record = await manager.dispatch({
+      prompt: `create ${title}.txt: work of ${title}`,
+      profile: 'demo',
+      folder: fx.repo,
+      title,
+    });
     return fx.finished(manager, record.id);
   }
 
-  it('reports an own orphan, never the user\'s worktree or branch, and adopts the orphan as an agent with its files', async () => {
+  it("reports an own orphan, never the user's worktree or branch, and adopts the orphan as an agent with its files", async () => {
     const dir = handMadeOrphan('stray');
     const mine = path.join(fx.tmp, 'my-own');
     git(fx.repo, 'worktree', 'add', '-q', '-b', 'feature/mine', mine);
     git(fx.repo, 'branch', 'agents-not-ours');
     git(fx.repo, 'worktree', 'add', '-q', '-b', 'feature/in-root', path.join(root, 'in-root'));
     const report = await reconciler.run();
-    assert.deepEqual(report.orphans.map((o) => [o.kind, o.branch, o.path]), [['worktree', 'agents/stray', dir]]);
+    assert.deepEqual(
+      report.orphans.map((o) => [o.kind, o.branch, o.path]),
+      [['worktree', 'agents/stray', dir]],
+    );
     assert.deepEqual(report.missing, []);
 
     const record = await reconciler.adopt({ path: dir });
@@ -71,7 +88,13 @@ describe('Reconcile Agents with real git: orphans, missing agents, stale entries
     assert.equal(record.title, 'stray');
     assert.equal(record.baseSha, git(fx.repo, 'rev-parse', 'HEAD'));
     await manager.refreshChanges(record.id);
-    assert.deepEqual(manager.get(record.id).changedFiles.map((f) => `${f.kind} ${f.path}`).sort(), ['added committed.txt', 'modified app.js', 'untracked new.txt']);
+    assert.deepEqual(
+      manager
+        .get(record.id)
+        .changedFiles.map((f) => `${f.kind} ${f.path}`)
+        .sort(),
+      ['added committed.txt', 'modified app.js', 'untracked new.txt'],
+    );
     assert.deepEqual(reconciler.orphans(), []);
     assert.deepEqual((await reconciler.run()).orphans, [], 'an adopted orphan is known');
     assert.ok(fs.existsSync(mine), "the user's worktree is untouched");
@@ -99,7 +122,10 @@ describe('Reconcile Agents with real git: orphans, missing agents, stale entries
     git(fx.repo, 'branch', 'agents/lonely');
     git(fx.repo, 'branch', 'agents/unwanted');
     const report = await reconciler.run();
-    assert.deepEqual(report.orphans.map((o) => [o.kind, o.branch]).sort(), [['branch', 'agents/lonely'], ['branch', 'agents/unwanted']]);
+    assert.deepEqual(report.orphans.map((o) => [o.kind, o.branch]).sort(), [
+      ['branch', 'agents/lonely'],
+      ['branch', 'agents/unwanted'],
+    ]);
     const adopted = await reconciler.adopt({ branch: 'agents/lonely' });
     assert.equal(git(adopted.worktreePath!, 'rev-parse', '--abbrev-ref', 'HEAD'), 'agents/lonely');
     const gone = await reconciler.discardOrphan({ branch: 'agents/unwanted' });
@@ -146,7 +172,12 @@ describe('Reconcile Agents with real git: orphans, missing agents, stale entries
     await reconciler.forget(worked.id);
     assert.deepEqual(manager.list(), []);
     assert.equal(git(fx.repo, 'branch', '--list', 'agents/*'), '');
-    assert.equal(git(fx.repo, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length, 1);
+    assert.equal(
+      git(fx.repo, 'worktree', 'list', '--porcelain')
+        .split('\n')
+        .filter((l) => l.startsWith('worktree ')).length,
+      1,
+    );
     assert.equal(git(fx.repo, 'for-each-ref', '--format=%(refname)', `refs/parallel-agents/saved/${plain.id}`), '');
     assert.equal(git(fx.repo, 'show', `refs/parallel-agents/saved/${worked.id}:Worked.txt`), 'work of Worked');
     assert.equal((await reconciler.run()).orphans.length, 0);
@@ -164,6 +195,10 @@ describe('Reconcile Agents with real git: orphans, missing agents, stale entries
     const list = git(fx.repo, 'worktree', 'list', '--porcelain');
     assert.doesNotMatch(list, /agents\/stale/);
     assert.match(list, /feature\/stale/);
-    assert.deepEqual(report.orphans.map((o) => [o.kind, o.branch]), [['branch', 'agents/stale']], 'its branch is left for Adopt or Discard');
+    assert.deepEqual(
+      report.orphans.map((o) => [o.kind, o.branch]),
+      [['branch', 'agents/stale']],
+      'its branch is left for Adopt or Discard',
+    );
   });
 });

@@ -45,5 +45,11 @@ if (gate) {
 export function recordedClaudeProfile(dir: string, name = 'recorded-claude'): Profile {
   const file = path.join(dir, 'recorded-claude.js');
   fs.writeFileSync(file, recordedCliScript);
-  return { name, command: process.execPath, args: [file, agentOutputFixtures, '${prompt}'], mode: 'headless', output: 'claude-stream-json' };
+  return {
+    name,
+    command: process.execPath,
+    args: [file, agentOutputFixtures, '${prompt}'],
+    mode: 'headless',
+    output: 'claude-stream-json',
+  };
 }

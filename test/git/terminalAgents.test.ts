@@ -23,15 +23,27 @@ class TerminalStandIn implements AgentRunner {
 
   start(request: LaunchRequest): AgentProcess {
     this.started.push(request);
-    const child = spawn(request.file, [...request.args], { cwd: request.cwd, env: { ...process.env, ...request.env, [agentIdVariable]: request.agentId }, stdio: 'ignore' });
-    const exit = new Promise<ProcessExit>((resolve) => child.on('exit', (code, signal) => resolve({ exitCode: code ?? undefined, signal: signal ?? undefined })));
+    const child = spawn(request.file, [...request.args], {
+      cwd: request.cwd,
+      env: { ...process.env, ...request.env, [agentIdVariable]: request.agentId },
+      stdio: 'ignore',
+    });
+    const exit = new Promise<ProcessExit>((resolve) =>
+      child.on('exit', (code, signal) => resolve({ exitCode: code ?? undefined, signal: signal ?? undefined })),
+    );
     this.children.set(child.pid!, { child, exit });
     return this.process(child, exit);
   }
 
   adopt(_agentId: string, pid?: number): AgentProcess {
     const found = this.revives && pid !== undefined ? this.children.get(pid) : undefined;
-    return found ? this.process(found.child, found.exit) : { onDidOutput: new Emitter<string>().event, exit: Promise.resolve({ detached: true }), stop: async () => undefined };
+    return found
+      ? this.process(found.child, found.exit)
+      : {
+          onDidOutput: new Emitter<string>().event,
+          exit: Promise.resolve({ detached: true }),
+          stop: async () => undefined,
+        };
   }
 
   private process(child: ChildProcess, exit: Promise<ProcessExit>): AgentProcess {
@@ -58,7 +70,10 @@ describe('terminal agents across a reload (real git, real processes)', function 
   this.timeout(60_000);
   let fx: ManagerFixture;
   let terminals: TerminalStandIn;
-  const profiles = () => [...builtinProfiles, { name: 'demo-terminal', command: '${demoAgent}', args: ['${prompt}'], mode: 'terminal' as const }];
+  const profiles = () => [
+    ...builtinProfiles,
+    { name: 'demo-terminal', command: '${demoAgent}', args: ['${prompt}'], mode: 'terminal' as const },
+  ];
   const manager = () => fx.manager({ terminalRunner: terminals, profiles });
 
   beforeEach(() => {
@@ -114,7 +129,9 @@ describe('terminal agents across a reload (real git, real processes)', function 
     terminals.revives = false;
 
     const second = manager();
-    const detached = await waitFor('detached', () => (second.get(id).status === 'detached' ? second.get(id) : undefined));
+    const detached = await waitFor('detached', () =>
+      second.get(id).status === 'detached' ? second.get(id) : undefined,
+    );
     assert.ok(!second.isRunning(id));
     assert.ok(fs.existsSync(detached.worktreePath!), 'the worktree is kept');
     assert.match(git(fx.repo, 'worktree', 'list', '--porcelain'), new RegExp(`branch refs/heads/${detached.branch}`));
@@ -129,9 +146,17 @@ describe('terminal agents across a reload (real git, real processes)', function 
     assert.equal(second.get(id).status, 'running');
     await second.stop(id);
     assert.equal(second.get(id).status, 'stopped');
-    await assert.rejects(second.reopenTerminal(id), (e) => AgentError.is(e, 'invalidTransition'), 'only a detached agent is reopened');
+    await assert.rejects(
+      second.reopenTerminal(id),
+      (e) => AgentError.is(e, 'invalidTransition'),
+      'only a detached agent is reopened',
+    );
 
-    const landing = new AgentLanding(second, fx.git, new GitLanding({ context: fx.git.context }), { info() {}, warn() {}, error() {} });
+    const landing = new AgentLanding(second, fx.git, new GitLanding({ context: fx.git.context }), {
+      info() {},
+      warn() {},
+      error() {},
+    });
     await landing.discard(id);
     assert.equal(second.get(id).status, 'discarded');
     assert.ok(!fs.existsSync(detached.worktreePath!));

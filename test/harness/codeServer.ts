@@ -119,7 +119,11 @@ export async function launchCodeServer(options: LaunchOptions): Promise<CodeServ
   await Promise.all(Object.values(dirs).map((d) => mkdir(d, { recursive: true })));
   await mkdir(join(dirs.userData, 'User'), { recursive: true });
   const trustSettings = options.workspaceTrust
-    ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.untrustedFiles': 'open' }
+    ? {
+        'security.workspace.trust.enabled': true,
+        'security.workspace.trust.startupPrompt': 'never',
+        'security.workspace.trust.untrustedFiles': 'open',
+      }
     : {};
   const settings = { ...defaultSettings, ...trustSettings, ...options.settings };
   await writeFile(join(dirs.userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
@@ -138,11 +142,19 @@ export async function launchCodeServer(options: LaunchOptions): Promise<CodeServ
   // An extensions dir of the caller's lives outside `root`: close() leaves it alone.
 
   try {
-    server = spawn(paths.node, [paths.codeServer, ...serverArgs(dirs, options.workspaceTrust === true), options.workspaceFile ?? options.workspaceFolder], {
-      detached: true,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    server = spawn(
+      paths.node,
+      [
+        paths.codeServer,
+        ...serverArgs(dirs, options.workspaceTrust === true),
+        options.workspaceFile ?? options.workspaceFolder,
+      ],
+      {
+        detached: true,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const port = await readPort(server, serverOutput);
 
     browser = await chromium.launch({ executablePath: paths.chromium, headless: true, args: chromiumArgs, env });
@@ -239,25 +251,34 @@ export function workbenchUrl(port: number, options: LaunchOptions): string {
   if (options.extensionEnvironment) {
     payload.push(['extensionEnvironment', JSON.stringify(options.extensionEnvironment)]);
   }
-  const opened: [string, string] = options.workspaceFile ? ['workspace', options.workspaceFile] : ['folder', options.workspaceFolder];
+  const opened: [string, string] = options.workspaceFile
+    ? ['workspace', options.workspaceFile]
+    : ['folder', options.workspaceFolder];
   const query = new URLSearchParams([opened, ['payload', JSON.stringify(payload)]]);
   return `http://127.0.0.1:${port}/?${query.toString()}`;
 }
 
 function serverArgs(dirs: { userData: string; extensions: string }, workspaceTrust: boolean): string[] {
   const args = [
-    '--config', '/dev/null',
-    '--bind-addr', '127.0.0.1:0',
-    '--auth', 'none',
-    '--user-data-dir', dirs.userData,
-    '--extensions-dir', dirs.extensions,
+    '--config',
+    '/dev/null',
+    '--bind-addr',
+    '127.0.0.1:0',
+    '--auth',
+    'none',
+    '--user-data-dir',
+    dirs.userData,
+    '--extensions-dir',
+    dirs.extensions,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
     '--disable-getting-started-override',
     '--ignore-last-opened',
-    '--reconnection-grace-time', '10',
-    '--vscode-option', 'enable-smoke-test-driver',
+    '--reconnection-grace-time',
+    '10',
+    '--vscode-option',
+    'enable-smoke-test-driver',
   ];
   return workspaceTrust ? args.filter((a) => a !== '--disable-workspace-trust') : args;
 }

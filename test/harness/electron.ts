@@ -20,15 +20,21 @@ async function main(): Promise<number> {
       vscodeExecutablePath: process.env.VSCODE_EXECUTABLE,
       extensionDevelopmentPath: repoRoot,
       extensionTestsPath: suiteEntry,
-      extensionTestsEnv: { PA_TEST_RESULTS: resultsFile, PA_TEST_WORKSPACE: repo.dir, PA_TEST_GREP: process.env.PA_TEST_GREP },
+      extensionTestsEnv: {
+        PA_TEST_RESULTS: resultsFile,
+        PA_TEST_WORKSPACE: repo.dir,
+        PA_TEST_GREP: process.env.PA_TEST_GREP,
+      },
       launchArgs: [
         repo.dir,
         '--disable-extensions',
         '--disable-workspace-trust',
         '--skip-welcome',
         '--skip-release-notes',
-        '--user-data-dir', join(scratch, 'user-data'),
-        '--extensions-dir', join(scratch, 'extensions'),
+        '--user-data-dir',
+        join(scratch, 'user-data'),
+        '--extensions-dir',
+        join(scratch, 'extensions'),
       ],
     }).catch((e: unknown) => {
       console.error('[electron]', e instanceof Error ? e.message : e);

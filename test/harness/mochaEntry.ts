@@ -10,7 +10,9 @@ import CountingReporter from './countingReporter';
 
 export async function runMochaIn(dir: string): Promise<void> {
   const chosen = process.env.PA_TEST_FILES?.split(',').filter(Boolean);
-  const files = (chosen ?? readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.js')))
+  const files = (
+    chosen ?? readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.js'))
+  )
     .sort()
     .map((f) => join(dir, f));
   if (files.length === 0) {

@@ -6,7 +6,10 @@ import { dirname, join } from 'node:path';
 function findRepoRoot(start: string): string {
   for (let dir = start; ; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'parallel-agents') {
+    if (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'parallel-agents'
+    ) {
       return dir;
     }
     if (dirname(dir) === dir) {

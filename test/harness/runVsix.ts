@@ -19,7 +19,10 @@ export const vsixEntry = join(repoRoot, 'out', 'test', 'vsix', 'index.js');
 /** `npm run package -- --out <file>`; stdin closed, so vsce can never wait on a prompt. */
 export function packageVsix(file: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'package', '--', '--out', file], { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn('npm', ['run', '--silent', 'package', '--', '--out', file], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
     child.once('error', reject);
     child.once('close', (code, signal) => {
@@ -35,15 +38,24 @@ export function packageVsix(file: string): Promise<void> {
 
 /** A development extension with no code and its own id: it only gives the tests a host to run in. */
 async function writeRunnerStub(dir: string): Promise<void> {
-  const manifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { engines: { vscode: string } };
+  const manifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as {
+    engines: { vscode: string };
+  };
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'package.json'), JSON.stringify({
-    name: 'vsix-test-runner',
-    publisher: 'parallel-agents-tests',
-    version: '0.0.0',
-    engines: { vscode: manifest.engines.vscode },
-    extensionKind: ['workspace'],
-  }, null, 2));
+  await writeFile(
+    join(dir, 'package.json'),
+    JSON.stringify(
+      {
+        name: 'vsix-test-runner',
+        publisher: 'parallel-agents-tests',
+        version: '0.0.0',
+        engines: { vscode: manifest.engines.vscode },
+        extensionKind: ['workspace'],
+      },
+      null,
+      2,
+    ),
+  );
 }
 
 /**
@@ -52,7 +64,9 @@ async function writeRunnerStub(dir: string): Promise<void> {
  * against the installed copy, which is what users get (an extension under development is exempt
  * from some of Restricted Mode's rules).
  */
-export async function runVsix(options: { grep?: string; timeoutMs?: number; smoke?: boolean; trust?: boolean } = {}): Promise<SuiteSummary> {
+export async function runVsix(
+  options: { grep?: string; timeoutMs?: number; smoke?: boolean; trust?: boolean } = {},
+): Promise<SuiteSummary> {
   const scratch = await mkdtemp(join(tmpdir(), 'pa-vsix-'));
   try {
     const vsix = join(scratch, 'parallel-agents.vsix');
@@ -75,7 +89,15 @@ export async function runVsix(options: { grep?: string; timeoutMs?: number; smok
       runs.push(await runSuite({ ...common, label: 'vsix', entry: vsixEntry }));
     }
     if (options.trust !== false) {
-      runs.push(await runSuite({ ...common, label: 'trust', workspaceTrust: true, files: ['trust.untrusted.js'], windowChecks: restrictedModeChecks }));
+      runs.push(
+        await runSuite({
+          ...common,
+          label: 'trust',
+          workspaceTrust: true,
+          files: ['trust.untrusted.js'],
+          windowChecks: restrictedModeChecks,
+        }),
+      );
     }
     return {
       passed: runs.reduce((n, r) => n + r.passed, 0),
@@ -89,10 +111,12 @@ export async function runVsix(options: { grep?: string; timeoutMs?: number; smok
 
 if (require.main === module) {
   const only = argValue('--only'); // smoke | trust
-  runAsMain('vsix', () => runVsix({
-    grep: argValue('--grep'),
-    timeoutMs: Number(process.env.PA_SUITE_TIMEOUT_MS) || undefined,
-    smoke: only === undefined || only === 'smoke',
-    trust: only === undefined || only === 'trust',
-  }));
+  runAsMain('vsix', () =>
+    runVsix({
+      grep: argValue('--grep'),
+      timeoutMs: Number(process.env.PA_SUITE_TIMEOUT_MS) || undefined,
+      smoke: only === undefined || only === 'smoke',
+      trust: only === undefined || only === 'trust',
+    }),
+  );
 }

@@ -18,8 +18,23 @@ let exitHooksInstalled = false;
 export async function installExtension(vsix: string, extensionsDir: string, paths?: ProvisionedPaths): Promise<string> {
   const { node, codeServer } = paths ?? (await provision());
   const root = await mkdtemp(join(tmpdir(), 'pa-install-'));
-  const env = { ...cleanEnv(), XDG_CONFIG_HOME: join(root, 'config'), XDG_DATA_HOME: join(root, 'data'), XDG_CACHE_HOME: join(root, 'cache') };
-  const args = [codeServer, '--config', '/dev/null', '--user-data-dir', join(root, 'user-data'), '--extensions-dir', extensionsDir, '--install-extension', vsix];
+  const env = {
+    ...cleanEnv(),
+    XDG_CONFIG_HOME: join(root, 'config'),
+    XDG_DATA_HOME: join(root, 'data'),
+    XDG_CACHE_HOME: join(root, 'cache'),
+  };
+  const args = [
+    codeServer,
+    '--config',
+    '/dev/null',
+    '--user-data-dir',
+    join(root, 'user-data'),
+    '--extensions-dir',
+    extensionsDir,
+    '--install-extension',
+    vsix,
+  ];
   try {
     return await new Promise<string>((resolve, reject) => {
       const child = spawn(node, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -41,7 +56,6 @@ export async function installExtension(vsix: string, extensionsDir: string, path
     await rm(root, { recursive: true, force: true });
   }
 }
-
 
 /** The caller's environment without what would tie code-server to an enclosing VS Code. */
 export function cleanEnv(): NodeJS.ProcessEnv {
@@ -132,4 +146,3 @@ function trackGroup(pid: number): void {
   }
   liveGroups.add(pid);
 }
-

@@ -63,7 +63,11 @@ export async function runSuite(options: SuiteOptions = {}): Promise<SuiteSummary
   const resultsFile = join(scratch, 'results.json');
   const started = Date.now();
   try {
-    const extensionEnvironment: Record<string, string> = { ...options.extensionEnvironment, PA_TEST_RESULTS: resultsFile, PA_TEST_WORKSPACE: repo.dir };
+    const extensionEnvironment: Record<string, string> = {
+      ...options.extensionEnvironment,
+      PA_TEST_RESULTS: resultsFile,
+      PA_TEST_WORKSPACE: repo.dir,
+    };
     for (const name of passedThrough) {
       const value = process.env[name];
       if (value) {
@@ -159,4 +163,3 @@ export function runAsMain(label: string, body: () => Promise<SuiteSummary>): voi
       process.exitCode = summary.exitCode;
     });
 }
-

@@ -17,7 +17,7 @@ export interface TempRepo {
 
 export const defaultFiles: Readonly<Record<string, string>> = {
   'README.md': '# Sample project\n\nA repository made by the test harness.\n',
-  'src/greet.js': "exports.greet = (name) => `Hello, ${name}!`;\n",
+  'src/greet.js': 'exports.greet = (name) => `Hello, ${name}!`;\n',
   'src/math.js': 'exports.add = (a, b) => a + b;\n',
   'package.json': '{\n  "name": "sample-project",\n  "version": "1.0.0",\n  "private": true\n}\n',
 };

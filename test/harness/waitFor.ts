@@ -8,7 +8,11 @@ export interface WaitOptions {
 }
 
 /** Polls `probe` until it returns something truthy and resolves with it; rejects naming `what` on timeout. */
-export async function waitFor<T>(what: string, probe: () => T | undefined | false | null, options: WaitOptions = {}): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | false | null,
+  options: WaitOptions = {},
+): Promise<T> {
   const timeoutMs = options.timeoutMs ?? 20_000;
   const deadline = Date.now() + timeoutMs;
   for (;;) {

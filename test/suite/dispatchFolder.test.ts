@@ -33,13 +33,35 @@ describe('Dispatch Agent on a folder that is not a git repository', function () 
   });
 
   it('refuses it by name, leaving nothing', async () => {
-    const before = { agents: api.agents().map((a) => a.id), worktrees: git('worktree', 'list', '--porcelain'), refs: git('for-each-ref') };
+    const before = {
+      agents: api.agents().map((a) => a.id),
+      worktrees: git('worktree', 'list', '--porcelain'),
+      refs: git('for-each-ref'),
+    };
     shown = [];
-    const result = await vscode.commands.executeCommand('parallelAgents.dispatch', { prompt: 'create x.txt: x', profile: 'demo', folder: plain });
+    const result = await vscode.commands.executeCommand('parallelAgents.dispatch', {
+      prompt: 'create x.txt: x',
+      profile: 'demo',
+      folder: plain,
+    });
     assert.equal(result, undefined, 'no agent id');
-    assert.deepEqual(shown, [`${plain} is not a git repository: an agent works on a branch of its own in a git worktree. Open a folder that is a git repository (or run git init there and make a first commit), then dispatch again.`]);
-    assert.deepEqual({ agents: api.agents().map((a) => a.id), worktrees: git('worktree', 'list', '--porcelain'), refs: git('for-each-ref') }, before, 'nothing made in the workspace repository');
-    assert.deepEqual(fs.readdirSync(path.dirname(plain)).filter((n) => n.startsWith(`${path.basename(plain)}.`)), [], 'no worktree folder beside it');
+    assert.deepEqual(shown, [
+      `${plain} is not a git repository: an agent works on a branch of its own in a git worktree. Open a folder that is a git repository (or run git init there and make a first commit), then dispatch again.`,
+    ]);
+    assert.deepEqual(
+      {
+        agents: api.agents().map((a) => a.id),
+        worktrees: git('worktree', 'list', '--porcelain'),
+        refs: git('for-each-ref'),
+      },
+      before,
+      'nothing made in the workspace repository',
+    );
+    assert.deepEqual(
+      fs.readdirSync(path.dirname(plain)).filter((n) => n.startsWith(`${path.basename(plain)}.`)),
+      [],
+      'no worktree folder beside it',
+    );
     assert.deepEqual(fs.readdirSync(plain), ['notes.txt'], 'no .git made in it');
   });
 });

@@ -8,13 +8,13 @@ import type { AgentRecord } from '../../src/core/agent';
 import type { ParallelAgentsApi } from '../../src/extension';
 import { extensionId, git, waitFor, workspaceDir } from './helpers';
 
-
 describe('Parallel Agents in a real VS Code', function () {
   this.timeout(90000);
   let api: ParallelAgentsApi;
 
   const agent = (id: string): AgentRecord => api.agents().find((a) => a.id === id)!;
-  const settled = (id: string) => waitFor(`agent ${id} to finish`, () => !['preparing', 'running'].includes(agent(id)?.status) && agent(id));
+  const settled = (id: string) =>
+    waitFor(`agent ${id} to finish`, () => !['preparing', 'running'].includes(agent(id)?.status) && agent(id));
 
   before(async () => {
     const extension = vscode.extensions.getExtension<ParallelAgentsApi>(extensionId);
@@ -29,10 +29,14 @@ describe('Parallel Agents in a real VS Code', function () {
   });
 
   it('registers every command it contributes, and contributes every command it registers', async () => {
-    const pkg = vscode.extensions.getExtension(extensionId)!.packageJSON as { contributes: { commands: { command: string }[] } };
+    const pkg = vscode.extensions.getExtension(extensionId)!.packageJSON as {
+      contributes: { commands: { command: string }[] };
+    };
     const contributed = pkg.contributes.commands.map((c) => c.command).sort();
     // VS Code itself registers "<viewId>.*" commands for each contributed view.
-    const registered = (await vscode.commands.getCommands(true)).filter((c) => c.startsWith('parallelAgents.') && !c.startsWith('parallelAgents.agents.')).sort();
+    const registered = (await vscode.commands.getCommands(true))
+      .filter((c) => c.startsWith('parallelAgents.') && !c.startsWith('parallelAgents.agents.'))
+      .sort();
     assert.deepEqual(registered, contributed);
   });
 
@@ -54,8 +58,15 @@ describe('Parallel Agents in a real VS Code', function () {
 
     const done = await settled(id);
     assert.equal(done.status, 'succeeded', done.error);
-    const changes = await waitFor('three changed files', () => agent(id).changedFiles.length === 3 && agent(id).changedFiles);
-    assert.deepEqual(changes.map((f) => `${f.kind} ${f.path}`).sort(), ['deleted package.json', 'modified src/math.js', 'untracked docs/guide.md']);
+    const changes = await waitFor(
+      'three changed files',
+      () => agent(id).changedFiles.length === 3 && agent(id).changedFiles,
+    );
+    assert.deepEqual(changes.map((f) => `${f.kind} ${f.path}`).sort(), [
+      'deleted package.json',
+      'modified src/math.js',
+      'untracked docs/guide.md',
+    ]);
 
     const row = api.viewSnapshot().find((r) => r.label === 'Refactor math');
     assert.ok(row, 'the Agents view lists the agent');
@@ -79,25 +90,57 @@ describe('Parallel Agents in a real VS Code', function () {
     await vscode.commands.executeCommand('parallelAgents.openChange', { agentId: id, path: 'package.json' });
     const deleted = await waitFor('the deleted file diff', () => {
       const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
-      return tab?.input instanceof vscode.TabInputTextDiff && tab.input.original.path.endsWith('package.json') && tab.input;
+      return (
+        tab?.input instanceof vscode.TabInputTextDiff && tab.input.original.path.endsWith('package.json') && tab.input
+      );
     });
-    assert.equal((await vscode.workspace.openTextDocument(deleted.modified)).getText(), '', 'a deleted file has an empty right side');
+    assert.equal(
+      (await vscode.workspace.openTextDocument(deleted.modified)).getText(),
+      '',
+      'a deleted file has an empty right side',
+    );
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('updates the change list while the agent works', async () => {
-    const id = await api.dispatch({ prompt: 'create first.txt: 1\nsleep 3\ncreate second.txt: 2\nsleep 30', profile: 'demo', title: 'Live changes' });
-    await waitFor('the first file while running', () => agent(id).status === 'running' && agent(id).changedFiles.some((f) => f.path === 'first.txt'), 15000);
-    await waitFor('the second file while running', () => agent(id).status === 'running' && agent(id).changedFiles.some((f) => f.path === 'second.txt'), 20000);
+    const id = await api.dispatch({
+      prompt: 'create first.txt: 1\nsleep 3\ncreate second.txt: 2\nsleep 30',
+      profile: 'demo',
+      title: 'Live changes',
+    });
+    await waitFor(
+      'the first file while running',
+      () => agent(id).status === 'running' && agent(id).changedFiles.some((f) => f.path === 'first.txt'),
+      15000,
+    );
+    await waitFor(
+      'the second file while running',
+      () => agent(id).status === 'running' && agent(id).changedFiles.some((f) => f.path === 'second.txt'),
+      20000,
+    );
     await vscode.commands.executeCommand('parallelAgents.stop', id);
     assert.equal(agent(id).status, 'stopped');
   });
 
-  it('streams an agent\'s output live into its output view', async () => {
-    const id = await api.dispatch({ prompt: 'print first-line\nsleep 4\nprint second-line\nsleep 30', profile: 'demo', title: 'Chatty' });
-    await waitFor('the first line in the log', () => agent(id).status === 'running' && fs.existsSync(agent(id).logPath!) && fs.readFileSync(agent(id).logPath!, 'utf8').includes('first-line'));
+  it("streams an agent's output live into its output view", async () => {
+    const id = await api.dispatch({
+      prompt: 'print first-line\nsleep 4\nprint second-line\nsleep 30',
+      profile: 'demo',
+      title: 'Chatty',
+    });
+    await waitFor(
+      'the first line in the log',
+      () =>
+        agent(id).status === 'running' &&
+        fs.existsSync(agent(id).logPath!) &&
+        fs.readFileSync(agent(id).logPath!, 'utf8').includes('first-line'),
+    );
     await vscode.commands.executeCommand('parallelAgents.showOutput', id);
-    const outputText = () => vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'output').map((d) => d.getText()).join('\n');
+    const outputText = () =>
+      vscode.workspace.textDocuments
+        .filter((d) => d.uri.scheme === 'output')
+        .map((d) => d.getText())
+        .join('\n');
     await waitFor('the output view with the log so far', () => outputText().includes('first-line'), 10000);
     assert.ok(!outputText().includes('second-line'), 'the second line is not printed yet');
     await waitFor('the second line, streamed live', () => outputText().includes('second-line'), 10000);
@@ -116,9 +159,19 @@ describe('Parallel Agents in a real VS Code', function () {
   it('reports a missing executable clearly and leaves no worktree, branch or agent behind', async () => {
     const before = api.agents().length;
     const worktrees = git('worktree', 'list', '--porcelain');
-    await assert.rejects(api.dispatch({ prompt: 'fix it', profile: 'aider', title: 'Needs aider' }), /aider was not found on PATH — install it or edit parallelAgents\.profiles/);
+    await assert.rejects(
+      api.dispatch({ prompt: 'fix it', profile: 'aider', title: 'Needs aider' }),
+      /aider was not found on PATH — install it or edit parallelAgents\.profiles/,
+    );
     // Through the command, the error becomes a message and the command returns nothing.
-    assert.equal(await vscode.commands.executeCommand('parallelAgents.dispatch', { prompt: 'fix it', profile: 'aider', title: 'Needs aider' }), undefined);
+    assert.equal(
+      await vscode.commands.executeCommand('parallelAgents.dispatch', {
+        prompt: 'fix it',
+        profile: 'aider',
+        title: 'Needs aider',
+      }),
+      undefined,
+    );
     assert.equal(api.agents().length, before);
     assert.equal(git('worktree', 'list', '--porcelain'), worktrees);
     assert.equal(git('branch', '--list', 'agents/needs-aider*'), '');
@@ -126,7 +179,12 @@ describe('Parallel Agents in a real VS Code', function () {
   });
 
   it('runs a terminal-mode agent as the process of a terminal in the workspace', async () => {
-    const id = await api.dispatch({ prompt: 'create from-terminal.txt: made in a terminal', profile: 'demo', isolation: 'terminal', title: 'Terminal agent' });
+    const id = await api.dispatch({
+      prompt: 'create from-terminal.txt: made in a terminal',
+      profile: 'demo',
+      isolation: 'terminal',
+      title: 'Terminal agent',
+    });
     const record = agent(id);
     assert.equal(record.mode, 'terminal');
     assert.equal(record.worktreePath, undefined);
@@ -147,7 +205,11 @@ describe('Parallel Agents in a real VS Code', function () {
   });
 
   it('reviews, accepts a file, follows up, merges, and warns about overlapping agents', async () => {
-    const a = await api.dispatch({ prompt: 'create shared.txt: from A\ncreate only-a.txt: a', profile: 'demo', title: 'Overlap A' });
+    const a = await api.dispatch({
+      prompt: 'create shared.txt: from A\ncreate only-a.txt: a',
+      profile: 'demo',
+      title: 'Overlap A',
+    });
     const b = await api.dispatch({ prompt: 'create shared.txt: from B', profile: 'demo', title: 'Overlap B' });
     await settled(a);
     await settled(b);
@@ -155,7 +217,12 @@ describe('Parallel Agents in a real VS Code', function () {
       const snapshot = api.viewSnapshot().filter((r) => r.label.startsWith('Overlap '));
       return snapshot.length === 2 && snapshot.every((r) => r.description.includes('overlaps')) && snapshot;
     });
-    assert.ok(!rows.find((r) => r.label === 'Overlap A')!.children.find((c) => c.label === 'only-a.txt')!.description.includes('overlaps'));
+    assert.ok(
+      !rows
+        .find((r) => r.label === 'Overlap A')!
+        .children.find((c) => c.label === 'only-a.txt')!
+        .description.includes('overlaps'),
+    );
 
     await vscode.commands.executeCommand('parallelAgents.reviewAll', a);
     const multi = await waitFor('the multi-file diff editor', () => {
@@ -174,20 +241,36 @@ describe('Parallel Agents in a real VS Code', function () {
     assert.deepEqual(again.followUps, ['append shared.txt: , again']);
     assert.equal(fs.readFileSync(path.join(again.worktreePath!, 'shared.txt'), 'utf8'), 'from B, again');
 
-    const merged = await vscode.commands.executeCommand<{ kind: string }>('parallelAgents.merge', { id: a, confirm: false, commit: true });
+    const merged = await vscode.commands.executeCommand<{ kind: string }>('parallelAgents.merge', {
+      id: a,
+      confirm: false,
+      commit: true,
+    });
     assert.equal(merged.kind, 'merged');
     assert.equal(agent(a).status, 'merged');
     assert.equal(git('show', 'HEAD:shared.txt'), 'from A');
-    const conflict = await vscode.commands.executeCommand<{ kind: string; files: string[] }>('parallelAgents.merge', { id: b, confirm: false, commit: true });
+    const conflict = await vscode.commands.executeCommand<{ kind: string; files: string[] }>('parallelAgents.merge', {
+      id: b,
+      confirm: false,
+      commit: true,
+    });
     assert.deepEqual(conflict, { kind: 'conflicts', files: ['shared.txt'], target: 'main' });
     assert.equal(git('status', '--porcelain'), '', 'a forecast conflict leaves the workspace untouched');
-    const report = await vscode.commands.executeCommand<{ repos: { conflicts: unknown[] }[] }>('parallelAgents.forecastConflicts', { quiet: true });
+    const report = await vscode.commands.executeCommand<{ repos: { conflicts: unknown[] }[] }>(
+      'parallelAgents.forecastConflicts',
+      { quiet: true },
+    );
     assert.equal(report.repos.length, 1);
     assert.ok(report.repos[0].conflicts.length >= 1, 'the forecast names the conflict with the current branch');
   });
 
   it('accepts added, modified, deleted and renamed files into the workspace, and reverts a file in the agent', async () => {
-    const id = await api.dispatch({ prompt: 'create added.txt: new\nreplace src/math.js: a + b => a - b\ndelete src/greet.js\nrename README.md -> README.txt\nappend package.json: \n', profile: 'demo', title: 'Accept each kind' });
+    const id = await api.dispatch({
+      prompt:
+        'create added.txt: new\nreplace src/math.js: a + b => a - b\ndelete src/greet.js\nrename README.md -> README.txt\nappend package.json: \n',
+      profile: 'demo',
+      title: 'Accept each kind',
+    });
     const done = await settled(id);
     const kinds = Object.fromEntries(done.changedFiles.map((f) => [f.path, f.kind]));
     assert.equal(kinds['src/greet.js'], 'deleted');
@@ -215,10 +298,19 @@ describe('Parallel Agents in a real VS Code', function () {
 
     // Revert in the agent, from the diff editor's title bar (no argument: the active agent diff).
     await vscode.commands.executeCommand('parallelAgents.openChange', { agentId: id, path: 'src/math.js' });
-    await waitFor('the agent diff', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff);
+    await waitFor(
+      'the agent diff',
+      () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff,
+    );
     await vscode.commands.executeCommand('parallelAgents.revertFile');
-    assert.equal(fs.readFileSync(path.join(done.worktreePath!, 'src/math.js'), 'utf8'), 'exports.add = (a, b) => a + b;\n');
-    await waitFor('math.js to leave the change list', () => !agent(id).changedFiles.some((f) => f.path === 'src/math.js'));
+    assert.equal(
+      fs.readFileSync(path.join(done.worktreePath!, 'src/math.js'), 'utf8'),
+      'exports.add = (a, b) => a + b;\n',
+    );
+    await waitFor(
+      'math.js to leave the change list',
+      () => !agent(id).changedFiles.some((f) => f.path === 'src/math.js'),
+    );
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
@@ -230,7 +322,10 @@ describe('Parallel Agents in a real VS Code', function () {
     assert.equal(git('branch', '--list', done.branch!), '');
     assert.equal(agent(id).status, 'discarded');
     assert.ok(git('rev-parse', '--verify', `refs/parallel-agents/saved/${id}`));
-    assert.equal(api.viewSnapshot().find((r) => r.label === 'Throwaway')?.contextValue, 'agent.discarded.worktree.headless');
+    assert.equal(
+      api.viewSnapshot().find((r) => r.label === 'Throwaway')?.contextValue,
+      'agent.discarded.worktree.headless',
+    );
     await vscode.commands.executeCommand('parallelAgents.restore', id);
     assert.equal(fs.readFileSync(path.join(done.worktreePath!, 'keep.txt'), 'utf8'), 'precious');
     assert.equal(agent(id).status, 'succeeded');

@@ -46,7 +46,10 @@ const cases: readonly Case[] = [
   {
     name: 'a dependency on a task that does not exist',
     taskId: 'only',
-    plan: { title: 'Dangling', tasks: [{ id: 'only', title: 'Only', prompt: 'create x.txt: x', dependsOn: ['missing'] }] },
+    plan: {
+      title: 'Dangling',
+      tasks: [{ id: 'only', title: 'Only', prompt: 'create x.txt: x', dependsOn: ['missing'] }],
+    },
     expected: [/task "only" .*dependsOn names unknown task "missing"/],
   },
 ];
@@ -101,7 +104,10 @@ describe('Invalid plans through Dispatch Plan in a real VS Code', function () {
         for (const pattern of c.expected) {
           assert.match(shown[0], pattern);
         }
-        const diagnostics = vscode.languages.getDiagnostics(vscode.Uri.file(file)).map((d) => d.message).join('\n');
+        const diagnostics = vscode.languages
+          .getDiagnostics(vscode.Uri.file(file))
+          .map((d) => d.message)
+          .join('\n');
         assert.match(diagnostics, new RegExp(`^task "${c.taskId}": `, 'm'), 'the problem is on the plan file too');
       } finally {
         fs.rmSync(file, { force: true });
@@ -112,7 +118,9 @@ describe('Invalid plans through Dispatch Plan in a real VS Code', function () {
 
   it('refuses an invalid plan given as text the same way', async () => {
     const before = snapshot(api);
-    const result = await vscode.commands.executeCommand('parallelAgents.dispatchPlan', { text: JSON.stringify(cases[1].plan) });
+    const result = await vscode.commands.executeCommand('parallelAgents.dispatchPlan', {
+      text: JSON.stringify(cases[1].plan),
+    });
     assert.equal(result, undefined);
     assert.equal(shown.length, 1, shown.join(' | '));
     assert.match(shown[0], /^plan is not a valid plan \(1 problem/);

@@ -9,7 +9,6 @@ import type { TimelineFigures } from '../../src/core/timeline';
 import type { ParallelAgentsApi } from '../../src/extension';
 import { activateApi, git, waitFor, workspaceDir as workspace } from './helpers';
 
-
 describe('Plans in a real VS Code', function () {
   this.timeout(120000);
   let api: ParallelAgentsApi;
@@ -27,20 +26,38 @@ describe('Plans in a real VS Code', function () {
         // `replace X => X` fails (exit 1) unless the prerequisite's file is in the worktree.
         { id: 'api', title: 'API', prompt: 'replace db.txt: schema => schema\ncreate api.txt: api', dependsOn: ['db'] },
         { id: 'ui', title: 'UI', prompt: 'replace db.txt: schema => schema\ncreate ui.txt: ui', dependsOn: ['db'] },
-        { id: 'e2e', title: 'Integration', prompt: 'replace api.txt: api => api\nreplace ui.txt: ui => ui\ncreate integration.txt: all', dependsOn: ['api', 'ui'] },
+        {
+          id: 'e2e',
+          title: 'Integration',
+          prompt: 'replace api.txt: api => api\nreplace ui.txt: ui => ui\ncreate integration.txt: all',
+          dependsOn: ['api', 'ui'],
+        },
         // In an integrated terminal, yet in its own worktree: its work is merged like the others'.
         { id: 'docs', title: 'Docs', prompt: 'create docs.txt: docs', isolation: 'terminal' },
       ],
     };
     const runId = await vscode.commands.executeCommand<string>('parallelAgents.dispatchPlan', { plan });
     assert.ok(runId, 'Dispatch Plan returns the run id');
-    const row = await waitFor('the plan in the Agents view', () => api.viewSnapshot().find((r) => r.label === 'Users feature'));
-    assert.deepEqual(row.children.map((c) => c.label), ['Schema', 'API', 'UI', 'Integration', 'Docs'], 'tasks in topological order');
+    const row = await waitFor('the plan in the Agents view', () =>
+      api.viewSnapshot().find((r) => r.label === 'Users feature'),
+    );
+    assert.deepEqual(
+      row.children.map((c) => c.label),
+      ['Schema', 'API', 'UI', 'Integration', 'Docs'],
+      'tasks in topological order',
+    );
     assert.match(row.children.find((c) => c.label === 'Integration')!.description, /needs: api, ui/);
-    await waitFor('all five tasks merged into the integration branch', () => tasksOf(runId).length === 5 && tasksOf(runId).every((a) => a.status === 'merged'), 90000);
+    await waitFor(
+      'all five tasks merged into the integration branch',
+      () => tasksOf(runId).length === 5 && tasksOf(runId).every((a) => a.status === 'merged'),
+      90000,
+    );
     const byTask = new Map(tasksOf(runId).map((a) => [a.plan!.taskId, a]));
     assert.equal(byTask.get('db')!.baseSha, git('rev-parse', 'main'), 'a root task starts from the base');
-    assert.ok(fs.existsSync(path.join(byTask.get('e2e')!.worktreePath!, 'api.txt')), 'the dependent task saw its prerequisites');
+    assert.ok(
+      fs.existsSync(path.join(byTask.get('e2e')!.worktreePath!, 'api.txt')),
+      'the dependent task saw its prerequisites',
+    );
     const docs = byTask.get('docs')!;
     assert.equal(docs.mode, 'terminal', 'isolation "terminal": the agent ran in an integrated terminal');
     assert.ok(docs.worktreePath && docs.branch, 'in its own worktree and branch');
@@ -53,13 +70,22 @@ describe('Plans in a real VS Code', function () {
     for (const file of ['db.txt', 'api.txt', 'ui.txt', 'integration.txt', 'docs.txt']) {
       assert.ok(files.includes(file), `${file} is on the integration branch`);
     }
-    const landed = await vscode.commands.executeCommand<{ kind: string }>('parallelAgents.landPlan', { runId, confirm: false });
+    const landed = await vscode.commands.executeCommand<{ kind: string }>('parallelAgents.landPlan', {
+      runId,
+      confirm: false,
+    });
     assert.equal(landed.kind, 'merged');
     assert.equal(git('show', 'HEAD:integration.txt'), 'all');
     // Remove Plan: the landed plan's row, worktree and branch go; its agents stay.
-    const worktree = git('worktree', 'list', '--porcelain').split('\n').find((l) => /^worktree .*plan-users-feature$/.test(l))?.slice('worktree '.length);
+    const worktree = git('worktree', 'list', '--porcelain')
+      .split('\n')
+      .find((l) => /^worktree .*plan-users-feature$/.test(l))
+      ?.slice('worktree '.length);
     assert.ok(worktree && fs.existsSync(worktree), 'the integration worktree is there before');
-    const removed = await vscode.commands.executeCommand<{ branchKept: boolean }>('parallelAgents.removePlan', { runId, confirm: false });
+    const removed = await vscode.commands.executeCommand<{ branchKept: boolean }>('parallelAgents.removePlan', {
+      runId,
+      confirm: false,
+    });
     assert.deepEqual(removed, { branchKept: false });
     await waitFor('the plan row to go', () => !api.viewSnapshot().some((r) => r.label === 'Users feature'));
     assert.equal(fs.existsSync(worktree), false, 'the integration worktree is removed');
@@ -78,15 +104,23 @@ describe('Plans in a real VS Code', function () {
       ],
     };
     const runId = await vscode.commands.executeCommand<string>('parallelAgents.dispatchPlan', { plan });
-    const row = await waitFor('the conflicting task', () => {
-      const r = api.viewSnapshot().find((x) => x.label === 'Colliding tasks');
-      return r?.children.find((c) => c.label === 'Right' && c.description.includes('conflicted')) && r;
-    }, 60000);
+    const row = await waitFor(
+      'the conflicting task',
+      () => {
+        const r = api.viewSnapshot().find((x) => x.label === 'Colliding tasks');
+        return r?.children.find((c) => c.label === 'Right' && c.description.includes('conflicted')) && r;
+      },
+      60000,
+    );
     assert.match(row.description, /paused/);
     assert.match(row.children.find((c) => c.label === 'Right')!.description, /conflicts while integrating/);
     assert.match(row.children.find((c) => c.label === 'After')!.description, /waiting/);
     await vscode.commands.executeCommand('parallelAgents.skipTask', { runId, taskId: 'right' });
-    await waitFor('the dependent task to run after the skip', () => tasksOf(runId).find((a) => a.plan?.taskId === 'after')?.status === 'merged', 30000);
+    await waitFor(
+      'the dependent task to run after the skip',
+      () => tasksOf(runId).find((a) => a.plan?.taskId === 'after')?.status === 'merged',
+      30000,
+    );
     const files = git('ls-tree', '-r', '--name-only', 'agents/plan-colliding-tasks').split('\n');
     assert.ok(files.includes('after.txt'));
     assert.equal(git('show', 'agents/plan-colliding-tasks:same.txt'), 'left');
@@ -94,19 +128,29 @@ describe('Plans in a real VS Code', function () {
 
   it('reports validation errors with task ids on the plan file and runs nothing', async () => {
     const file = path.join(workspace(), 'broken.agents.json');
-    fs.writeFileSync(file, JSON.stringify({
-      title: 'Broken',
-      tasks: [
-        { id: 'a', title: 'A', prompt: 'x', dependsOn: ['c'] },
-        { id: 'b', title: 'B', prompt: '', dependsOn: ['a'] },
-        { id: 'c', title: 'C', prompt: 'x', dependsOn: ['b'], profile: 'nope' },
-        { id: 'a', title: 'A again', prompt: 'x' },
-      ],
-    }, null, 2));
+    fs.writeFileSync(
+      file,
+      JSON.stringify(
+        {
+          title: 'Broken',
+          tasks: [
+            { id: 'a', title: 'A', prompt: 'x', dependsOn: ['c'] },
+            { id: 'b', title: 'B', prompt: '', dependsOn: ['a'] },
+            { id: 'c', title: 'C', prompt: 'x', dependsOn: ['b'], profile: 'nope' },
+            { id: 'a', title: 'A again', prompt: 'x' },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
     const before = api.agents().length;
     const uri = vscode.Uri.file(file);
     assert.equal(await vscode.commands.executeCommand('parallelAgents.dispatchPlan', uri), undefined);
-    const messages = vscode.languages.getDiagnostics(uri).map((d) => d.message).join('\n');
+    const messages = vscode.languages
+      .getDiagnostics(uri)
+      .map((d) => d.message)
+      .join('\n');
     assert.match(messages, /task "a".*cycle: a → c → b → a/);
     assert.match(messages, /task "b".*prompt/);
     assert.match(messages, /task "c".*unknown profile "nope"/);
@@ -134,13 +178,24 @@ describe('Plans in a real VS Code', function () {
   });
 
   it('shows a speedup above 2 for 4 independent sleep 5 tasks at maxParallel 4', async () => {
-    const plan = { title: 'Sleepers', maxParallel: 4, tasks: [1, 2, 3, 4].map((n) => ({ id: `s${n}`, title: `Sleep ${n}`, prompt: 'sleep 5' })) };
+    const plan = {
+      title: 'Sleepers',
+      maxParallel: 4,
+      tasks: [1, 2, 3, 4].map((n) => ({ id: `s${n}`, title: `Sleep ${n}`, prompt: 'sleep 5' })),
+    };
     const runId = await vscode.commands.executeCommand<string>('parallelAgents.dispatchPlan', { plan });
-    await waitFor('4 sleepers done', () => tasksOf(runId).length === 4 && tasksOf(runId).every((a) => a.status === 'merged'), 60000);
+    await waitFor(
+      '4 sleepers done',
+      () => tasksOf(runId).length === 4 && tasksOf(runId).every((a) => a.status === 'merged'),
+      60000,
+    );
     const figures = await vscode.commands.executeCommand<TimelineFigures>('parallelAgents.showTimeline', { runId });
     assert.ok(figures.speedup > 2, `speedup ${figures.speedup}`);
     assert.ok(figures.sumMs >= 4 * 5000, `agent time ${figures.sumMs}`);
-    const panel = await waitFor('the timeline panel', () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === 'Agents Timeline');
+    const panel = await waitFor(
+      'the timeline panel',
+      () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === 'Agents Timeline',
+    );
     assert.ok(panel);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });

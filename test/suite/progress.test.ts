@@ -19,7 +19,11 @@ describe('structured progress in a real VS Code', function () {
   before(async () => {
     api = await activateApi();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-progress-'));
-    await config().update('profiles', [recordedClaudeProfile(dir, 'recorded-claude')], vscode.ConfigurationTarget.Global);
+    await config().update(
+      'profiles',
+      [recordedClaudeProfile(dir, 'recorded-claude')],
+      vscode.ConfigurationTarget.Global,
+    );
   });
 
   after(async () => {
@@ -29,18 +33,33 @@ describe('structured progress in a real VS Code', function () {
 
   it('shows the step while running, then "needs permission" with the answer; Show Agent Result opens it', async () => {
     const gate = path.join(dir, 'gate');
-    const id = await api.dispatch({ prompt: `claude-permission-denied.jsonl\n${gate}`, profile: 'recorded-claude', title: 'Asks for permission' });
-    const running = await waitFor('the step in the row', () => api.viewSnapshot().find((r) => r.label === 'Asks for permission' && r.description.endsWith('Write notes/hello.txt')));
+    const id = await api.dispatch({
+      prompt: `claude-permission-denied.jsonl\n${gate}`,
+      profile: 'recorded-claude',
+      title: 'Asks for permission',
+    });
+    const running = await waitFor('the step in the row', () =>
+      api
+        .viewSnapshot()
+        .find((r) => r.label === 'Asks for permission' && r.description.endsWith('Write notes/hello.txt')),
+    );
     assert.match(running.description, /^recorded-claude · running · \d+s · Write notes\/hello\.txt$/);
     fs.writeFileSync(gate, '');
-    const ended = await waitFor('the end', () => api.viewSnapshot().find((r) => r.label === 'Asks for permission' && r.contextValue.startsWith('agent.needs-permission.')));
+    const ended = await waitFor('the end', () =>
+      api
+        .viewSnapshot()
+        .find((r) => r.label === 'Asks for permission' && r.contextValue.startsWith('agent.needs-permission.')),
+    );
     assert.equal(ended.contextValue, 'agent.needs-permission.worktree.headless');
     assert.match(ended.description, /^recorded-claude · needs permission · \d+s · DONE$/);
     const agent = api.agents().find((a) => a.id === id);
     assert.deepEqual(agent?.activity?.denials, ['Write notes/hello.txt']);
 
     await vscode.commands.executeCommand('parallelAgents.showResult', id);
-    const editor = await waitFor('the result document', () => vscode.window.activeTextEditor?.document.isUntitled && vscode.window.activeTextEditor);
+    const editor = await waitFor(
+      'the result document',
+      () => vscode.window.activeTextEditor?.document.isUntitled && vscode.window.activeTextEditor,
+    );
     assert.equal(editor.document.languageId, 'markdown');
     assert.equal(editor.document.getText(), '# Asks for permission\n\nDONE\n');
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');

@@ -32,7 +32,9 @@ describe('the real agent CLIs in a real VS Code', function () {
   before(async function () {
     const json = process.env.PA_CLIS_JSON;
     if (!json) {
-      console.log('      skipped: PA_CLIS_JSON is not set (scripts/test.mjs provides it: bash scripts/provision-clis.sh prints it)');
+      console.log(
+        '      skipped: PA_CLIS_JSON is not set (scripts/test.mjs provides it: bash scripts/provision-clis.sh prints it)',
+      );
       this.skip();
     }
     clis = JSON.parse(json) as Record<CliName, string>;
@@ -66,24 +68,45 @@ describe('the real agent CLIs in a real VS Code', function () {
       server = await ModelServer.start(script);
       home = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-cli-home-'));
       const preset = builtinProfiles.find((p) => p.name === name)!;
-      const profile = { ...preset, command: clis[name], env: { ...homeEnv(home), ...cliServerEnv(name, server.url, home) } };
+      const profile = {
+        ...preset,
+        command: clis[name],
+        env: { ...homeEnv(home), ...cliServerEnv(name, server.url, home) },
+      };
       await config().update('profiles', [profile], vscode.ConfigurationTarget.Global);
 
       const title = `Real ${name}`;
-      const id = await vscode.commands.executeCommand<string>('parallelAgents.dispatch', { prompt: cliPrompts[name], profile: name, isolation: 'worktree', title });
+      const id = await vscode.commands.executeCommand<string>('parallelAgents.dispatch', {
+        prompt: cliPrompts[name],
+        profile: name,
+        isolation: 'worktree',
+        title,
+      });
       assert.ok(id, 'dispatch returns the agent id');
       agentId = id;
       const agent = (): AgentRecord | undefined => api.agents().find((a) => a.id === id);
       assert.equal(agent()?.profile, name);
-      const done = await waitFor(`${name} to finish`, () => !['queued', 'preparing', 'running'].includes(agent()?.status ?? 'queued') && agent(), 200_000);
+      const done = await waitFor(
+        `${name} to finish`,
+        () => !['queued', 'preparing', 'running'].includes(agent()?.status ?? 'queued') && agent(),
+        200_000,
+      );
       assert.equal(done.status, 'succeeded', `${done.status}: ${done.error ?? ''}`);
       const worktree = done.worktreePath!;
       assert.equal(fs.readFileSync(path.join(worktree, script.file), 'utf8').trim(), script.content.trim());
       assert.equal(git('status', '--porcelain'), '', 'the main checkout is untouched');
-      assert.ok(server.modelCalls().some((r) => r.answered === 'tool'), 'the CLI asked the model server and got the write');
+      assert.ok(
+        server.modelCalls().some((r) => r.answered === 'tool'),
+        'the CLI asked the model server and got the write',
+      );
 
-      const row = await waitFor('the agent row with its file', () => api.viewSnapshot().find((r) => r.label === title && r.children.length > 0));
-      assert.deepEqual(row.children.map((f) => f.label), ['hello.txt']);
+      const row = await waitFor('the agent row with its file', () =>
+        api.viewSnapshot().find((r) => r.label === title && r.children.length > 0),
+      );
+      assert.deepEqual(
+        row.children.map((f) => f.label),
+        ['hello.txt'],
+      );
       assert.match(row.description, new RegExp(`^${name} · succeeded`));
 
       await vscode.commands.executeCommand('parallelAgents.openChange', { agentId: id, path: script.file });

@@ -7,7 +7,6 @@ import * as vscode from 'vscode';
 import type { ParallelAgentsApi } from '../../src/extension';
 import { activateApi, git, waitFor, workspaceDir as workspace } from './helpers';
 
-
 describe('Security in a real VS Code', function () {
   this.timeout(60000);
   let api: ParallelAgentsApi;
@@ -17,23 +16,34 @@ describe('Security in a real VS Code', function () {
   });
 
   it('is declared unavailable in untrusted workspaces', () => {
-    const pkg = vscode.extensions.getExtension('parallel-agents.parallel-agents')!.packageJSON as { capabilities: { untrustedWorkspaces: { supported: unknown } } };
+    const pkg = vscode.extensions.getExtension('parallel-agents.parallel-agents')!.packageJSON as {
+      capabilities: { untrustedWorkspaces: { supported: unknown } };
+    };
     assert.equal(pkg.capabilities.untrustedWorkspaces.supported, false);
   });
 
-  it('ignores agent profiles defined in the workspace\'s .vscode/settings.json', async () => {
+  it("ignores agent profiles defined in the workspace's .vscode/settings.json", async () => {
     const marker = path.join(os.tmpdir(), `pa-pwned-${process.pid}-settings`);
     const settingsFile = path.join(workspace(), '.vscode', 'settings.json');
     fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
-    fs.writeFileSync(settingsFile, JSON.stringify({
-      'parallelAgents.profiles': [{ name: 'evil', command: 'touch', args: [marker] }],
-      'parallelAgents.worktreeRoot': os.tmpdir(),
-      // A harmless window-scoped setting in the same file shows when VS Code has read it.
-      'parallelAgents.notifyOnFinish': false,
-    }));
+    fs.writeFileSync(
+      settingsFile,
+      JSON.stringify({
+        'parallelAgents.profiles': [{ name: 'evil', command: 'touch', args: [marker] }],
+        'parallelAgents.worktreeRoot': os.tmpdir(),
+        // A harmless window-scoped setting in the same file shows when VS Code has read it.
+        'parallelAgents.notifyOnFinish': false,
+      }),
+    );
     try {
-      await waitFor('the workspace settings to be read', () => vscode.workspace.getConfiguration('parallelAgents').get('notifyOnFinish') === false);
-      await assert.rejects(api.dispatch({ prompt: 'anything', profile: 'evil', title: 'Evil' }), /There is no agent profile named "evil"/);
+      await waitFor(
+        'the workspace settings to be read',
+        () => vscode.workspace.getConfiguration('parallelAgents').get('notifyOnFinish') === false,
+      );
+      await assert.rejects(
+        api.dispatch({ prompt: 'anything', profile: 'evil', title: 'Evil' }),
+        /There is no agent profile named "evil"/,
+      );
       assert.ok(!fs.existsSync(marker), 'nothing from the workspace settings ran');
       // A worktree root chosen by the repository is ignored too: worktrees stay beside the repository.
       const id = await api.dispatch({ prompt: 'print hi', profile: 'demo', title: 'Root check' });

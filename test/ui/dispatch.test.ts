@@ -20,7 +20,9 @@ async function shot(wb: Workbench, name: string): Promise<void> {
 /** Waits for the quick input whose title contains `step` (each step of the flow has its own title). */
 async function answerQuickInput(page: Page, step: string | undefined, text: string | undefined): Promise<void> {
   if (step) {
-    await page.locator('.quick-input-widget .quick-input-title', { hasText: step }).waitFor({ state: 'visible', timeout: 15_000 });
+    await page
+      .locator('.quick-input-widget .quick-input-title', { hasText: step })
+      .waitFor({ state: 'visible', timeout: 15_000 });
   }
   const input = page.locator('.quick-input-widget input.input');
   await input.waitFor({ state: 'visible', timeout: 15_000 });
@@ -36,7 +38,10 @@ async function runCommand(page: Page, title: string): Promise<void> {
   const input = page.locator('.quick-input-widget input.input');
   await input.waitFor({ state: 'visible', timeout: 15_000 });
   await input.fill(`>${title}`);
-  await page.locator(`.quick-input-widget .monaco-list-row[aria-label^="${title}"]`).first().waitFor({ timeout: 10_000 });
+  await page
+    .locator(`.quick-input-widget .monaco-list-row[aria-label^="${title}"]`)
+    .first()
+    .waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
 }
 
@@ -45,7 +50,10 @@ describe('Dispatch → sidebar → diff through the real UI', function () {
   let wb: Workbench;
 
   before(async () => {
-    wb = await openWorkbench({ viewport: { width: 1600, height: 900 }, settings: { 'diffEditor.useInlineViewWhenSpaceIsLimited': false } });
+    wb = await openWorkbench({
+      viewport: { width: 1600, height: 900 },
+      settings: { 'diffEditor.useInlineViewWhenSpaceIsLimited': false },
+    });
   });
 
   after(async () => {
@@ -73,7 +81,10 @@ describe('Dispatch → sidebar → diff through the real UI', function () {
     await page.locator('.activitybar [aria-label^="Parallel Agents"]').first().click();
     const welcome = page.locator('.welcome-view-content', { hasText: 'No agents yet' });
     await welcome.waitFor({ timeout: 30_000 });
-    assert.ok(await welcome.locator('.monaco-button', { hasText: 'Dispatch Agent' }).isVisible(), 'the welcome view offers Dispatch Agent');
+    assert.ok(
+      await welcome.locator('.monaco-button', { hasText: 'Dispatch Agent' }).isVisible(),
+      'the welcome view offers Dispatch Agent',
+    );
     await shot(wb, 'welcome');
 
     const dispatch = async (prompt: string, title: string) => {
@@ -91,7 +102,10 @@ describe('Dispatch → sidebar → diff through the real UI', function () {
     const row = page.locator('.monaco-list-row', { hasText: 'Swap the operands' });
     await row.filter({ hasText: 'succeeded' }).waitFor({ timeout: 30_000 });
     assert.match(await row.innerText(), /demo · succeeded · \d+s/);
-    await page.locator('.monaco-list-row', { hasText: 'Long task' }).filter({ hasText: 'running' }).waitFor({ timeout: 15_000 });
+    await page
+      .locator('.monaco-list-row', { hasText: 'Long task' })
+      .filter({ hasText: 'running' })
+      .waitFor({ timeout: 15_000 });
     // Both agents edit src/math.js: each is marked as overlapping the other.
     await row.filter({ hasText: 'overlaps' }).waitFor({ timeout: 15_000 });
     assert.match(await page.locator('.monaco-list-row', { hasText: 'Annotate math' }).innerText(), /overlaps/);

@@ -28,7 +28,9 @@ async function runCommand(page: Page, title: string): Promise<void> {
 
 /** Waits for the quick input titled `step`, types `text` (if any) and presses Enter. */
 async function answer(page: Page, step: string, text: string | undefined): Promise<void> {
-  await page.locator(`${quickInput} .quick-input-title`, { hasText: step }).waitFor({ state: 'visible', timeout: 15_000 });
+  await page
+    .locator(`${quickInput} .quick-input-title`, { hasText: step })
+    .waitFor({ state: 'visible', timeout: 15_000 });
   if (text !== undefined) {
     await page.locator(`${quickInput} input.input`).fill(text);
   }
@@ -36,7 +38,12 @@ async function answer(page: Page, step: string, text: string | undefined): Promi
 }
 
 function agentBranches(repo: TempRepo): string[] {
-  return execFileSync('git', ['for-each-ref', '--format=%(refname:short)', 'refs/heads/agents/'], { cwd: repo.dir, encoding: 'utf8' }).split('\n').filter(Boolean);
+  return execFileSync('git', ['for-each-ref', '--format=%(refname:short)', 'refs/heads/agents/'], {
+    cwd: repo.dir,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter(Boolean);
 }
 
 describe('Dispatch Agent in a multi-root workspace through the real UI', function () {
@@ -54,8 +61,26 @@ describe('Dispatch Agent in a multi-root workspace through the real UI', functio
     await mkdir(notes);
     await writeFile(join(notes, 'todo.txt'), 'not versioned\n');
     const workspaceFile = join(scratch, 'multi.code-workspace');
-    await writeFile(workspaceFile, JSON.stringify({ folders: [{ path: web.dir, name: 'web' }, { path: notes, name: 'notes' }, { path: api.dir, name: 'api' }] }, null, 2));
-    handle = await launchCodeServer({ extensionDevelopmentPath: repoRoot, workspaceFolder: web.dir, workspaceFile, viewport: { width: 1400, height: 900 } });
+    await writeFile(
+      workspaceFile,
+      JSON.stringify(
+        {
+          folders: [
+            { path: web.dir, name: 'web' },
+            { path: notes, name: 'notes' },
+            { path: api.dir, name: 'api' },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
+    handle = await launchCodeServer({
+      extensionDevelopmentPath: repoRoot,
+      workspaceFolder: web.dir,
+      workspaceFile,
+      viewport: { width: 1400, height: 900 },
+    });
     await handle.waitForWorkbench(90_000);
     // The palette lists the extension's commands only once its contributions are in: its view shows that.
     await handle.page.locator('.activitybar [aria-label^="Parallel Agents"]').first().click();
@@ -79,7 +104,9 @@ describe('Dispatch Agent in a multi-root workspace through the real UI', functio
   it('asks among the repositories only; the agent works in the one picked', async () => {
     const { page } = handle!;
     await runCommand(page, 'Parallel Agents: Dispatch Agent');
-    await page.locator(`${quickInput} .quick-input-title`, { hasText: 'Dispatch Agent: repository' }).waitFor({ state: 'visible', timeout: 20_000 });
+    await page
+      .locator(`${quickInput} .quick-input-title`, { hasText: 'Dispatch Agent: repository' })
+      .waitFor({ state: 'visible', timeout: 20_000 });
     const rows = await page.locator(`${quickInput} .monaco-list-row`).allInnerTexts();
     assert.equal(rows.length, 2, rows.join(' | '));
     assert.match(rows[0], /web/);
@@ -90,10 +117,12 @@ describe('Dispatch Agent in a multi-root workspace through the real UI', functio
     await answer(page, '(2/4)', 'demo');
     await answer(page, '(3/4)', undefined);
     await answer(page, '(4/4)', 'Multi root');
-    await waitFor('the agent branch in api', () => agentBranches(api).includes('agents/multi-root'), { timeoutMs: 30_000 });
+    await waitFor('the agent branch in api', () => agentBranches(api).includes('agents/multi-root'), {
+      timeoutMs: 30_000,
+    });
     assert.deepEqual(agentBranches(web), [], 'nothing in the repository not picked');
     const worktree = `${api.dir}.worktrees/multi-root`;
-    await waitFor('the agent\'s file', () => existsSync(join(worktree, 'hello.txt')), { timeoutMs: 30_000 });
+    await waitFor("the agent's file", () => existsSync(join(worktree, 'hello.txt')), { timeoutMs: 30_000 });
   });
 
   it('one repository left among the folders: it is taken without asking', async () => {
@@ -102,7 +131,9 @@ describe('Dispatch Agent in a multi-root workspace through the real UI', functio
     try {
       await runCommand(page, 'Parallel Agents: Dispatch Agent');
       // The first question is the task: no repository pick.
-      await page.locator(`${quickInput} .quick-input-title`, { hasText: '(1/4)' }).waitFor({ state: 'visible', timeout: 20_000 });
+      await page
+        .locator(`${quickInput} .quick-input-title`, { hasText: '(1/4)' })
+        .waitFor({ state: 'visible', timeout: 20_000 });
       await page.keyboard.press('Escape');
     } finally {
       await rename(join(web.dir, '.git-away'), join(web.dir, '.git'));
@@ -120,14 +151,27 @@ describe('Dispatch Agent in a multi-root workspace through the real UI', functio
     try {
       await runCommand(page, 'Parallel Agents: Dispatch Agent');
       // The toast may be gone already: the notification center keeps every message.
-      await page.locator('.statusbar-item[id$="notifications"] a, .statusbar-item[id$="notifications"]').first().click();
+      await page
+        .locator('.statusbar-item[id$="notifications"] a, .statusbar-item[id$="notifications"]')
+        .first()
+        .click();
       const messages = page.locator('.notifications-center .notification-list-item-message');
       const refused = messages.filter({ hasText: 'None of the workspace folders' });
-      await refused.first().waitFor({ state: 'visible', timeout: 20_000 }).catch(async (e: Error) => {
-        throw new Error(`${e.message}\nmessages: ${(await messages.allInnerTexts()).join(' | ')}`);
-      });
-      assert.match(await refused.first().innerText(), /None of the workspace folders \(web, notes, api\) is a git repository/);
-      assert.equal(await page.locator(`${quickInput} .quick-input-title`, { hasText: '(1/4)' }).isVisible(), false, 'no question asked');
+      await refused
+        .first()
+        .waitFor({ state: 'visible', timeout: 20_000 })
+        .catch(async (e: Error) => {
+          throw new Error(`${e.message}\nmessages: ${(await messages.allInnerTexts()).join(' | ')}`);
+        });
+      assert.match(
+        await refused.first().innerText(),
+        /None of the workspace folders \(web, notes, api\) is a git repository/,
+      );
+      assert.equal(
+        await page.locator(`${quickInput} .quick-input-title`, { hasText: '(1/4)' }).isVisible(),
+        false,
+        'no question asked',
+      );
     } finally {
       for (const dir of moved) {
         await rename(join(dir, '.git-away'), join(dir, '.git'));

@@ -26,7 +26,9 @@ function agentRow(page: Page, text: string | RegExp) {
 }
 
 async function answerQuickInput(page: Page, step: string, text: string | undefined, pick?: string): Promise<void> {
-  await page.locator('.quick-input-widget .quick-input-title', { hasText: step }).waitFor({ state: 'visible', timeout: 15_000 });
+  await page
+    .locator('.quick-input-widget .quick-input-title', { hasText: step })
+    .waitFor({ state: 'visible', timeout: 15_000 });
   const input = page.locator('.quick-input-widget input.input');
   if (text !== undefined) {
     await input.fill(text);
@@ -42,7 +44,10 @@ async function runCommand(page: Page, title: string): Promise<void> {
   const input = page.locator('.quick-input-widget input.input');
   await input.waitFor({ state: 'visible', timeout: 15_000 });
   await input.fill(`>${title}`);
-  await page.locator(`.quick-input-widget .monaco-list-row[aria-label^="${title}"]`).first().waitFor({ timeout: 10_000 });
+  await page
+    .locator(`.quick-input-widget .monaco-list-row[aria-label^="${title}"]`)
+    .first()
+    .waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
 }
 
@@ -100,7 +105,9 @@ async function reloadWindow(wb: Workbench, title: string, how: 'page' | 'command
 
 /** Opens the Agents view until `shown` is visible: the view may be open or closed, and a click on its icon toggles it. */
 async function showAgentsView(page: Page, shown: ReturnType<Page['locator']>): Promise<void> {
-  const icon = page.locator('.activitybar .action-item', { has: page.locator('[aria-label^="Parallel Agents"]') }).first();
+  const icon = page
+    .locator('.activitybar .action-item', { has: page.locator('[aria-label^="Parallel Agents"]') })
+    .first();
   for (let attempt = 0; attempt < 15 && !(await shown.isVisible()); attempt++) {
     if (!/\bchecked\b/.test((await icon.getAttribute('class')) ?? '')) {
       await icon.click();
@@ -131,7 +138,9 @@ describe('Reloading the window while agents run', function () {
     if (this.currentTest?.state === 'failed') {
       await wb?.screenshot('reload-failure').catch(() => undefined);
       // The extension's own log, from every window: what each one restored, adopted and saw end.
-      await extensionLog(wb).then((log) => writeFile(join(testResultsDir, 'reload-failure.log'), log)).catch(() => undefined);
+      await extensionLog(wb)
+        .then((log) => writeFile(join(testResultsDir, 'reload-failure.log'), log))
+        .catch(() => undefined);
     }
   });
 
@@ -173,14 +182,22 @@ describe('Reloading the window while agents run', function () {
       const agentLogs = texts.filter((t) => t.includes(`${name} 1\n`) && !t.includes('[AgentManager]'));
       assert.equal(agentLogs.length, 1, `one log for ${name}`);
       const printed = agentLogs[0].split('\n').filter((l) => new RegExp(`^${name} \\d+$`).test(l));
-      assert.deepEqual(printed, Array.from({ length: lines }, (_, i) => `${name} ${i + 1}`), `${name}'s log has every line, in order, once`);
+      assert.deepEqual(
+        printed,
+        Array.from({ length: lines }, (_, i) => `${name} ${i + 1}`),
+        `${name}'s log has every line, in order, once`,
+      );
       assert.match(agentLogs[0], /summary: .* exit 0/);
     }
     const log = await extensionLog(wb);
     const adoptions = new Set([...log.matchAll(/\[AgentManager\] adopted (\S+), still running/g)].map((m) => m[1]));
     assert.equal(adoptions.size, names.length, 'a new extension host adopted each of the three runs');
     for (const id of adoptions) {
-      assert.deepEqual([...log.matchAll(new RegExp(`\\] ${id} ended: (\\S+)`, 'g'))].map((m) => m[1]), ['succeeded'], `${id} ended once, succeeded`);
+      assert.deepEqual(
+        [...log.matchAll(new RegExp(`\\] ${id} ended: (\\S+)`, 'g'))].map((m) => m[1]),
+        ['succeeded'],
+        `${id} ended once, succeeded`,
+      );
     }
   });
 
@@ -193,7 +210,9 @@ describe('Reloading the window while agents run', function () {
     await row.filter({ hasText: /succeeded|detached/ }).waitFor({ timeout: 60_000 });
     const detached = /detached/.test(await row.innerText());
     // page.reload() is a browser reload: the workbench may not get to save which terminals to revive.
-    console.log(`      (after page.reload() the terminal agent was ${detached ? 'detached' : 're-adopted'}: ${/\[Terminals\].*/.exec(await extensionLog(wb))?.[0] ?? '?'})`);
+    console.log(
+      `      (after page.reload() the terminal agent was ${detached ? 'detached' : 're-adopted'}: ${/\[Terminals\].*/.exec(await extensionLog(wb))?.[0] ?? '?'})`,
+    );
     if (detached) {
       await wb.screenshot('reload-detached');
       await row.hover();
@@ -232,7 +251,10 @@ describe('Reloading the window while agents run', function () {
     const { page } = wb;
     const settingsFile = join(wb.userDataDir, 'User', 'settings.json');
     const settings = JSON.parse(await readFile(settingsFile, 'utf8')) as Record<string, unknown>;
-    await writeFile(settingsFile, JSON.stringify({ ...settings, 'terminal.integrated.enablePersistentSessions': false }, null, 2));
+    await writeFile(
+      settingsFile,
+      JSON.stringify({ ...settings, 'terminal.integrated.enablePersistentSessions': false }, null, 2),
+    );
     await dispatch(page, 'echo', 'quickterm');
     const row = agentRow(page, 'echo');
     await row.filter({ hasText: 'running' }).waitFor({ timeout: 15_000 });
@@ -255,15 +277,29 @@ describe('Reloading the window while agents run', function () {
     const plan = {
       title: 'Reload plan',
       tasks: [
-        { id: 'slow', title: 'Slow step', profile: 'demo', prompt: `${slowScript(25).replaceAll('${prompt}', 'slow step')}\ncreate slow.txt: slow` },
+        {
+          id: 'slow',
+          title: 'Slow step',
+          profile: 'demo',
+          prompt: `${slowScript(25).replaceAll('${prompt}', 'slow step')}\ncreate slow.txt: slow`,
+        },
         // `replace X => X` fails unless slow.txt is in its worktree: it must start from the merged work.
-        { id: 'after', title: 'After step', profile: 'demo', prompt: 'replace slow.txt: slow => slow\ncreate after.txt: after', dependsOn: ['slow'] },
+        {
+          id: 'after',
+          title: 'After step',
+          profile: 'demo',
+          prompt: 'replace slow.txt: slow => slow\ncreate after.txt: after',
+          dependsOn: ['slow'],
+        },
       ],
     };
     await writeFile(join(wb.repo.dir, 'reload.agents.json'), JSON.stringify(plan, null, 2));
     await showAgentsView(page, page.locator('.part.sidebar .title-label', { hasText: 'Parallel Agents' }).first());
     await runCommand(page, 'Parallel Agents: Dispatch Plan');
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'reload.agents.json' }).first().waitFor({ timeout: 15_000 });
+    await page
+      .locator('.quick-input-widget .monaco-list-row', { hasText: 'reload.agents.json' })
+      .first()
+      .waitFor({ timeout: 15_000 });
     await page.keyboard.press('Enter');
     const planRow = agentRow(page, 'Reload plan');
     // The task's agent itself runs (its dispatch is over), and the window has had a moment to save that.
@@ -280,9 +316,20 @@ describe('Reloading the window while agents run', function () {
 
     const branch = 'agents/plan-reload-plan';
     const files = (await wb.repo.git('ls-tree', '-r', '--name-only', branch)).split('\n');
-    assert.ok(files.includes('slow.txt') && files.includes('after.txt'), `both tasks' work is on ${branch}: ${files.join(', ')}`);
-    const agentBranches = (await wb.repo.git('branch', '--list', 'agents/*-step*')).split('\n').map((b) => b.replace(/^[*+ ]+/, '')).filter(Boolean).sort();
-    assert.deepEqual(agentBranches, ['agents/after-step', 'agents/slow-step'], 'each task ran once: no second agent for the adopted one');
+    assert.ok(
+      files.includes('slow.txt') && files.includes('after.txt'),
+      `both tasks' work is on ${branch}: ${files.join(', ')}`,
+    );
+    const agentBranches = (await wb.repo.git('branch', '--list', 'agents/*-step*'))
+      .split('\n')
+      .map((b) => b.replace(/^[*+ ]+/, ''))
+      .filter(Boolean)
+      .sort();
+    assert.deepEqual(
+      agentBranches,
+      ['agents/after-step', 'agents/slow-step'],
+      'each task ran once: no second agent for the adopted one',
+    );
     const log = await extensionLog(wb);
     assert.match(log, /\[PlanService\] restored plan run \S+ "Reload plan": slow running, after waiting/);
   });

@@ -21,7 +21,9 @@ describe('workbench (UI)', function () {
     const { page, repo } = wb!;
     assert.ok(await page.locator('.monaco-workbench .part.statusbar').isVisible());
     assert.match(await page.title(), /Extension Development Host/);
-    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'README.md' }).waitFor({ timeout: 30_000 });
+    await page
+      .locator('.explorer-folders-view .monaco-list-row', { hasText: 'README.md' })
+      .waitFor({ timeout: 30_000 });
     assert.ok((await page.title()).includes(basename(repo.dir)));
     const file = await wb!.screenshot('workbench');
     assert.ok(existsSync(file));

@@ -26,7 +26,13 @@ function parse(format: ProfileOutput, log: string, chunk = log.length) {
 describe('agent CLI events (real recorded output)', () => {
   it('claude stream-json: the Write step, turns, tokens, cost and the final answer', () => {
     const state = parse('claude-stream-json', read('claude-edit.jsonl'));
-    assert.deepEqual(state.progress, { step: 'Write notes/hello.txt', turns: 2, inputTokens: 20, outputTokens: 10, costUsd: 0.00028000000000000003 });
+    assert.deepEqual(state.progress, {
+      step: 'Write notes/hello.txt',
+      turns: 2,
+      inputTokens: 20,
+      outputTokens: 10,
+      costUsd: 0.00028000000000000003,
+    });
     assert.equal(state.result, 'DONE');
     assert.deepEqual(state.denials, []);
     assert.equal(state.reportedError, false);
@@ -52,7 +58,11 @@ describe('agent CLI events (real recorded output)', () => {
   });
 
   it('gives the same state whatever the chunking (lines split across chunks)', () => {
-    for (const [format, file] of [['claude-stream-json', 'claude-permission-denied.jsonl'], ['codex-json', 'codex-edit.jsonl'], ['gemini-stream-json', 'gemini-edit.jsonl']] as const) {
+    for (const [format, file] of [
+      ['claude-stream-json', 'claude-permission-denied.jsonl'],
+      ['codex-json', 'codex-edit.jsonl'],
+      ['gemini-stream-json', 'gemini-edit.jsonl'],
+    ] as const) {
       const log = read(file);
       const whole = parse(format, log);
       for (const size of [1, 7, 100]) {
@@ -64,7 +74,11 @@ describe('agent CLI events (real recorded output)', () => {
   it('push reports a change only when the state changed', () => {
     const parser = new AgentEventParser('gemini-stream-json');
     assert.equal(parser.push('not json\n{"type":"init"}\n{broken\n'), false);
-    assert.equal(parser.push('{"type":"tool_use","tool_name":"read_file","parameters":{"file_path":"a.ts"}}'), false, 'no newline yet');
+    assert.equal(
+      parser.push('{"type":"tool_use","tool_name":"read_file","parameters":{"file_path":"a.ts"}}'),
+      false,
+      'no newline yet',
+    );
     assert.equal(parser.push('\n'), true);
     assert.equal(parser.state.progress.step, 'read_file a.ts');
   });
@@ -76,7 +90,9 @@ describe('agent CLI events (real recorded output)', () => {
       parser.push(huge.slice(i, i + 65536));
     }
     assert.ok((parser as unknown as { buffer: string }).buffer.length <= lineLimit);
-    parser.push('\n{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Bash","input":{"command":"npm test"}}]}}\n');
+    parser.push(
+      '\n{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Bash","input":{"command":"npm test"}}]}}\n',
+    );
     assert.equal(parser.state.progress.step, 'Bash npm test');
   });
 
@@ -99,6 +115,9 @@ describe('agent CLI events (real recorded output)', () => {
       parser.end();
       assert.deepEqual(parser.state, parse(format, read(second)), format);
     }
-    assert.deepEqual(parse('claude-stream-json', `${read('claude-permission-denied.jsonl')}\n${read('claude-edit.jsonl')}`).denials, []);
+    assert.deepEqual(
+      parse('claude-stream-json', `${read('claude-permission-denied.jsonl')}\n${read('claude-edit.jsonl')}`).denials,
+      [],
+    );
   });
 });

@@ -30,7 +30,11 @@ class FakeTimers implements Timers {
   }
   advance(ms: number): void {
     this.time += ms;
-    for (let due = this.pending.filter((p) => p.at <= this.time); due.length > 0; due = this.pending.filter((p) => p.at <= this.time)) {
+    for (
+      let due = this.pending.filter((p) => p.at <= this.time);
+      due.length > 0;
+      due = this.pending.filter((p) => p.at <= this.time)
+    ) {
       this.pending = this.pending.filter((p) => !due.includes(p));
       due.forEach((p) => p.fn());
     }
@@ -82,7 +86,14 @@ describe('agent progress (throttled reports of JSON events)', () => {
     assert.equal(reports.length, 1, 'the rest waits for the interval');
     timers.advance(250);
     assert.equal(reports.length, 2);
-    assert.deepEqual(reports[1], { step: 'Write notes/hello.txt', turns: 2, inputTokens: 20, outputTokens: 10, costUsd: 0.00028000000000000003, result: 'DONE' });
+    assert.deepEqual(reports[1], {
+      step: 'Write notes/hello.txt',
+      turns: 2,
+      inputTokens: 20,
+      outputTokens: 10,
+      costUsd: 0.00028000000000000003,
+      result: 'DONE',
+    });
     assert.ok(feed.sawOutput);
   });
 
@@ -112,7 +123,14 @@ describe('agent progress (throttled reports of JSON events)', () => {
     feed.push(`${lines.slice(3).join('\n')}\n`);
     assert.equal(reports.length, 0, 'live output waits for the log read back');
     await replayed;
-    assert.deepEqual(feed.finish(), { step: 'Write notes/hello.txt', turns: 2, inputTokens: 20, outputTokens: 10, costUsd: 0.00028000000000000003, result: 'DONE' });
+    assert.deepEqual(feed.finish(), {
+      step: 'Write notes/hello.txt',
+      turns: 2,
+      inputTokens: 20,
+      outputTokens: 10,
+      costUsd: 0.00028000000000000003,
+      result: 'DONE',
+    });
     assert.equal(reports.length, 1);
   });
 

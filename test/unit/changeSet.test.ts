@@ -49,7 +49,11 @@ describe('changeSet parsers', () => {
   });
 
   it('lists untracked paths with spaces, unicode and newlines verbatim', () => {
-    assert.deepEqual(parsePathList('new file.txt\0dir/ünï çødé.md\0line\nbreak\0'), ['new file.txt', 'dir/ünï çødé.md', 'line\nbreak']);
+    assert.deepEqual(parsePathList('new file.txt\0dir/ünï çødé.md\0line\nbreak\0'), [
+      'new file.txt',
+      'dir/ünï çødé.md',
+      'line\nbreak',
+    ]);
     assert.deepEqual(parsePathList(''), []);
   });
 
@@ -126,7 +130,13 @@ describe('sameChangeSet', () => {
   ];
 
   it('is true for equal content in distinct arrays', () => {
-    assert.equal(sameChangeSet(a, a.map((f) => ({ ...f }))), true);
+    assert.equal(
+      sameChangeSet(
+        a,
+        a.map((f) => ({ ...f })),
+      ),
+      true,
+    );
     assert.equal(sameChangeSet([], []), true);
   });
 
@@ -147,13 +157,28 @@ describe('parseWorktreeList', () => {
       `worktree /tmp/detached\0HEAD ${sha}\0detached\0prunable gitdir file points to non-existent location\0\0`;
     assert.deepEqual(parseWorktreeList(output), [
       { path: '/repo', head: sha, branch: 'refs/heads/main', bare: false, detached: false },
-      { path: '/repo.worktrees/fix bug é', head: sha, branch: 'refs/heads/agents/fix-bug', bare: false, detached: false, locked: 'initializing' },
-      { path: '/tmp/detached', head: sha, bare: false, detached: true, prunable: 'gitdir file points to non-existent location' },
+      {
+        path: '/repo.worktrees/fix bug é',
+        head: sha,
+        branch: 'refs/heads/agents/fix-bug',
+        bare: false,
+        detached: false,
+        locked: 'initializing',
+      },
+      {
+        path: '/tmp/detached',
+        head: sha,
+        bare: false,
+        detached: true,
+        prunable: 'gitdir file points to non-existent location',
+      },
     ]);
   });
 
   it('parses a bare main repository and an empty output', () => {
-    assert.deepEqual(parseWorktreeList('worktree /srv/repo.git\0bare\0\0'), [{ path: '/srv/repo.git', bare: true, detached: false }]);
+    assert.deepEqual(parseWorktreeList('worktree /srv/repo.git\0bare\0\0'), [
+      { path: '/srv/repo.git', bare: true, detached: false },
+    ]);
     assert.deepEqual(parseWorktreeList(''), []);
   });
 });

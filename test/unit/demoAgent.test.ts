@@ -40,18 +40,29 @@ describe('demo agent (real process)', function () {
 
   /** Starts an agent with the product's runner; its state folder is in the per-test `logs` folder, away from the agent's `dir`. */
   function start(request: LaunchRequest): SupervisedProcess {
-    const agent = new SupervisedRunner({ supervisorScript, runtime: process.execPath, stateDir: path.join(logs, 'state') }).start(request);
+    const agent = new SupervisedRunner({
+      supervisorScript,
+      runtime: process.execPath,
+      stateDir: path.join(logs, 'state'),
+    }).start(request);
     processes.push(agent);
     return agent;
   }
 
   async function launch(prompt: string): Promise<SupervisedProcess> {
-    const resolved = await new PathExecutableResolver({ demoAgentScript, runtime: process.execPath }).resolve(demoCommand);
+    const resolved = await new PathExecutableResolver({ demoAgentScript, runtime: process.execPath }).resolve(
+      demoCommand,
+    );
     assert.ok(resolved, 'the demo agent resolves');
     const profile = findProfile(builtinProfiles, 'demo');
     return start({
-      agentId: 'demo-1', title: 'demo', file: resolved.file, args: [...resolved.prefixArgs, ...expandArgs(profile.args, prompt)],
-      cwd: dir, env: { ...resolved.env }, logPath: path.join(logs, 'nested', 'demo-1.log'),
+      agentId: 'demo-1',
+      title: 'demo',
+      file: resolved.file,
+      args: [...resolved.prefixArgs, ...expandArgs(profile.args, prompt)],
+      cwd: dir,
+      env: { ...resolved.env },
+      logPath: path.join(logs, 'nested', 'demo-1.log'),
     });
   }
 
@@ -101,7 +112,10 @@ describe('demo agent (real process)', function () {
       '[demo] sleep 0.1',
     ]);
     assert.ok(log.includes('\n[demo] print\nall done\n'));
-    assert.match(log, /\[demo\] summary: 9 step\(s\) run, 5 path\(s\) changed: build\/out, docs\/kept.txt, keep.txt, old.txt, src\/a.txt; exit 0\n$/);
+    assert.match(
+      log,
+      /\[demo\] summary: 9 step\(s\) run, 5 path\(s\) changed: build\/out, docs\/kept.txt, keep.txt, old.txt, src\/a.txt; exit 0\n$/,
+    );
     assert.equal(output, log, 'onDidOutput carries exactly what the log holds');
   });
 
@@ -126,7 +140,11 @@ describe('demo agent (real process)', function () {
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-outside-'));
     try {
       fs.symlinkSync(outside, path.join(dir, 'link'));
-      for (const prompt of ['create ../escaped.txt: x', 'create link/escaped.txt: x', `create ${path.join(outside, 'abs.txt')}: x`]) {
+      for (const prompt of [
+        'create ../escaped.txt: x',
+        'create link/escaped.txt: x',
+        `create ${path.join(outside, 'abs.txt')}: x`,
+      ]) {
         const { exit, log } = await run(prompt);
         assert.deepEqual(exit, { exitCode: 1 }, prompt);
         assert.match(log, /\[demo\] error: /);
@@ -139,7 +157,7 @@ describe('demo agent (real process)', function () {
   });
 
   it('a prompt without commands writes it to AGENT_NOTES.md, appending on the next run', async () => {
-    const prompt = 'Refactor the parser.\nKeep the tests green; don\'t touch $(anything).';
+    const prompt = "Refactor the parser.\nKeep the tests green; don't touch $(anything).";
     const first = await run(prompt);
     assert.deepEqual(first.exit, { exitCode: 0 });
     assert.ok(read('AGENT_NOTES.md').startsWith('# Agent notes\n'));
@@ -176,14 +194,23 @@ describe('demo agent (real process)', function () {
       this.skip();
     }
     const script = path.join(dir, 'spawner.js');
-    fs.writeFileSync(script, [
-      "const { spawn } = require('child_process');",
-      "const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });",
-      "console.log('grandchild ' + child.pid);",
-      'setTimeout(() => {}, 30000);',
-    ].join('\n'));
+    fs.writeFileSync(
+      script,
+      [
+        "const { spawn } = require('child_process');",
+        "const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });",
+        "console.log('grandchild ' + child.pid);",
+        'setTimeout(() => {}, 30000);',
+      ].join('\n'),
+    );
     const agent = start({
-      agentId: 'g', title: 'g', file: process.execPath, args: [script], cwd: dir, env: {}, logPath: path.join(logs, 'g.log'),
+      agentId: 'g',
+      title: 'g',
+      file: process.execPath,
+      args: [script],
+      cwd: dir,
+      env: {},
+      logPath: path.join(logs, 'g.log'),
     });
     const grandchild = Number(/grandchild (\d+)/.exec(await waitForOutput(agent, 'grandchild '))?.[1]);
     assert.ok(grandchild > 0 && pidAlive(grandchild), 'the grandchild runs');
@@ -195,7 +222,13 @@ describe('demo agent (real process)', function () {
 
   it('refuses to run with other than one argument (exit 2)', async () => {
     const agent = start({
-      agentId: 'a', title: 'a', file: process.execPath, args: [demoAgentScript, 'one', 'two'], cwd: dir, env: {}, logPath: path.join(logs, 'a.log'),
+      agentId: 'a',
+      title: 'a',
+      file: process.execPath,
+      args: [demoAgentScript, 'one', 'two'],
+      cwd: dir,
+      env: {},
+      logPath: path.join(logs, 'a.log'),
     });
     assert.deepEqual(await agent.exit, { exitCode: 2 });
     assert.match(fs.readFileSync(path.join(logs, 'a.log'), 'utf8'), /exactly one argument/);

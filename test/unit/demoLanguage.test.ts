@@ -1,5 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { checkRelativePath, describeStep, isCommand, parsePrompt, unescapeText, type DemoStep } from '../../src/demoAgent/language';
+import {
+  checkRelativePath,
+  describeStep,
+  isCommand,
+  parsePrompt,
+  unescapeText,
+  type DemoStep,
+} from '../../src/demoAgent/language';
 
 function one(line: string): DemoStep {
   const steps = parsePrompt(line);
@@ -10,7 +17,12 @@ function one(line: string): DemoStep {
 describe('demo agent language', () => {
   describe('commands', () => {
     it('create with text, without text, and with a colon in the text', () => {
-      assert.deepEqual(one('create src/a.txt: hello world'), { kind: 'create', path: 'src/a.txt', text: 'hello world', line: 1 });
+      assert.deepEqual(one('create src/a.txt: hello world'), {
+        kind: 'create',
+        path: 'src/a.txt',
+        text: 'hello world',
+        line: 1,
+      });
       assert.deepEqual(one('create empty.txt'), { kind: 'create', path: 'empty.txt', text: '', line: 1 });
       assert.deepEqual(one('create a.txt:'), { kind: 'create', path: 'a.txt', text: '', line: 1 });
       assert.deepEqual(one('create a.txt: key: value'), { kind: 'create', path: 'a.txt', text: 'key: value', line: 1 });
@@ -21,9 +33,27 @@ describe('demo agent language', () => {
     });
 
     it('replace with old => new, where the new text may be empty or contain =>', () => {
-      assert.deepEqual(one('replace src/a.ts: foo => bar'), { kind: 'replace', path: 'src/a.ts', oldText: 'foo', newText: 'bar', line: 1 });
-      assert.deepEqual(one('replace a.ts: x => '), { kind: 'replace', path: 'a.ts', oldText: 'x', newText: '', line: 1 });
-      assert.deepEqual(one('replace a.ts: a => b => c'), { kind: 'replace', path: 'a.ts', oldText: 'a', newText: 'b => c', line: 1 });
+      assert.deepEqual(one('replace src/a.ts: foo => bar'), {
+        kind: 'replace',
+        path: 'src/a.ts',
+        oldText: 'foo',
+        newText: 'bar',
+        line: 1,
+      });
+      assert.deepEqual(one('replace a.ts: x => '), {
+        kind: 'replace',
+        path: 'a.ts',
+        oldText: 'x',
+        newText: '',
+        line: 1,
+      });
+      assert.deepEqual(one('replace a.ts: a => b => c'), {
+        kind: 'replace',
+        path: 'a.ts',
+        oldText: 'a',
+        newText: 'b => c',
+        line: 1,
+      });
     });
 
     it('replace without text to find is an error step', () => {
@@ -59,7 +89,10 @@ describe('demo agent language', () => {
   describe('prose', () => {
     it('lines that are not commands are ignored steps with a note; blank lines are skipped', () => {
       const steps = parsePrompt('Please fix the login bug.\n\n   \nCreate a new file for me\ncreate a.txt: ok');
-      assert.deepEqual(steps.map((s) => s.kind), ['ignored', 'ignored', 'create']);
+      assert.deepEqual(
+        steps.map((s) => s.kind),
+        ['ignored', 'ignored', 'create'],
+      );
       const first = steps[0];
       assert.ok(first.kind === 'ignored' && first.note.length > 0 && first.text === 'Please fix the login bug.');
       assert.equal(steps[1].line, 4);
@@ -67,7 +100,14 @@ describe('demo agent language', () => {
     });
 
     it('keywords followed by prose stay prose', () => {
-      for (const line of ['create a new file called foo', 'sleep well', 'exit now', 'rename the function', 'Delete x', 'mkdir two dirs']) {
+      for (const line of [
+        'create a new file called foo',
+        'sleep well',
+        'exit now',
+        'rename the function',
+        'Delete x',
+        'mkdir two dirs',
+      ]) {
         assert.equal(one(line).kind, 'ignored', line);
       }
     });
@@ -79,7 +119,10 @@ describe('demo agent language', () => {
     });
 
     it('handles CRLF and surrounding spaces', () => {
-      assert.deepEqual(parsePrompt('  create a.txt: x  \r\nexit 4\r\n').map((s) => s.kind), ['create', 'exit']);
+      assert.deepEqual(
+        parsePrompt('  create a.txt: x  \r\nexit 4\r\n').map((s) => s.kind),
+        ['create', 'exit'],
+      );
     });
   });
 
@@ -89,7 +132,12 @@ describe('demo agent language', () => {
       assert.equal(unescapeText('a\\tb'), 'a\tb');
       assert.equal(unescapeText('literal \\\\n'), 'literal \\n');
       assert.equal(unescapeText('C:\\path\\x'), 'C:\\path\\x');
-      assert.deepEqual(one('create a.txt: line1\\nline2\\n'), { kind: 'create', path: 'a.txt', text: 'line1\nline2\n', line: 1 });
+      assert.deepEqual(one('create a.txt: line1\\nline2\\n'), {
+        kind: 'create',
+        path: 'a.txt',
+        text: 'line1\nline2\n',
+        line: 1,
+      });
     });
   });
 
@@ -101,17 +149,42 @@ describe('demo agent language', () => {
     });
 
     it('rejects absolute paths, escapes, the folder itself and .git', () => {
-      for (const bad of ['/etc/passwd', '\\x', 'C:/x', 'c:x', '~/x', '..', '../x', 'a/../../x', '.', './', '.git/config', '.GIT/hooks/pre-commit', 'a/..']) {
+      for (const bad of [
+        '/etc/passwd',
+        '\\x',
+        'C:/x',
+        'c:x',
+        '~/x',
+        '..',
+        '../x',
+        'a/../../x',
+        '.',
+        './',
+        '.git/config',
+        '.GIT/hooks/pre-commit',
+        'a/..',
+      ]) {
         const result = checkRelativePath(bad);
         assert.equal(result.ok, false, bad);
       }
     });
 
     it('a command with a bad path becomes an error step that says why', () => {
-      for (const line of ['create ../outside.txt: x', 'append /tmp/x: y', 'replace ../a: b => c', 'delete ../../etc', 'mkdir /abs', 'rename a.txt -> ../b.txt', 'rename ../a -> b']) {
+      for (const line of [
+        'create ../outside.txt: x',
+        'append /tmp/x: y',
+        'replace ../a: b => c',
+        'delete ../../etc',
+        'mkdir /abs',
+        'rename a.txt -> ../b.txt',
+        'rename ../a -> b',
+      ]) {
         const step = one(line);
         assert.equal(step.kind, 'error', line);
-        assert.ok(step.kind === 'error' && /line 1: path ".*" (must be relative|leaves)/.test(step.message), step.kind === 'error' ? step.message : '');
+        assert.ok(
+          step.kind === 'error' && /line 1: path ".*" (must be relative|leaves)/.test(step.message),
+          step.kind === 'error' ? step.message : '',
+        );
       }
     });
   });

@@ -62,20 +62,33 @@ describe('demo planner', () => {
       assert.deepEqual(fs.readdirSync(dir), [], 'no file is written, not even AGENT_NOTES.md');
       const plan = planFrom(reply.stdout);
       assert.equal(plan.title, 'Add a users table to the database');
-      assert.deepEqual(plan.tasks.map((t) => [t.id, t.title, t.dependsOn]), [
-        ['t1-add-a-users', 'Add a users table to the database', []],
-        ['t2-expose-a-users', 'Expose a users API', ['t1-add-a-users']],
-        ['t3-add-a-users', 'Add a users page to the web app', ['t1-add-a-users']],
-        ['t4-document-the-users', 'Document the users feature', ['t1-add-a-users', 't2-expose-a-users', 't3-add-a-users']],
-      ]);
-      assert.deepEqual(plan.tasks.map((t) => t.prompt), [
-        'create plan/t1-add-a-users.txt: Add a users table to the database\\n',
-        'create plan/t2-expose-a-users.txt: Expose a users API\\n',
-        'create plan/t3-add-a-users.txt: Add a users page to the web app\\n',
-        'create plan/t4-document-the-users.txt: Document the users feature\\n',
-      ]);
+      assert.deepEqual(
+        plan.tasks.map((t) => [t.id, t.title, t.dependsOn]),
+        [
+          ['t1-add-a-users', 'Add a users table to the database', []],
+          ['t2-expose-a-users', 'Expose a users API', ['t1-add-a-users']],
+          ['t3-add-a-users', 'Add a users page to the web app', ['t1-add-a-users']],
+          [
+            't4-document-the-users',
+            'Document the users feature',
+            ['t1-add-a-users', 't2-expose-a-users', 't3-add-a-users'],
+          ],
+        ],
+      );
+      assert.deepEqual(
+        plan.tasks.map((t) => t.prompt),
+        [
+          'create plan/t1-add-a-users.txt: Add a users table to the database\\n',
+          'create plan/t2-expose-a-users.txt: Expose a users API\\n',
+          'create plan/t3-add-a-users.txt: Add a users page to the web app\\n',
+          'create plan/t4-document-the-users.txt: Document the users feature\\n',
+        ],
+      );
       assert.ok(plan.tasks.every((t) => t.profile === 'demo'));
-      assert.deepEqual(topologicalOrder(plan).map((t) => t.id), plan.tasks.map((t) => t.id));
+      assert.deepEqual(
+        topologicalOrder(plan).map((t) => t.id),
+        plan.tasks.map((t) => t.id),
+      );
     });
 
     it('is deterministic: two runs print the same reply', async () => {
@@ -101,7 +114,12 @@ describe('demo planner', () => {
 
   describe('planning rules', () => {
     it('one task per sentence or line, bullets and final punctuation dropped, long ones shortened', () => {
-      assert.deepEqual(sentences('1. First one. Second?\n\n* third\n  fourth line  '), ['First one', 'Second', 'third', 'fourth line']);
+      assert.deepEqual(sentences('1. First one. Second?\n\n* third\n  fourth line  '), [
+        'First one',
+        'Second',
+        'third',
+        'fourth line',
+      ]);
       assert.deepEqual(sentences(`${'x'.repeat(70)}.`), [`${'x'.repeat(57)}...`]);
     });
 
@@ -112,15 +130,24 @@ describe('demo planner', () => {
       assert.deepEqual(deps('One. Two. Three'), [[], ['t1-one'], ['t1-one', 't2-two']]);
       const many = demoPlan(Array.from({ length: 12 }, (_, i) => `Step ${i + 1}`).join('\n'), []);
       assert.equal(many.tasks.length, 8);
-      assert.deepEqual(many.tasks[7].dependsOn, many.tasks.slice(0, 7).map((t) => t.id));
+      assert.deepEqual(
+        many.tasks[7].dependsOn,
+        many.tasks.slice(0, 7).map((t) => t.id),
+      );
       assert.ok(many.tasks.slice(1, 7).every((t) => t.dependsOn?.join() === 't1-step-1'));
     });
 
     it('an empty description or one without ASCII words still gives a valid plan', () => {
       const empty = demoPlan('', ['demo']);
-      assert.deepEqual(empty.tasks.map((t) => t.id), ['t1-untitled-change']);
+      assert.deepEqual(
+        empty.tasks.map((t) => t.id),
+        ['t1-untitled-change'],
+      );
       const plain = demoPlan('Café crème. 日本語', []);
-      assert.deepEqual(plain.tasks.map((t) => t.id), ['t1-cafe-creme', 't2']);
+      assert.deepEqual(
+        plain.tasks.map((t) => t.id),
+        ['t1-cafe-creme', 't2'],
+      );
       assert.equal(plain.tasks[0].profile, undefined, 'no profile unless the request offers "demo"');
       for (const plan of [empty, plain]) {
         assert.deepEqual(validatePlan(JSON.parse(JSON.stringify(plan)), ['demo']).problems, []);
@@ -128,7 +155,10 @@ describe('demo planner', () => {
     });
 
     it('a backslash in a title stays literal in the created file', () => {
-      assert.equal(demoPlan('Escape a\\n here', []).tasks[0].prompt, 'create plan/t1-escape-a-n.txt: Escape a\\\\n here\\n');
+      assert.equal(
+        demoPlan('Escape a\\n here', []).tasks[0].prompt,
+        'create plan/t1-escape-a-n.txt: Escape a\\\\n here\\n',
+      );
     });
 
     it('planReply answers only planning requests', () => {

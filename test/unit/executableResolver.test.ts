@@ -29,12 +29,16 @@ describe('PathExecutableResolver', () => {
 
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  const resolver = (env: Record<string, string | undefined>, extra: { platform?: NodeJS.Platform; baseDir?: string } = {}) =>
-    new PathExecutableResolver({ demoAgentScript: script, runtime: process.execPath, env, ...extra });
+  const resolver = (
+    env: Record<string, string | undefined>,
+    extra: { platform?: NodeJS.Platform; baseDir?: string } = {},
+  ) => new PathExecutableResolver({ demoAgentScript: script, runtime: process.execPath, env, ...extra });
 
   it('${demoAgent} is the runtime running the shipped script as Node', async () => {
     assert.deepEqual(await resolver({ PATH: '' }).resolve(demoCommand), {
-      file: process.execPath, prefixArgs: [script], env: { ELECTRON_RUN_AS_NODE: '1' },
+      file: process.execPath,
+      prefixArgs: [script],
+      env: { ELECTRON_RUN_AS_NODE: '1' },
     });
   });
 
@@ -57,7 +61,9 @@ describe('PathExecutableResolver', () => {
   });
 
   it('finds real system commands on the real PATH', async () => {
-    const found = await new PathExecutableResolver({ demoAgentScript: script, runtime: process.execPath }).resolve('node');
+    const found = await new PathExecutableResolver({ demoAgentScript: script, runtime: process.execPath }).resolve(
+      'node',
+    );
     assert.ok(found && path.isAbsolute(found.file), JSON.stringify(found));
     assert.deepEqual(found.prefixArgs, []);
   });

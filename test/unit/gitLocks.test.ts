@@ -1,6 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { AgentError } from '../../src/core/errors';
-import { GitProcessError, failedOnLock, isLockFailure, lockRetryDelay, repeatableOnLock, retryOnLock, type LockRetry } from '../../src/node/gitProcess';
+import {
+  GitProcessError,
+  failedOnLock,
+  isLockFailure,
+  lockRetryDelay,
+  repeatableOnLock,
+  retryOnLock,
+  type LockRetry,
+} from '../../src/node/gitProcess';
 
 const anotherProcess = `
 
@@ -37,7 +45,7 @@ const permanent = [
   "fatal: '/tmp/w' is a missing but locked worktree;\nuse 'add -f -f' to override, or 'unlock' and 'prune' or 'remove' to clear",
   "fatal: Unable to create '/ro/.git/index.lock': Permission denied",
   "fatal: a branch named 'agents/x' already exists",
-  "fatal: not a git repository (or any of the parent directories): .git",
+  'fatal: not a git repository (or any of the parent directories): .git',
   "fatal: '/tmp/w' already exists",
   '',
 ];
@@ -65,7 +73,8 @@ describe('git lock failures', () => {
   });
 
   it('waits 50 ms doubling, with ±50% jitter', () => {
-    const at = (random: number) => [1, 2, 3, 4].map((n) => lockRetryDelay(n, { attempts: 5, baseDelayMs: 50, random: () => random }));
+    const at = (random: number) =>
+      [1, 2, 3, 4].map((n) => lockRetryDelay(n, { attempts: 5, baseDelayMs: 50, random: () => random }));
     assert.deepEqual(at(0.5), [50, 100, 200, 400]);
     assert.deepEqual(at(0), [25, 50, 100, 200]);
     assert.deepEqual(at(0.999), [75, 150, 300, 600]);
@@ -83,29 +92,45 @@ describe('git lock failures', () => {
     const policy = { attempts: 5, baseDelayMs: 1, random: () => 0.5 };
     const heard: LockRetry[] = [];
     let calls = 0;
-    const value = await retryOnLock(async () => {
-      if (++calls < 3) {
-        throw new GitProcessError(128, transient[0]);
-      }
-      return 'done';
-    }, policy, (info) => heard.push(info));
+    const value = await retryOnLock(
+      async () => {
+        if (++calls < 3) {
+          throw new GitProcessError(128, transient[0]);
+        }
+        return 'done';
+      },
+      policy,
+      (info) => heard.push(info),
+    );
     assert.equal(value, 'done');
     assert.equal(calls, 3);
-    assert.deepEqual(heard.map((h) => [h.retry, h.of, h.delayMs]), [[1, 4, 1], [2, 4, 2]]);
+    assert.deepEqual(
+      heard.map((h) => [h.retry, h.of, h.delayMs]),
+      [
+        [1, 4, 1],
+        [2, 4, 2],
+      ],
+    );
     assert.match(heard[0].detail, /^fatal: Unable to create '.*index\.lock': File exists\.$/);
 
     calls = 0;
-    await assert.rejects(retryOnLock(async () => {
-      calls++;
-      throw new GitProcessError(128, transient[1]);
-    }, policy), /cannot lock ref 'HEAD'/);
+    await assert.rejects(
+      retryOnLock(async () => {
+        calls++;
+        throw new GitProcessError(128, transient[1]);
+      }, policy),
+      /cannot lock ref 'HEAD'/,
+    );
     assert.equal(calls, 5);
 
     calls = 0;
-    await assert.rejects(retryOnLock(async () => {
-      calls++;
-      throw new GitProcessError(128, permanent[0]);
-    }, policy), /'refs\/heads\/a' exists/);
+    await assert.rejects(
+      retryOnLock(async () => {
+        calls++;
+        throw new GitProcessError(128, permanent[0]);
+      }, policy),
+      /'refs\/heads\/a' exists/,
+    );
     assert.equal(calls, 1);
   });
 });

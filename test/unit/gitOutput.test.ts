@@ -1,5 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { hasConflictMarkers, hasStagedChanges, parseCommitCheck, parseMergeTree, parseMergeTreeBatch, parseSavedWork, parseStatusPaths } from '../../src/core/gitOutput';
+import {
+  hasConflictMarkers,
+  hasStagedChanges,
+  parseCommitCheck,
+  parseMergeTree,
+  parseMergeTreeBatch,
+  parseSavedWork,
+  parseStatusPaths,
+} from '../../src/core/gitOutput';
 
 const tree = 'a'.repeat(40);
 const other = 'b'.repeat(40);
@@ -7,7 +15,11 @@ const other = 'b'.repeat(40);
 describe('git output parsers', () => {
   it('reads a single merge-tree answer by its exit code', () => {
     assert.deepEqual(parseMergeTree(`${tree}\0`, 0), { clean: true, conflicts: [], tree });
-    assert.deepEqual(parseMergeTree(`${tree}\0src/a.ts\0b c.md\0src/a.ts\0`, 1), { clean: false, conflicts: ['src/a.ts', 'b c.md'], tree });
+    assert.deepEqual(parseMergeTree(`${tree}\0src/a.ts\0b c.md\0src/a.ts\0`, 1), {
+      clean: false,
+      conflicts: ['src/a.ts', 'b c.md'],
+      tree,
+    });
   });
 
   it('reads merge-tree --stdin answers in order and rejects a truncated one', () => {
@@ -29,11 +41,16 @@ describe('git output parsers', () => {
   });
 
   it('maps cat-file answers back to the names asked for', () => {
-    assert.deepEqual(parseCommitCheck(`${tree} commit 230\nnope^{commit} missing\n`, ['main', 'nope']), [tree, undefined]);
+    assert.deepEqual(parseCommitCheck(`${tree} commit 230\nnope^{commit} missing\n`, ['main', 'nope']), [
+      tree,
+      undefined,
+    ]);
   });
 
   it('reads saved refs with their dates in ms', () => {
-    assert.deepEqual(parseSavedWork(`refs/pa/x\0${tree}\x001700000000\n`), [{ ref: 'refs/pa/x', sha: tree, date: 1_700_000_000_000 }]);
+    assert.deepEqual(parseSavedWork(`refs/pa/x\0${tree}\x001700000000\n`), [
+      { ref: 'refs/pa/x', sha: tree, date: 1_700_000_000_000 },
+    ]);
   });
 
   it('finds git conflict markers, not lookalikes', () => {

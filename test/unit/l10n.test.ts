@@ -70,10 +70,26 @@ function l10nCalls(): L10nCall[] {
   });
 }
 
-const placeholders = (s: string) => [...s.matchAll(/\{(\d+)\}/g)].map((m) => m[1]).sort().join(',');
-const codicons = (s: string) => [...s.matchAll(/\$\([a-z0-9~-]+\)/g)].map((m) => m[0]).sort().join(' ');
-const linkTargets = (s: string) => [...s.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).sort().join(' ');
-const inlineCode = (s: string) => [...s.matchAll(/`([^`]+)`/g)].map((m) => m[1]).sort().join(' ');
+const placeholders = (s: string) =>
+  [...s.matchAll(/\{(\d+)\}/g)]
+    .map((m) => m[1])
+    .sort()
+    .join(',');
+const codicons = (s: string) =>
+  [...s.matchAll(/\$\([a-z0-9~-]+\)/g)]
+    .map((m) => m[0])
+    .sort()
+    .join(' ');
+const linkTargets = (s: string) =>
+  [...s.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((m) => m[1])
+    .sort()
+    .join(' ');
+const inlineCode = (s: string) =>
+  [...s.matchAll(/`([^`]+)`/g)]
+    .map((m) => m[1])
+    .sort()
+    .join(' ');
 
 /** Same keys, non-empty strings, and the same placeholders, icons, links and code in both languages. */
 function assertSameShape(en: Strings, es: Strings, what: string): void {
@@ -92,7 +108,18 @@ interface Manifest {
   contributes: {
     commands: { command: string; title: string; category?: string }[];
     configuration: { title: string; properties: Record<string, Setting> };
-    walkthroughs: { id: string; title: string; description: string; steps: { id: string; title: string; description: string; media: { markdown?: string }; completionEvents?: string[] }[] }[];
+    walkthroughs: {
+      id: string;
+      title: string;
+      description: string;
+      steps: {
+        id: string;
+        title: string;
+        description: string;
+        media: { markdown?: string };
+        completionEvents?: string[];
+      }[];
+    }[];
     keybindings: { command: string; key: string; mac?: string }[];
     viewsWelcome: { view: string; contents: string }[];
   };
@@ -110,7 +137,8 @@ interface Setting {
 
 /** Every string value under `value` whose key is one VS Code shows to users, with its JSON path. */
 function userFacing(value: unknown, path: string, out: [string, string][] = []): [string, string][] {
-  const shown = /^(title|description|markdownDescription|displayName|name|contextualTitle|contents|category|label|enumDescriptions|markdownEnumDescriptions|altText|deprecationMessage|markdownDeprecationMessage|patternErrorMessage)$/;
+  const shown =
+    /^(title|description|markdownDescription|displayName|name|contextualTitle|contents|category|label|enumDescriptions|markdownEnumDescriptions|altText|deprecationMessage|markdownDeprecationMessage|patternErrorMessage)$/;
   if (Array.isArray(value)) {
     value.forEach((v, i) => userFacing(v, `${path}[${i}]`, out));
   } else if (value && typeof value === 'object') {
@@ -144,7 +172,11 @@ describe('localization (English and Spanish)', () => {
         assert.ok(key in nlsEn, `"${key}" is in package.nls.json`);
         assert.ok(key in nlsEs, `"${key}" is in package.nls.es.json`);
       }
-      assert.deepEqual(Object.keys(nlsEn).filter((k) => !used.has(k)), [], 'package.nls.json has no unused key');
+      assert.deepEqual(
+        Object.keys(nlsEn).filter((k) => !used.has(k)),
+        [],
+        'package.nls.json has no unused key',
+      );
       assertSameShape(nlsEn, nlsEs, 'package.nls');
     });
 
@@ -180,10 +212,16 @@ describe('localization (English and Spanish)', () => {
 
     it('has a walkthrough whose steps have media files, completion events and command buttons', () => {
       const [walkthrough] = pkg.contributes.walkthroughs;
-      assert.deepEqual(walkthrough.steps.map((s) => s.id), ['installAgent', 'configureProfile', 'dispatch', 'review', 'plan']);
+      assert.deepEqual(
+        walkthrough.steps.map((s) => s.id),
+        ['installAgent', 'configureProfile', 'dispatch', 'review', 'plan'],
+      );
       const commandIds = new Set(pkg.contributes.commands.map((c) => c.command));
       for (const step of walkthrough.steps) {
-        assert.ok(step.media.markdown && statSync(join(repoRoot, step.media.markdown)).isFile(), `${step.id}: media file exists`);
+        assert.ok(
+          step.media.markdown && statSync(join(repoRoot, step.media.markdown)).isFile(),
+          `${step.id}: media file exists`,
+        );
         assert.ok((step.completionEvents ?? []).length > 0, `${step.id}: has completion events`);
         for (const event of step.completionEvents ?? []) {
           const [, id] = /^onCommand:(.+)$/.exec(event) ?? [];
@@ -192,7 +230,9 @@ describe('localization (English and Spanish)', () => {
         const description = nlsEn[step.description.replace(/%/g, '')];
         assert.match(description, /\n\[[^\]]+\]\(command:[^)]+\)$/m, `${step.id}: ends with a command button`);
       }
-      assert.ok(walkthrough.steps.some((s) => s.completionEvents?.includes('onSettingChanged:parallelAgents.profiles')));
+      assert.ok(
+        walkthrough.steps.some((s) => s.completionEvents?.includes('onSettingChanged:parallelAgents.profiles')),
+      );
     });
 
     it('offers Dispatch Agent and Try the Demo Agent in the empty view', () => {
@@ -205,15 +245,23 @@ describe('localization (English and Spanish)', () => {
   describe('runtime strings (vscode.l10n.t)', () => {
     it('calls vscode.l10n.t only with a plain string literal as the message', () => {
       assert.ok(calls.length > 100, 'finds the calls');
-      assert.deepEqual(calls.filter((c) => c.message === undefined).map((c) => `${c.file}:${c.line}`), []);
+      assert.deepEqual(
+        calls.filter((c) => c.message === undefined).map((c) => `${c.file}:${c.line}`),
+        [],
+      );
     });
 
     it('has every message in l10n/bundle.l10n.json and l10n/bundle.l10n.es.json, and no unused key', () => {
       const messages = new Set(calls.map((c) => c.message!));
-      const missing = (bundle: Strings) => calls.filter((c) => !(c.message! in bundle)).map((c) => `${c.file}:${c.line} ${JSON.stringify(c.message)}`);
+      const missing = (bundle: Strings) =>
+        calls.filter((c) => !(c.message! in bundle)).map((c) => `${c.file}:${c.line} ${JSON.stringify(c.message)}`);
       assert.deepEqual(missing(bundleEn), [], 'missing from bundle.l10n.json');
       assert.deepEqual(missing(bundleEs), [], 'missing from bundle.l10n.es.json');
-      assert.deepEqual(Object.keys(bundleEn).filter((k) => !messages.has(k)), [], 'unused keys of bundle.l10n.json');
+      assert.deepEqual(
+        Object.keys(bundleEn).filter((k) => !messages.has(k)),
+        [],
+        'unused keys of bundle.l10n.json',
+      );
       for (const [key, value] of Object.entries(bundleEn)) {
         assert.equal(value, key, 'the English bundle maps each message to itself');
       }
@@ -221,7 +269,10 @@ describe('localization (English and Spanish)', () => {
     });
 
     it('keeps inline code such as `${prompt}` or setting ids untranslated', () => {
-      for (const [en, es] of [[nlsEn, nlsEs], [bundleEn, bundleEs]]) {
+      for (const [en, es] of [
+        [nlsEn, nlsEs],
+        [bundleEn, bundleEs],
+      ]) {
         for (const key of Object.keys(en)) {
           assert.equal(inlineCode(es[key] ?? ''), inlineCode(en[key]), `inline code of "${key}"`);
         }

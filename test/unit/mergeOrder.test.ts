@@ -6,8 +6,19 @@ type Pair = readonly [string, string];
 
 function agent(id: string, extra: Partial<AgentRecord> = {}): AgentRecord {
   return {
-    id, title: id, prompt: id, profile: 'demo', mode: 'headless', isolation: 'worktree', status: 'succeeded',
-    repoRoot: '/r/repo', cwd: `/r/repo.worktrees/${id}`, branch: `agents/${id}`, baseSha: 'b', createdAt: 0, changedFiles: [],
+    id,
+    title: id,
+    prompt: id,
+    profile: 'demo',
+    mode: 'headless',
+    isolation: 'worktree',
+    status: 'succeeded',
+    repoRoot: '/r/repo',
+    cwd: `/r/repo.worktrees/${id}`,
+    branch: `agents/${id}`,
+    baseSha: 'b',
+    createdAt: 0,
+    changedFiles: [],
     ...extra,
   };
 }
@@ -39,7 +50,11 @@ function bruteForceBest(ids: readonly string[], pairs: readonly Pair[], blocked:
   return best;
 }
 
-function assertConsistent(ids: readonly string[], pairs: readonly Pair[], blocked: ReadonlySet<string>): ReturnType<typeof suggestMergeOrder> {
+function assertConsistent(
+  ids: readonly string[],
+  pairs: readonly Pair[],
+  blocked: ReadonlySet<string>,
+): ReturnType<typeof suggestMergeOrder> {
   const result = suggestMergeOrder(ids, pairs, blocked);
   assert.deepEqual([...result.order].sort(), [...ids].sort());
   assert.deepEqual(result.order, [...result.clean, ...result.needsResolution.map((n) => n.id)]);
@@ -48,7 +63,10 @@ function assertConsistent(ids: readonly string[], pairs: readonly Pair[], blocke
     result.clean.slice(i + 1).forEach((b) => assert.ok(!conflicting(pairs, a, b), `${a} and ${b} conflict`));
   });
   for (const n of result.needsResolution) {
-    assert.ok(n.conflictsWithBranch || n.conflictsWith.some((c) => result.clean.includes(c)), `${n.id} could have been clean`);
+    assert.ok(
+      n.conflictsWithBranch || n.conflictsWith.some((c) => result.clean.includes(c)),
+      `${n.id} could have been clean`,
+    );
   }
   return result;
 }
@@ -56,11 +74,24 @@ function assertConsistent(ids: readonly string[], pairs: readonly Pair[], blocke
 describe('merge order', () => {
   it('merges everything cleanly, in creation order, when nothing conflicts', () => {
     const result = suggestMergeOrder(['c', 'a', 'b'], [], []);
-    assert.deepEqual(result, { conflictFree: true, order: ['c', 'a', 'b'], clean: ['c', 'a', 'b'], needsResolution: [] });
+    assert.deepEqual(result, {
+      conflictFree: true,
+      order: ['c', 'a', 'b'],
+      clean: ['c', 'a', 'b'],
+      needsResolution: [],
+    });
   });
 
   it('merges one agent of a triangle and lists the other two with whom they conflict', () => {
-    const result = suggestMergeOrder(['a', 'b', 'c'], [['a', 'b'], ['b', 'c'], ['c', 'a']], []);
+    const result = suggestMergeOrder(
+      ['a', 'b', 'c'],
+      [
+        ['a', 'b'],
+        ['b', 'c'],
+        ['c', 'a'],
+      ],
+      [],
+    );
     assert.equal(result.conflictFree, false);
     assert.deepEqual(result.clean, ['a']);
     assert.deepEqual(result.needsResolution, [
@@ -70,10 +101,34 @@ describe('merge order', () => {
   });
 
   it('merges the ends of a chain first and the middle last', () => {
-    assert.deepEqual(suggestMergeOrder(['a', 'b', 'c'], [['a', 'b'], ['c', 'b']], []).order, ['a', 'c', 'b']);
-    const four = suggestMergeOrder(['a', 'b', 'c', 'd'], [['a', 'b'], ['b', 'c'], ['c', 'd']], []);
+    assert.deepEqual(
+      suggestMergeOrder(
+        ['a', 'b', 'c'],
+        [
+          ['a', 'b'],
+          ['c', 'b'],
+        ],
+        [],
+      ).order,
+      ['a', 'c', 'b'],
+    );
+    const four = suggestMergeOrder(
+      ['a', 'b', 'c', 'd'],
+      [
+        ['a', 'b'],
+        ['b', 'c'],
+        ['c', 'd'],
+      ],
+      [],
+    );
     assert.deepEqual(four.clean, ['a', 'c']);
-    assert.deepEqual(four.needsResolution.map((n) => [n.id, n.conflictsWith]), [['b', ['a', 'c']], ['d', ['c']]]);
+    assert.deepEqual(
+      four.needsResolution.map((n) => [n.id, n.conflictsWith]),
+      [
+        ['b', ['a', 'c']],
+        ['d', ['c']],
+      ],
+    );
   });
 
   it('puts an agent that conflicts with the current branch after the rest', () => {
@@ -83,15 +138,39 @@ describe('merge order', () => {
   });
 
   it('ignores unknown ids and self-pairs', () => {
-    const result = suggestMergeOrder(['a', 'b'], [['a', 'a'], ['a', 'x']], ['y']);
+    const result = suggestMergeOrder(
+      ['a', 'b'],
+      [
+        ['a', 'a'],
+        ['a', 'x'],
+      ],
+      ['y'],
+    );
     assert.equal(result.conflictFree, true);
   });
 
   it('finds the largest conflict-free set where taking the fewest conflicts first would not', () => {
     // Fewest-conflicts-first takes a2, then a3, then one of the triangle a0, a1, a4: three agents, not four.
     const ids = ['a0', 'a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7'];
-    const edges = [[0, 1], [0, 4], [0, 6], [0, 7], [1, 4], [1, 5], [1, 6], [2, 5], [3, 6], [3, 7], [4, 5], [5, 6]];
-    const result = assertConsistent(ids, edges.map(([i, j]): Pair => [ids[i], ids[j]]), new Set());
+    const edges = [
+      [0, 1],
+      [0, 4],
+      [0, 6],
+      [0, 7],
+      [1, 4],
+      [1, 5],
+      [1, 6],
+      [2, 5],
+      [3, 6],
+      [3, 7],
+      [4, 5],
+      [5, 6],
+    ];
+    const result = assertConsistent(
+      ids,
+      edges.map(([i, j]): Pair => [ids[i], ids[j]]),
+      new Set(),
+    );
     assert.deepEqual(result.clean, ['a2', 'a4', 'a6', 'a7']);
   });
 
@@ -122,19 +201,41 @@ describe('merge order', () => {
 describe('forecast pairs', () => {
   it('forecasts live agents with a branch, by repository', () => {
     const groups = liveBranchAgents([
-      agent('a', { status: 'running' }), agent('q', { status: 'queued' }), agent('m', { status: 'merged' }),
-      agent('t', { isolation: 'terminal', branch: undefined }), agent('o', { repoRoot: '/other' }), agent('b'),
+      agent('a', { status: 'running' }),
+      agent('q', { status: 'queued' }),
+      agent('m', { status: 'merged' }),
+      agent('t', { isolation: 'terminal', branch: undefined }),
+      agent('o', { repoRoot: '/other' }),
+      agent('b'),
     ]);
-    assert.deepEqual([...groups].map(([repo, agents]) => [repo, agents.map((a) => a.id)]), [['/r/repo', ['a', 'b']], ['/other', ['o']]]);
+    assert.deepEqual(
+      [...groups].map(([repo, agents]) => [repo, agents.map((a) => a.id)]),
+      [
+        ['/r/repo', ['a', 'b']],
+        ['/other', ['o']],
+      ],
+    );
   });
 
   it('pairs every two agents, then each agent against the current branch', () => {
     const pairs = forecastPairs([agent('a'), agent('b'), agent('c')], 'main');
-    assert.deepEqual(pairs.map((p) => p.refs), [
-      ['agents/a', 'agents/b'], ['agents/a', 'agents/c'], ['agents/b', 'agents/c'],
-      ['main', 'agents/a'], ['main', 'agents/b'], ['main', 'agents/c'],
-    ]);
-    const conflicts = readForecasts(pairs, pairs.map((_, i) => (i === 1 || i === 4 ? { clean: false, conflicts: ['x.js'] } : { clean: true, conflicts: [] })));
+    assert.deepEqual(
+      pairs.map((p) => p.refs),
+      [
+        ['agents/a', 'agents/b'],
+        ['agents/a', 'agents/c'],
+        ['agents/b', 'agents/c'],
+        ['main', 'agents/a'],
+        ['main', 'agents/b'],
+        ['main', 'agents/c'],
+      ],
+    );
+    const conflicts = readForecasts(
+      pairs,
+      pairs.map((_, i) =>
+        i === 1 || i === 4 ? { clean: false, conflicts: ['x.js'] } : { clean: true, conflicts: [] },
+      ),
+    );
     assert.deepEqual(conflicts, [
       { agentId: 'a', otherId: 'c', files: ['x.js'] },
       { agentId: 'b', otherId: undefined, files: ['x.js'] },

@@ -21,8 +21,14 @@ describe('naming', () => {
 
   it('makes names unique with -2, -3, ...', () => {
     const taken = new Set(['task', 'task-2']);
-    assert.equal(uniqueSlug('task', (s) => taken.has(s)), 'task-3');
-    assert.equal(uniqueSlug('other', (s) => taken.has(s)), 'other');
+    assert.equal(
+      uniqueSlug('task', (s) => taken.has(s)),
+      'task-3',
+    );
+    assert.equal(
+      uniqueSlug('other', (s) => taken.has(s)),
+      'other',
+    );
   });
 
   it('takes the first non-empty line of a prompt as title', () => {

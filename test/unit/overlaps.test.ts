@@ -4,8 +4,17 @@ import { findOverlaps, sameOverlaps } from '../../src/core/overlaps';
 
 function agent(id: string, files: string[], extra: Partial<AgentRecord> = {}): AgentRecord {
   return {
-    id, title: id, prompt: id, profile: 'demo', mode: 'headless', isolation: 'worktree', status: 'running',
-    repoRoot: '/r/repo', cwd: `/r/repo.worktrees/${id}`, baseSha: 'b', createdAt: 0,
+    id,
+    title: id,
+    prompt: id,
+    profile: 'demo',
+    mode: 'headless',
+    isolation: 'worktree',
+    status: 'running',
+    repoRoot: '/r/repo',
+    cwd: `/r/repo.worktrees/${id}`,
+    baseSha: 'b',
+    createdAt: 0,
     changedFiles: files.map((path): ChangedFile => ({ path, kind: 'modified', binary: false })),
     ...extra,
   };
@@ -13,7 +22,12 @@ function agent(id: string, files: string[], extra: Partial<AgentRecord> = {}): A
 
 describe('overlaps between agents', () => {
   it('names the other agents for each shared file', () => {
-    const index = findOverlaps([agent('a', ['x.js', 'y.js']), agent('b', ['x.js']), agent('c', ['x.js', 'z.js']), agent('d', ['z.js'])]);
+    const index = findOverlaps([
+      agent('a', ['x.js', 'y.js']),
+      agent('b', ['x.js']),
+      agent('c', ['x.js', 'z.js']),
+      agent('d', ['z.js']),
+    ]);
     assert.deepEqual(index.get('a')?.get('x.js'), ['b', 'c']);
     assert.equal(index.get('a')?.has('y.js'), false);
     assert.deepEqual(index.get('c')?.get('z.js'), ['d']);
@@ -30,7 +44,10 @@ describe('overlaps between agents', () => {
   });
 
   it('compares a workspace agent in a subfolder by repository path', () => {
-    const index = findOverlaps([agent('a', ['src/x.js']), agent('t', ['x.js'], { isolation: 'terminal', cwd: '/r/repo/src' })]);
+    const index = findOverlaps([
+      agent('a', ['src/x.js']),
+      agent('t', ['x.js'], { isolation: 'terminal', cwd: '/r/repo/src' }),
+    ]);
     assert.deepEqual(index.get('t')?.get('x.js'), ['a']);
     assert.deepEqual(index.get('a')?.get('src/x.js'), ['t']);
   });

@@ -10,7 +10,11 @@ const root = path.resolve(__dirname, '../../..');
 function packagedFiles(): string[] {
   const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
   const out = execFileSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' });
-  return out.split('\n').map((l) => l.trim()).filter(Boolean).sort();
+  return out
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .sort();
 }
 
 /** Every file package.json points at: the code, the schema, icons, walkthrough pages, l10n. */
@@ -31,9 +35,21 @@ describe('the packaged extension (.vsix)', function () {
   it('holds exactly what runs, plus README, CHANGELOG and LICENSE', () => {
     const topLevel = [...new Set(files.map((f) => f.split('/')[0]))].sort();
     assert.deepEqual(topLevel, [
-      'CHANGELOG.md', 'LICENSE', 'README.md', 'dist', 'l10n', 'media', 'package.json', 'package.nls.es.json', 'package.nls.json', 'schemas',
+      'CHANGELOG.md',
+      'LICENSE',
+      'README.md',
+      'dist',
+      'l10n',
+      'media',
+      'package.json',
+      'package.nls.es.json',
+      'package.nls.json',
+      'schemas',
     ]);
-    assert.deepEqual(files.filter((f) => f.startsWith('dist/')), ['dist/demoAgent.js', 'dist/extension.js', 'dist/supervisor.js']);
+    assert.deepEqual(
+      files.filter((f) => f.startsWith('dist/')),
+      ['dist/demoAgent.js', 'dist/extension.js', 'dist/supervisor.js'],
+    );
   });
 
   it('holds every file package.json refers to and the English and Spanish bundles', () => {
@@ -43,7 +59,12 @@ describe('the packaged extension (.vsix)', function () {
   });
 
   it('holds no sources, tests, maps, build output or dependencies', () => {
-    const unwanted = files.filter((f) => /^(src|test|out|bench|node_modules|scripts|\.ci)\//.test(f) || /\.(ts|map)$/.test(f) || f.includes('/screenshots/'));
+    const unwanted = files.filter(
+      (f) =>
+        /^(src|test|out|bench|node_modules|scripts|\.ci)\//.test(f) ||
+        /\.(ts|map)$/.test(f) ||
+        f.includes('/screenshots/'),
+    );
     assert.deepEqual(unwanted, []);
   });
 });

@@ -3,10 +3,24 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AgentError } from '../../src/core/errors';
 import {
-  dependentsOf, isolations, parsePlan, planFields, requiredPlanFields, requiredTaskFields, taskFields, taskIdPattern, validatePlan,
+  dependentsOf,
+  isolations,
+  parsePlan,
+  planFields,
+  requiredPlanFields,
+  requiredTaskFields,
+  taskFields,
+  taskIdPattern,
+  validatePlan,
 } from '../../src/core/plan';
 import { topologicalOrder } from '../../src/core/planGraph';
-import { extractPlanJson, planningPrompt, planRequestMarker, readPlanningRequest, replyText } from '../../src/core/planningRequest';
+import {
+  extractPlanJson,
+  planningPrompt,
+  planRequestMarker,
+  readPlanningRequest,
+  replyText,
+} from '../../src/core/planningRequest';
 import type { Plan, PlanProblem } from '../../src/core/planTypes';
 
 // Compiled to out/test/unit/; the schema lives at the repository root.
@@ -43,9 +57,14 @@ function valid(raw: unknown): Plan {
 describe('plan', () => {
   describe('validatePlan: plan-level fields', () => {
     it('accepts a full plan and copies only known fields', () => {
-      const raw = plan([task('a', { profile: 'demo', isolation: 'terminal' }), task('b', { dependsOn: ['a'], isolation: 'worktree' })], { base: 'main', maxParallel: 2, $schema: './x.json' });
+      const raw = plan(
+        [task('a', { profile: 'demo', isolation: 'terminal' }), task('b', { dependsOn: ['a'], isolation: 'worktree' })],
+        { base: 'main', maxParallel: 2, $schema: './x.json' },
+      );
       assert.deepEqual(valid(raw), {
-        title: 'A change', base: 'main', maxParallel: 2,
+        title: 'A change',
+        base: 'main',
+        maxParallel: 2,
         tasks: [
           { id: 'a', title: 'Task a', prompt: 'do a', profile: 'demo', isolation: 'terminal' },
           { id: 'b', title: 'Task b', prompt: 'do b', dependsOn: ['a'], isolation: 'worktree' },
@@ -62,20 +81,27 @@ describe('plan', () => {
     it('title missing, empty, blank or not a string', () => {
       assert.deepEqual(problems({ tasks: [task('a')] }), [{ field: 'title', message: 'plan: title is missing' }]);
       for (const title of ['', '   ', 7]) {
-        assert.deepEqual(problems(plan([task('a')], { title })), [{ field: 'title', message: 'plan: title must be a non-empty string' }]);
+        assert.deepEqual(problems(plan([task('a')], { title })), [
+          { field: 'title', message: 'plan: title must be a non-empty string' },
+        ]);
       }
     });
 
     it('tasks missing, not an array, empty', () => {
       assert.deepEqual(problems({ title: 't' }), [{ field: 'tasks', message: 'plan: tasks is missing' }]);
-      assert.deepEqual(problems(plan({ a: task('a') })), [{ field: 'tasks', message: 'plan: tasks must be an array of tasks' }]);
+      assert.deepEqual(problems(plan({ a: task('a') })), [
+        { field: 'tasks', message: 'plan: tasks must be an array of tasks' },
+      ]);
       assert.deepEqual(problems(plan([])), [{ field: 'tasks', message: 'plan: tasks must list at least one task' }]);
     });
 
     it('maxParallel must be a positive integer', () => {
       for (const maxParallel of [0, -1, 1.5, '2', null]) {
         assert.deepEqual(problems(plan([task('a')], { maxParallel })), [
-          { field: 'maxParallel', message: `plan: maxParallel must be a positive integer, not ${JSON.stringify(maxParallel)}` },
+          {
+            field: 'maxParallel',
+            message: `plan: maxParallel must be a positive integer, not ${JSON.stringify(maxParallel)}`,
+          },
         ]);
       }
       valid(plan([task('a')], { maxParallel: 1 }));
@@ -83,13 +109,18 @@ describe('plan', () => {
 
     it('base must be a non-empty string', () => {
       for (const base of ['', ' ', 3, null]) {
-        assert.deepEqual(problems(plan([task('a')], { base })), [{ field: 'base', message: 'plan: base must be a non-empty string (a branch, tag or commit)' }]);
+        assert.deepEqual(problems(plan([task('a')], { base })), [
+          { field: 'base', message: 'plan: base must be a non-empty string (a branch, tag or commit)' },
+        ]);
       }
     });
 
     it('unknown plan fields are problems, naming the known ones', () => {
       assert.deepEqual(problems(plan([task('a')], { titel: 'x' })), [
-        { field: 'titel', message: 'plan: unknown field "titel" (known fields: $schema, title, base, maxParallel, tasks)' },
+        {
+          field: 'titel',
+          message: 'plan: unknown field "titel" (known fields: $schema, title, base, maxParallel, tasks)',
+        },
       ]);
     });
 
@@ -104,20 +135,32 @@ describe('plan', () => {
 
   describe('validatePlan: tasks', () => {
     it('a task must be an object', () => {
-      assert.deepEqual(problems(plan([task('a'), 'b'])), [{ field: 'tasks[1]', message: 'tasks[1]: a task must be an object' }]);
+      assert.deepEqual(problems(plan([task('a'), 'b'])), [
+        { field: 'tasks[1]', message: 'tasks[1]: a task must be an object' },
+      ]);
     });
 
     it('id missing, empty, not a string', () => {
-      assert.deepEqual(problems(plan([{ title: 'x', prompt: 'y' }])), [{ field: 'tasks[0].id', message: 'tasks[0]: id is missing' }]);
-      assert.deepEqual(problems(plan([task('a'), { ...task('b'), id: '' }])), [{ field: 'tasks[1].id', message: 'tasks[1]: id must be a non-empty string' }]);
-      assert.deepEqual(problems(plan([{ ...task('b'), id: 4 }])), [{ field: 'tasks[0].id', message: 'tasks[0]: id must be a non-empty string' }]);
+      assert.deepEqual(problems(plan([{ title: 'x', prompt: 'y' }])), [
+        { field: 'tasks[0].id', message: 'tasks[0]: id is missing' },
+      ]);
+      assert.deepEqual(problems(plan([task('a'), { ...task('b'), id: '' }])), [
+        { field: 'tasks[1].id', message: 'tasks[1]: id must be a non-empty string' },
+      ]);
+      assert.deepEqual(problems(plan([{ ...task('b'), id: 4 }])), [
+        { field: 'tasks[0].id', message: 'tasks[0]: id must be a non-empty string' },
+      ]);
     });
 
     it('ids use letters, digits, - _ . only', () => {
       valid(plan([task('A-1_b.c')]));
       for (const id of ['a b', 'a/b', 'é', 'a:b']) {
         assert.deepEqual(problems(plan([task(id)])), [
-          { taskId: id, field: 'tasks[0].id', message: `task "${id}": id may contain only letters, digits, "-", "_" and "."` },
+          {
+            taskId: id,
+            field: 'tasks[0].id',
+            message: `task "${id}": id may contain only letters, digits, "-", "_" and "."`,
+          },
         ]);
       }
     });
@@ -146,21 +189,37 @@ describe('plan', () => {
 
     it('unknown profile lists the known ones', () => {
       assert.deepEqual(problems(plan([task('a', { profile: 'gpt' })])), [
-        { taskId: 'a', field: 'tasks[0].profile', message: 'task "a": unknown profile "gpt" (known profiles: demo, claude)' },
+        {
+          taskId: 'a',
+          field: 'tasks[0].profile',
+          message: 'task "a": unknown profile "gpt" (known profiles: demo, claude)',
+        },
       ]);
-      assert.deepEqual(problems(plan([task('a', { profile: 'demo' })]), []).map((p) => p.message), ['task "a": unknown profile "demo" (no profiles are known)']);
+      assert.deepEqual(
+        problems(plan([task('a', { profile: 'demo' })]), []).map((p) => p.message),
+        ['task "a": unknown profile "demo" (no profiles are known)'],
+      );
       assert.deepEqual(messages(plan([task('a', { profile: '' })])), ['task "a": profile must be a non-empty string']);
     });
 
     it('isolation is worktree or terminal', () => {
       assert.deepEqual(problems(plan([task('a', { isolation: 'docker' })])), [
-        { taskId: 'a', field: 'tasks[0].isolation', message: 'task "a": isolation must be "worktree" or "terminal", not "docker"' },
+        {
+          taskId: 'a',
+          field: 'tasks[0].isolation',
+          message: 'task "a": isolation must be "worktree" or "terminal", not "docker"',
+        },
       ]);
     });
 
     it('unknown task fields are problems', () => {
       assert.deepEqual(problems(plan([task('a', { priority: 1 })])), [
-        { taskId: 'a', field: 'tasks[0].priority', message: 'task "a": unknown field "priority" (known fields: id, title, prompt, profile, dependsOn, isolation)' },
+        {
+          taskId: 'a',
+          field: 'tasks[0].priority',
+          message:
+            'task "a": unknown field "priority" (known fields: id, title, prompt, profile, dependsOn, isolation)',
+        },
       ]);
       assert.deepEqual(messages(plan([{ title: 'x', prompt: 'y', name: 'n' }])), [
         'tasks[0]: unknown field "name" (known fields: id, title, prompt, profile, dependsOn, isolation)',
@@ -175,7 +234,11 @@ describe('plan', () => {
         { taskId: 'b', field: 'tasks[1].dependsOn', message: 'task "b": dependsOn must be an array of task ids' },
       ]);
       assert.deepEqual(problems(plan([task('a'), task('b', { dependsOn: ['a', 3] })])), [
-        { taskId: 'b', field: 'tasks[1].dependsOn[1]', message: 'task "b": dependsOn[1] must be a task id (a non-empty string)' },
+        {
+          taskId: 'b',
+          field: 'tasks[1].dependsOn[1]',
+          message: 'task "b": dependsOn[1] must be a task id (a non-empty string)',
+        },
       ]);
     });
 
@@ -192,13 +255,26 @@ describe('plan', () => {
     });
 
     it('a dependency named twice', () => {
-      assert.deepEqual(messages(plan([task('a'), task('b', { dependsOn: ['a', 'a'] })])), ['task "b": dependsOn names "a" more than once']);
+      assert.deepEqual(messages(plan([task('a'), task('b', { dependsOn: ['a', 'a'] })])), [
+        'task "b": dependsOn names "a" more than once',
+      ]);
     });
 
     it('a 3-cycle is named once as a path from its first task in the file', () => {
-      const raw = plan([task('a', { dependsOn: ['c'] }), task('b', { dependsOn: ['a'] }), task('c', { dependsOn: ['b'] })]);
-      assert.deepEqual(problems(raw), [{ taskId: 'a', field: 'tasks[0].dependsOn', message: 'task "a": dependsOn forms a cycle: a → c → b → a' }]);
-      const rotated = plan([task('x'), task('b', { dependsOn: ['c'] }), task('c', { dependsOn: ['a'] }), task('a', { dependsOn: ['b', 'x'] })]);
+      const raw = plan([
+        task('a', { dependsOn: ['c'] }),
+        task('b', { dependsOn: ['a'] }),
+        task('c', { dependsOn: ['b'] }),
+      ]);
+      assert.deepEqual(problems(raw), [
+        { taskId: 'a', field: 'tasks[0].dependsOn', message: 'task "a": dependsOn forms a cycle: a → c → b → a' },
+      ]);
+      const rotated = plan([
+        task('x'),
+        task('b', { dependsOn: ['c'] }),
+        task('c', { dependsOn: ['a'] }),
+        task('a', { dependsOn: ['b', 'x'] }),
+      ]);
       assert.deepEqual(messages(rotated), ['task "b": dependsOn forms a cycle: b → c → a → b']);
     });
 
@@ -219,8 +295,15 @@ describe('plan', () => {
     });
 
     it('two cycles through one task are two cycles', () => {
-      const raw = plan([task('a', { dependsOn: ['b', 'c'] }), task('b', { dependsOn: ['a'] }), task('c', { dependsOn: ['a'] })]);
-      assert.deepEqual(messages(raw), ['task "a": dependsOn forms a cycle: a → b → a', 'task "a": dependsOn forms a cycle: a → c → a']);
+      const raw = plan([
+        task('a', { dependsOn: ['b', 'c'] }),
+        task('b', { dependsOn: ['a'] }),
+        task('c', { dependsOn: ['a'] }),
+      ]);
+      assert.deepEqual(messages(raw), [
+        'task "a": dependsOn forms a cycle: a → b → a',
+        'task "a": dependsOn forms a cycle: a → c → a',
+      ]);
     });
   });
 
@@ -228,21 +311,33 @@ describe('plan', () => {
     it('parses and validates; profiles are checked only when given', () => {
       const text = JSON.stringify(plan([task('a', { profile: 'mine' })]));
       assert.equal(parsePlan(text).plan?.tasks[0].profile, 'mine');
-      assert.deepEqual(parsePlan(text, ['demo']).problems.map((p) => p.message), ['task "a": unknown profile "mine" (known profiles: demo)']);
+      assert.deepEqual(
+        parsePlan(text, ['demo']).problems.map((p) => p.message),
+        ['task "a": unknown profile "mine" (known profiles: demo)'],
+      );
       assert.ok(parsePlan(`\uFEFF${text}`).plan, 'a byte order mark is ignored');
     });
 
     it('syntax errors give line and column', () => {
       const cases: Array<[string, string]> = [
-        ['{\n  "title": "x",\n  "tasks": [}', 'invalid JSON at line 3, column 13: expected a value: a string, number, object, array, true, false or null'],
+        [
+          '{\n  "title": "x",\n  "tasks": [}',
+          'invalid JSON at line 3, column 13: expected a value: a string, number, object, array, true, false or null',
+        ],
         ['{\n  "title": "x"\n  "tasks": []\n}', 'invalid JSON at line 3, column 3: expected "," or "}" in the object'],
         ['{"title": "x",}', 'invalid JSON at line 1, column 15: a trailing comma is not allowed in JSON'],
         ['{"tasks": [1, 2,]}', 'invalid JSON at line 1, column 17: a trailing comma is not allowed in JSON'],
         ['{\n  // note\n}', 'invalid JSON at line 2, column 3: expected a property name in double quotes'],
-        ['{"title": "a\nb"}', 'invalid JSON at line 1, column 13: a line break or control character inside a string must be escaped (e.g. \\n)'],
+        [
+          '{"title": "a\nb"}',
+          'invalid JSON at line 1, column 13: a line break or control character inside a string must be escaped (e.g. \\n)',
+        ],
         ['{"title": "a\\q"}', 'invalid JSON at line 1, column 14: invalid escape in a string'],
         ['{"n": 01}', 'invalid JSON at line 1, column 7: invalid number'],
-        ['{"title": tru}', 'invalid JSON at line 1, column 11: expected a value: a string, number, object, array, true, false or null'],
+        [
+          '{"title": tru}',
+          'invalid JSON at line 1, column 11: expected a value: a string, number, object, array, true, false or null',
+        ],
         ['{"title": "x"} x', 'invalid JSON at line 1, column 16: unexpected text after the end of the JSON value'],
         ['{"title": "x"', 'invalid JSON at line 1, column 14: unexpected end of the text; the object is not closed'],
         ['{"title": "x', 'invalid JSON at line 1, column 13: unexpected end of the text; a string is not closed'],
@@ -267,20 +362,44 @@ describe('plan', () => {
     };
 
     it('topologicalOrder puts dependencies first and keeps file order among ready tasks', () => {
-      assert.deepEqual(topologicalOrder(diamond).map((t) => t.id), ['root', 'right', 'left', 'last', 'solo']);
+      assert.deepEqual(
+        topologicalOrder(diamond).map((t) => t.id),
+        ['root', 'right', 'left', 'last', 'solo'],
+      );
       const independent: Plan = { title: 'i', tasks: ['c', 'a', 'b'].map((id) => ({ id, title: id, prompt: id })) };
-      assert.deepEqual(topologicalOrder(independent).map((t) => t.id), ['c', 'a', 'b']);
+      assert.deepEqual(
+        topologicalOrder(independent).map((t) => t.id),
+        ['c', 'a', 'b'],
+      );
     });
 
     it('topologicalOrder refuses a plan with a cycle', () => {
-      const cyclic: Plan = { title: 'c', tasks: [{ id: 'a', title: 'a', prompt: 'a', dependsOn: ['b'] }, { id: 'b', title: 'b', prompt: 'b', dependsOn: ['a'] }] };
-      assert.throws(() => topologicalOrder(cyclic), (e) => AgentError.is(e, 'invalidPlan'));
+      const cyclic: Plan = {
+        title: 'c',
+        tasks: [
+          { id: 'a', title: 'a', prompt: 'a', dependsOn: ['b'] },
+          { id: 'b', title: 'b', prompt: 'b', dependsOn: ['a'] },
+        ],
+      };
+      assert.throws(
+        () => topologicalOrder(cyclic),
+        (e) => AgentError.is(e, 'invalidPlan'),
+      );
     });
 
     it('dependentsOf: direct, or transitive, in file order', () => {
-      assert.deepEqual(dependentsOf(diamond, 'root').map((t) => t.id), ['right', 'left']);
-      assert.deepEqual(dependentsOf(diamond, 'root', { transitive: true }).map((t) => t.id), ['last', 'right', 'left']);
-      assert.deepEqual(dependentsOf(diamond, 'left', { transitive: true }).map((t) => t.id), ['last']);
+      assert.deepEqual(
+        dependentsOf(diamond, 'root').map((t) => t.id),
+        ['right', 'left'],
+      );
+      assert.deepEqual(
+        dependentsOf(diamond, 'root', { transitive: true }).map((t) => t.id),
+        ['last', 'right', 'left'],
+      );
+      assert.deepEqual(
+        dependentsOf(diamond, 'left', { transitive: true }).map((t) => t.id),
+        ['last'],
+      );
       assert.deepEqual(dependentsOf(diamond, 'last', { transitive: true }), []);
       assert.deepEqual(dependentsOf(diamond, 'nope'), []);
     });
@@ -326,10 +445,22 @@ describe('plan', () => {
       const lines = prompt.split('\n');
       assert.equal(lines[0], planRequestMarker);
       assert.equal(planRequestMarker, '[parallel-agents:plan-request]');
-      for (const words of ['dependsOn', 'self-contained', 'independent', '"id"', '"title"', 'ONE ```json', 'demo, claude', '"tasks": [']) {
+      for (const words of [
+        'dependsOn',
+        'self-contained',
+        'independent',
+        '"id"',
+        '"title"',
+        'ONE ```json',
+        'demo, claude',
+        '"tasks": [',
+      ]) {
         assert.ok(prompt.includes(words), words);
       }
-      assert.deepEqual(readPlanningRequest(prompt), { description: 'Add login.\nThen logout.', profiles: ['demo', 'claude'] });
+      assert.deepEqual(readPlanningRequest(prompt), {
+        description: 'Add login.\nThen logout.',
+        profiles: ['demo', 'claude'],
+      });
     });
 
     it('readPlanningRequest: without profiles, with a description that repeats the end line, and other prompts', () => {
@@ -362,7 +493,8 @@ describe('plan', () => {
     });
 
     it('its snippets are valid plans and tasks', () => {
-      const fill = (v: unknown): unknown => JSON.parse(JSON.stringify(v).replace(/\$\{\d+:([^}]*)\}/g, (_, text: string) => text.replace(/ /g, '-')));
+      const fill = (v: unknown): unknown =>
+        JSON.parse(JSON.stringify(v).replace(/\$\{\d+:([^}]*)\}/g, (_, text: string) => text.replace(/ /g, '-')));
       const snippetPlan = fill(schema.defaultSnippets?.[0].body);
       assert.deepEqual(validatePlan(snippetPlan, profiles).problems, []);
       assert.deepEqual(validatePlan(plan([fill(taskSchema.defaultSnippets?.[0].body)]), profiles).problems, []);
@@ -370,13 +502,32 @@ describe('plan', () => {
 
     it('agrees with validatePlan on plans that need no cross-task checks', () => {
       const samples: unknown[] = [
-        plan([task('a', { profile: 'demo', isolation: 'terminal', dependsOn: [] })], { base: 'main', maxParallel: 3, $schema: 'x' }),
+        plan([task('a', { profile: 'demo', isolation: 'terminal', dependsOn: [] })], {
+          base: 'main',
+          maxParallel: 3,
+          $schema: 'x',
+        }),
         plan([task('a'), task('b', { dependsOn: ['a'] })]),
-        {}, [], plan([]), plan({}), { tasks: [task('a')] }, plan([task('a')], { title: '  ' }), plan([task('a')], { extra: 1 }),
-        plan([task('a')], { maxParallel: 0 }), plan([task('a')], { maxParallel: 2.5 }), plan([task('a')], { base: '' }),
-        plan([task('a b')]), plan([{ title: 't', prompt: 'p' }]), plan([task('a', { prompt: '' })]), plan([task('a', { title: ' ' })]),
-        plan([task('a', { isolation: 'vm' })]), plan([task('a', { extra: true })]), plan([task('a', { dependsOn: 'b' })]),
-        plan([task('a'), task('b', { dependsOn: ['a', 'a'] })]), plan([task('a'), task('b', { dependsOn: ['not valid'] })]), plan(['x']),
+        {},
+        [],
+        plan([]),
+        plan({}),
+        { tasks: [task('a')] },
+        plan([task('a')], { title: '  ' }),
+        plan([task('a')], { extra: 1 }),
+        plan([task('a')], { maxParallel: 0 }),
+        plan([task('a')], { maxParallel: 2.5 }),
+        plan([task('a')], { base: '' }),
+        plan([task('a b')]),
+        plan([{ title: 't', prompt: 'p' }]),
+        plan([task('a', { prompt: '' })]),
+        plan([task('a', { title: ' ' })]),
+        plan([task('a', { isolation: 'vm' })]),
+        plan([task('a', { extra: true })]),
+        plan([task('a', { dependsOn: 'b' })]),
+        plan([task('a'), task('b', { dependsOn: ['a', 'a'] })]),
+        plan([task('a'), task('b', { dependsOn: ['not valid'] })]),
+        plan(['x']),
       ];
       for (const sample of samples) {
         const byValidator = validatePlan(sample, profiles).problems.length === 0;
@@ -431,8 +582,12 @@ function conforms(value: unknown, s: Schema, root: Schema): boolean {
     return unique && value.length >= (s.minItems ?? 0) && value.every((v) => !s.items || conforms(v, s.items, root));
   }
   const obj = value as Record<string, unknown>;
-  return (s.required ?? []).every((k) => k in obj) &&
-    Object.entries(obj).every(([k, v]) => (s.properties?.[k] ? conforms(v, s.properties[k], root) : s.additionalProperties !== false));
+  return (
+    (s.required ?? []).every((k) => k in obj) &&
+    Object.entries(obj).every(([k, v]) =>
+      s.properties?.[k] ? conforms(v, s.properties[k], root) : s.additionalProperties !== false,
+    )
+  );
 }
 
 describe('replyText', () => {
@@ -447,8 +602,18 @@ describe('replyText', () => {
     assert.ok(extractPlanJson(replyText(claude)));
     const gemini = [
       JSON.stringify({ type: 'init' }),
-      JSON.stringify({ type: 'message', role: 'assistant', content: 'Here it is:\n```json\n{"title":"T",', delta: true }),
-      JSON.stringify({ type: 'message', role: 'assistant', content: '"tasks":[{"id":"a","title":"A","prompt":"p"}]}\n```', delta: true }),
+      JSON.stringify({
+        type: 'message',
+        role: 'assistant',
+        content: 'Here it is:\n```json\n{"title":"T",',
+        delta: true,
+      }),
+      JSON.stringify({
+        type: 'message',
+        role: 'assistant',
+        content: '"tasks":[{"id":"a","title":"A","prompt":"p"}]}\n```',
+        delta: true,
+      }),
       JSON.stringify({ type: 'result', status: 'success' }),
     ].join('\n');
     assert.ok(extractPlanJson(replyText(gemini)));

@@ -2,7 +2,15 @@ import * as assert from 'node:assert/strict';
 import { AgentError } from '../../src/core/errors';
 import { topologicalOrder } from '../../src/core/planGraph';
 import { conflictReason, PlanScheduler } from '../../src/core/planScheduler';
-import type { IntegrationOutcome, Plan, PlanTask, RunOutcome, StartPoint, TaskRunner, TaskState } from '../../src/core/planTypes';
+import type {
+  IntegrationOutcome,
+  Plan,
+  PlanTask,
+  RunOutcome,
+  StartPoint,
+  TaskRunner,
+  TaskState,
+} from '../../src/core/planTypes';
 
 interface Deferred<T> {
   resolve(value: T): void;
@@ -181,9 +189,14 @@ describe('plan scheduler', () => {
     await scheduler.whenIdle();
     assert.equal(scheduler.finished, true);
     assert.deepEqual(runner.log, [
-      'run a from base', 'integrate a',
-      'run b from integration', 'run c from integration', 'integrate b', 'integrate c',
-      'run d from integration', 'integrate d',
+      'run a from base',
+      'integrate a',
+      'run b from integration',
+      'run c from integration',
+      'integrate b',
+      'integrate c',
+      'run d from integration',
+      'integrate d',
     ]);
   });
 
@@ -210,7 +223,13 @@ describe('plan scheduler', () => {
 
   it('starts ready tasks in topological order, ties broken by file order', async () => {
     const order = (tasks: PlanTask[]) => topologicalOrder(tasks).map((t) => t.id);
-    assert.deepEqual(order([task('u', 'w'), task('v', 's'), task('s'), task('w'), task('c')]), ['s', 'v', 'w', 'u', 'c']);
+    assert.deepEqual(order([task('u', 'w'), task('v', 's'), task('s'), task('w'), task('c')]), [
+      's',
+      'v',
+      'w',
+      'u',
+      'c',
+    ]);
     // c's conflict pauses the plan while s and w land, so u and v become ready together.
     const { runner, scheduler } = setup([task('u', 'w'), task('v', 's'), task('s'), task('w'), task('c')], 3);
     runner.mergeResults.set('c', ['conflicts']);
@@ -223,9 +242,10 @@ describe('plan scheduler', () => {
     assert.deepEqual(statesOf(scheduler), { u: 'queued', v: 'queued', s: 'done', w: 'done', c: 'conflicted' });
     scheduler.retry('c');
     await flush();
-    assert.deepEqual(runner.log.filter((l) => l.startsWith('run')), [
-      'run s from base', 'run w from base', 'run c from base', 'run v from integration', 'run u from integration',
-    ]);
+    assert.deepEqual(
+      runner.log.filter((l) => l.startsWith('run')),
+      ['run s from base', 'run w from base', 'run c from base', 'run v from integration', 'run u from integration'],
+    );
   });
 
   it('blocks the dependents of a failed task, transitively, and goes on with the rest', async () => {
@@ -312,7 +332,10 @@ describe('plan scheduler', () => {
     runner.end('c');
     await scheduler.whenIdle();
     assert.equal(scheduler.finished, true);
-    assert.deepEqual(runner.log.filter((l) => l.startsWith('run')), ['run a from base', 'run b from integration', 'run c from integration']);
+    assert.deepEqual(
+      runner.log.filter((l) => l.startsWith('run')),
+      ['run a from base', 'run b from integration', 'run c from integration'],
+    );
   });
 
   it('looks through a skipped task: its dependents still wait for its prerequisites', async () => {
@@ -388,7 +411,11 @@ describe('plan scheduler', () => {
     assert.deepEqual(runner.running(), ['c'], 'd does not start in the free slot while paused');
     runner.end('c');
     await scheduler.whenIdle();
-    assert.deepEqual(statesOf(scheduler), { a: 'conflicted', b: 'done', c: 'done', d: 'queued' }, 'runs in flight still integrate');
+    assert.deepEqual(
+      statesOf(scheduler),
+      { a: 'conflicted', b: 'done', c: 'done', d: 'queued' },
+      'runs in flight still integrate',
+    );
 
     scheduler.retry('a');
     assert.equal(scheduler.states().get('a'), 'integrating');
@@ -425,7 +452,11 @@ describe('plan scheduler', () => {
     ];
     for (const [tasks, message, maxParallel] of cases) {
       assert.throws(
-        () => new PlanScheduler(plan(...tasks), new FakeRunner(), { maxParallel: maxParallel ?? 2, clock: new FakeClock() }),
+        () =>
+          new PlanScheduler(plan(...tasks), new FakeRunner(), {
+            maxParallel: maxParallel ?? 2,
+            clock: new FakeClock(),
+          }),
         (e) => AgentError.is(e) && message.test(e.message),
         String(message),
       );
@@ -440,10 +471,16 @@ describe('plan scheduler', () => {
     runner.end('a');
     await flush();
     assert.deepEqual(statesOf(scheduler), { a: 'integrating', b: 'integrating', c: 'waiting' });
-    assert.deepEqual(runner.log.filter((l) => l.startsWith('integrate')), ['integrate b']);
+    assert.deepEqual(
+      runner.log.filter((l) => l.startsWith('integrate')),
+      ['integrate b'],
+    );
     runner.merge('b');
     await flush();
-    assert.deepEqual(runner.log.filter((l) => l.startsWith('integrate')), ['integrate b', 'integrate a']);
+    assert.deepEqual(
+      runner.log.filter((l) => l.startsWith('integrate')),
+      ['integrate b', 'integrate a'],
+    );
     assert.equal(scheduler.states().get('c'), 'waiting');
     runner.merge('a');
     await flush();

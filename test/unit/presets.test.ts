@@ -7,23 +7,51 @@ const prompt = 'Fix the "login" bug; then run `npm test` $(whoami)';
 
 function argv(name: string, follow = false): { command: string; args: string[] } {
   const profile = findProfile(builtinProfiles, name);
-  return { command: profile.command, args: expandArgs(follow ? profile.continueArgs ?? profile.args : profile.args, prompt) };
+  return {
+    command: profile.command,
+    args: expandArgs(follow ? (profile.continueArgs ?? profile.args) : profile.args, prompt),
+  };
 }
 
 describe('built-in presets', () => {
   it('has every documented preset, each a headless run except claude-terminal', () => {
-    assert.deepEqual(builtinProfiles.map((p) => p.name), ['demo', 'claude', 'claude-terminal', 'codex', 'gemini', 'aider', 'opencode', 'cursor', 'copilot']);
-    assert.deepEqual(builtinProfiles.filter((p) => p.mode === 'terminal').map((p) => p.name), ['claude-terminal']);
+    assert.deepEqual(
+      builtinProfiles.map((p) => p.name),
+      ['demo', 'claude', 'claude-terminal', 'codex', 'gemini', 'aider', 'opencode', 'cursor', 'copilot'],
+    );
+    assert.deepEqual(
+      builtinProfiles.filter((p) => p.mode === 'terminal').map((p) => p.name),
+      ['claude-terminal'],
+    );
   });
 
   it('claude: headless with a permission mode and stream-json output, which needs --verbose', () => {
     const { command, args } = argv('claude');
     assert.equal(command, 'claude');
-    assert.deepEqual(args, ['-p', '--permission-mode', 'acceptEdits', '--output-format', 'stream-json', '--verbose', '--', prompt]);
+    assert.deepEqual(args, [
+      '-p',
+      '--permission-mode',
+      'acceptEdits',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--',
+      prompt,
+    ]);
     assert.equal(args[args.indexOf('--permission-mode') + 1], 'acceptEdits');
     assert.equal(args[args.indexOf('--output-format') + 1], 'stream-json');
     assert.ok(args.includes('--verbose'));
-    assert.deepEqual(argv('claude', true).args, ['--continue', '-p', '--permission-mode', 'acceptEdits', '--output-format', 'stream-json', '--verbose', '--', prompt]);
+    assert.deepEqual(argv('claude', true).args, [
+      '--continue',
+      '-p',
+      '--permission-mode',
+      'acceptEdits',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--',
+      prompt,
+    ]);
   });
 
   it('claude-terminal: the interactive CLI with the prompt after --', () => {
@@ -32,13 +60,37 @@ describe('built-in presets', () => {
   });
 
   it('codex: exec in the workspace-write sandbox; a follow-up resumes the last session', () => {
-    assert.deepEqual(argv('codex'), { command: 'codex', args: ['exec', '--json', '-s', 'workspace-write', '--', prompt] });
-    assert.deepEqual(argv('codex', true).args, ['exec', '--json', '-s', 'workspace-write', 'resume', '--last', '--', prompt]);
+    assert.deepEqual(argv('codex'), {
+      command: 'codex',
+      args: ['exec', '--json', '-s', 'workspace-write', '--', prompt],
+    });
+    assert.deepEqual(argv('codex', true).args, [
+      'exec',
+      '--json',
+      '-s',
+      'workspace-write',
+      'resume',
+      '--last',
+      '--',
+      prompt,
+    ]);
   });
 
   it('gemini: auto-approved edits, a trusted worktree, stream-json output', () => {
-    assert.deepEqual(argv('gemini'), { command: 'gemini', args: [`--prompt=${prompt}`, '--approval-mode', 'auto_edit', '--skip-trust', '--output-format', 'stream-json'] });
-    assert.deepEqual(argv('gemini', true).args, ['--resume', 'latest', `--prompt=${prompt}`, '--approval-mode', 'auto_edit', '--skip-trust', '--output-format', 'stream-json']);
+    assert.deepEqual(argv('gemini'), {
+      command: 'gemini',
+      args: [`--prompt=${prompt}`, '--approval-mode', 'auto_edit', '--skip-trust', '--output-format', 'stream-json'],
+    });
+    assert.deepEqual(argv('gemini', true).args, [
+      '--resume',
+      'latest',
+      `--prompt=${prompt}`,
+      '--approval-mode',
+      'auto_edit',
+      '--skip-trust',
+      '--output-format',
+      'stream-json',
+    ]);
   });
 
   it('aider: one message, yes to every confirmation', () => {
@@ -58,15 +110,35 @@ describe('built-in presets', () => {
   });
 
   it('copilot: prompt mode, which requires --allow-all-tools, and no questions back', () => {
-    assert.deepEqual(argv('copilot'), { command: 'copilot', args: [`--prompt=${prompt}`, '--allow-all-tools', '--no-ask-user'] });
-    assert.deepEqual(argv('copilot', true).args, ['--continue', `--prompt=${prompt}`, '--allow-all-tools', '--no-ask-user']);
+    assert.deepEqual(argv('copilot'), {
+      command: 'copilot',
+      args: [`--prompt=${prompt}`, '--allow-all-tools', '--no-ask-user'],
+    });
+    assert.deepEqual(argv('copilot', true).args, [
+      '--continue',
+      `--prompt=${prompt}`,
+      '--allow-all-tools',
+      '--no-ask-user',
+    ]);
   });
 
   it('no preset skips permissions wholesale', () => {
-    const dangerous = ['--dangerously-skip-permissions', 'bypassPermissions', '--yolo', '--force', '--dangerously-bypass-approvals-and-sandbox', '--auto', '--allow-all'];
+    const dangerous = [
+      '--dangerously-skip-permissions',
+      'bypassPermissions',
+      '--yolo',
+      '--force',
+      '--dangerously-bypass-approvals-and-sandbox',
+      '--auto',
+      '--allow-all',
+    ];
     for (const profile of builtinProfiles) {
       for (const args of [profile.args, profile.continueArgs ?? []]) {
-        assert.deepEqual(args.filter((a) => dangerous.includes(a)), [], profile.name);
+        assert.deepEqual(
+          args.filter((a) => dangerous.includes(a)),
+          [],
+          profile.name,
+        );
       }
     }
   });

@@ -13,7 +13,9 @@ export function waitForOutput(agent: AgentProcess, needle: string): Promise<stri
         resolve(seen);
       }
     });
-    void agent.exit.then((exit) => reject(new Error(`exited before printing "${needle}": ${JSON.stringify(exit)}; output: ${seen}`)));
+    void agent.exit.then((exit) =>
+      reject(new Error(`exited before printing "${needle}": ${JSON.stringify(exit)}; output: ${seen}`)),
+    );
   });
 }
 

@@ -3,7 +3,15 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentError } from '../../src/core/errors';
-import { builtinProfiles, demoCommand, expandArgs, findProfile, mergeProfiles, promptPlaceholder, validateProfile } from '../../src/core/profiles';
+import {
+  builtinProfiles,
+  demoCommand,
+  expandArgs,
+  findProfile,
+  mergeProfiles,
+  promptPlaceholder,
+  validateProfile,
+} from '../../src/core/profiles';
 import { SupervisedRunner } from '../../src/node/supervisedRunner';
 
 // Compiled to out/test/unit/; the bundled supervisor is dist/supervisor.js at the repository root.
@@ -38,7 +46,10 @@ describe('profiles', () => {
           assert.match(holding[0], /^(--[a-z-]+=)?- THE PROMPT$/, profile.name);
           const at = args.findIndex((a) => a.includes('${prompt}'));
           // A bare prompt that starts with "-" is only safe after "--" (or for the demo agent, which takes one argument).
-          assert.ok(holding[0] !== '- THE PROMPT' || args[at - 1] === '--' || profile.name === 'demo', `${profile.name}: ${args.join(' ')}`);
+          assert.ok(
+            holding[0] !== '- THE PROMPT' || args[at - 1] === '--' || profile.name === 'demo',
+            `${profile.name}: ${args.join(' ')}`,
+          );
         }
       }
       assert.equal(findProfile(builtinProfiles, 'demo').command, demoCommand);
@@ -48,12 +59,25 @@ describe('profiles', () => {
   describe('validateProfile', () => {
     it('accepts a minimal profile and fills defaults', () => {
       assert.deepEqual(validateProfile({ name: 'x', command: 'x-cli' }), {
-        name: 'x', command: 'x-cli', args: [], mode: 'headless', env: {}, description: undefined,
+        name: 'x',
+        command: 'x-cli',
+        args: [],
+        mode: 'headless',
+        env: {},
+        description: undefined,
       });
     });
 
     it('keeps every valid field', () => {
-      const raw = { name: 't', command: 'tool', args: ['-p', '${prompt}'], mode: 'terminal', env: { A: '1' }, continueArgs: ['--continue', '${prompt}'], description: 'd' };
+      const raw = {
+        name: 't',
+        command: 'tool',
+        args: ['-p', '${prompt}'],
+        mode: 'terminal',
+        env: { A: '1' },
+        continueArgs: ['--continue', '${prompt}'],
+        description: 'd',
+      };
       assert.deepEqual(validateProfile(raw), raw);
     });
 
@@ -81,7 +105,10 @@ describe('profiles', () => {
   describe('mergeProfiles', () => {
     it('without user profiles gives the built-ins', () => {
       const { profiles, problems } = mergeProfiles([]);
-      assert.deepEqual(profiles.map((p) => p.name), builtinProfiles.map((p) => p.name));
+      assert.deepEqual(
+        profiles.map((p) => p.name),
+        builtinProfiles.map((p) => p.name),
+      );
       assert.deepEqual(problems, []);
     });
 
@@ -105,7 +132,10 @@ describe('profiles', () => {
     });
 
     it('findProfile throws a typed error for an unknown name', () => {
-      assert.throws(() => findProfile(builtinProfiles, 'nope'), (e: unknown) => AgentError.is(e, 'unknownProfile'));
+      assert.throws(
+        () => findProfile(builtinProfiles, 'nope'),
+        (e: unknown) => AgentError.is(e, 'unknownProfile'),
+      );
     });
   });
 
@@ -125,7 +155,8 @@ describe('profiles', () => {
     after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
     /** The product's runner: each agent under dist/supervisor.js, which receives the arguments through its spec file. */
-    const runner = () => new SupervisedRunner({ supervisorScript, runtime: process.execPath, stateDir: path.join(dir, 'state') });
+    const runner = () =>
+      new SupervisedRunner({ supervisorScript, runtime: process.execPath, stateDir: path.join(dir, 'state') });
 
     const nasty: Array<[string, string]> = [
       ['single and double quotes', `it's a "quoted" 'string' with \\" escapes`],
@@ -148,13 +179,21 @@ describe('profiles', () => {
         const args = expandArgs(['${prompt}'], prompt);
         const agent = runner().start({
           // The runner names its state files after the agent id: letters, digits, . _ - only.
-          agentId: `argv-${label.replace(/\W+/g, '-')}`, title: label, file: process.execPath, args: [path.join(dir, 'record.js'), ...args],
-          cwd: dir, env: { RECORD_TO: out }, logPath: path.join(dir, 'logs', `${label}.log`),
+          agentId: `argv-${label.replace(/\W+/g, '-')}`,
+          title: label,
+          file: process.execPath,
+          args: [path.join(dir, 'record.js'), ...args],
+          cwd: dir,
+          env: { RECORD_TO: out },
+          logPath: path.join(dir, 'logs', `${label}.log`),
         });
         assert.deepEqual(await agent.exit, { exitCode: 0 });
         const received = JSON.parse(fs.readFileSync(out, 'utf8')) as string[];
         assert.equal(received.length, 1);
-        assert.ok(Buffer.from(received[0], 'utf8').equals(Buffer.from(prompt, 'utf8')), 'argument differs from the prompt');
+        assert.ok(
+          Buffer.from(received[0], 'utf8').equals(Buffer.from(prompt, 'utf8')),
+          'argument differs from the prompt',
+        );
         assert.deepEqual(findPwned(dir), []);
       });
     }
@@ -163,8 +202,13 @@ describe('profiles', () => {
       const prompt = "x'; touch pwned10; echo '";
       const out = path.join(dir, 'embedded.json');
       const agent = runner().start({
-        agentId: 'e', title: 'e', file: process.execPath, args: [path.join(dir, 'record.js'), ...expandArgs(['--message=${prompt}', '-y'], prompt)],
-        cwd: dir, env: { RECORD_TO: out }, logPath: path.join(dir, 'logs', 'embedded.log'),
+        agentId: 'e',
+        title: 'e',
+        file: process.execPath,
+        args: [path.join(dir, 'record.js'), ...expandArgs(['--message=${prompt}', '-y'], prompt)],
+        cwd: dir,
+        env: { RECORD_TO: out },
+        logPath: path.join(dir, 'logs', 'embedded.log'),
       });
       assert.deepEqual(await agent.exit, { exitCode: 0 });
       assert.deepEqual(JSON.parse(fs.readFileSync(out, 'utf8')), [`--message=${prompt}`, '-y']);

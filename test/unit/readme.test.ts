@@ -14,7 +14,9 @@ describe('README', () => {
   it('has one settings-table row per contributed setting, with its default', () => {
     const start = readme.indexOf('## Settings');
     const table = readme.slice(start, readme.indexOf('\n## ', start + 1));
-    const rows = new Map([...table.matchAll(/^\| `(parallelAgents\.[A-Za-z]+)` \| ([^|]+) \|/gm)].map((m) => [m[1], m[2].trim()]));
+    const rows = new Map(
+      [...table.matchAll(/^\| `(parallelAgents\.[A-Za-z]+)` \| ([^|]+) \|/gm)].map((m) => [m[1], m[2].trim()]),
+    );
     assert.deepEqual([...rows.keys()].sort(), Object.keys(settings).sort());
     for (const [id, shown] of rows) {
       const value = settings[id].default;

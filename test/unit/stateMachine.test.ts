@@ -4,7 +4,17 @@ import { AgentError } from '../../src/core/errors';
 
 describe('agent state machine', () => {
   it('follows the lifecycle forward', () => {
-    const path = ['queued', 'preparing', 'running', 'waiting-for-input', 'running', 'succeeded', 'reviewed', 'merged', 'discarded'] as const;
+    const path = [
+      'queued',
+      'preparing',
+      'running',
+      'waiting-for-input',
+      'running',
+      'succeeded',
+      'reviewed',
+      'merged',
+      'discarded',
+    ] as const;
     for (let i = 1; i < path.length; i++) {
       assert.ok(canTransition(path[i - 1], path[i]), `${path[i - 1]} -> ${path[i]}`);
     }
@@ -22,7 +32,17 @@ describe('agent state machine', () => {
 
   it('leaves discarded only by a restore to a finished status', () => {
     for (const to of allStatuses()) {
-      const restorable = ['succeeded', 'failed', 'stopped', 'interrupted', 'timed-out', 'needs-permission', 'detached', 'reviewed', 'merged'].includes(to);
+      const restorable = [
+        'succeeded',
+        'failed',
+        'stopped',
+        'interrupted',
+        'timed-out',
+        'needs-permission',
+        'detached',
+        'reviewed',
+        'merged',
+      ].includes(to);
       assert.equal(canTransition('discarded', to), restorable, to);
     }
   });
@@ -40,7 +60,10 @@ describe('agent state machine', () => {
   });
 
   it('rejects an invalid transition with a typed error', () => {
-    assert.throws(() => assertTransition('merged', 'running'), (e) => AgentError.is(e, 'invalidTransition'));
+    assert.throws(
+      () => assertTransition('merged', 'running'),
+      (e) => AgentError.is(e, 'invalidTransition'),
+    );
     assert.doesNotThrow(() => assertTransition('running', 'stopped'));
   });
 
@@ -56,7 +79,15 @@ describe('agent state machine', () => {
     for (const to of ['running', 'reviewed', 'merged', 'discarded'] as const) {
       assert.ok(canTransition('detached', to), to);
     }
-    for (const to of ['queued', 'preparing', 'waiting-for-input', 'succeeded', 'failed', 'stopped', 'interrupted'] as const) {
+    for (const to of [
+      'queued',
+      'preparing',
+      'waiting-for-input',
+      'succeeded',
+      'failed',
+      'stopped',
+      'interrupted',
+    ] as const) {
       assert.equal(canTransition('detached', to), false, to);
     }
     for (const from of ['queued', 'preparing', 'succeeded', 'failed', 'stopped', 'reviewed', 'merged'] as const) {

@@ -8,7 +8,11 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { LaunchRequest } from '../../src/core/ports';
 import { demoCommand, expandArgs, findProfile, builtinProfiles } from '../../src/core/profiles';
 import { PathExecutableResolver } from '../../src/node/executableResolver';
-import { SupervisedRunner, type SupervisedProcess, type SupervisedRunnerOptions } from '../../src/node/supervisedRunner';
+import {
+  SupervisedRunner,
+  type SupervisedProcess,
+  type SupervisedRunnerOptions,
+} from '../../src/node/supervisedRunner';
 import { parseStatus, type SupervisorStatus } from '../../src/supervisor/protocol';
 import { pidAlive, waitForOutput, waitUntil } from './processTestUtils';
 
@@ -49,7 +53,15 @@ if (launcher !== undefined) {
     });
 
     function options(extra: Partial<SupervisedRunnerOptions> = {}): SupervisedRunnerOptions {
-      return { supervisorScript, runtime: process.execPath, stateDir, graceMs: 500, pollMs: 200, drainMs: 300, ...extra };
+      return {
+        supervisorScript,
+        runtime: process.execPath,
+        stateDir,
+        graceMs: 500,
+        pollMs: 200,
+        drainMs: 300,
+        ...extra,
+      };
     }
 
     function runner(extra: Partial<SupervisedRunnerOptions> = {}): SupervisedRunner {
@@ -73,7 +85,16 @@ if (launcher !== undefined) {
     function request(lines: string[], extra: Partial<LaunchRequest> = {}): LaunchRequest {
       const script = path.join(dir, `script-${Math.random().toString(36).slice(2)}.js`);
       fs.writeFileSync(script, lines.join('\n'));
-      return { agentId: 'a1', title: 'a', file: process.execPath, args: [script], cwd: dir, env: {}, logPath: path.join(dir, 'logs', 'a1.log'), ...extra };
+      return {
+        agentId: 'a1',
+        title: 'a',
+        file: process.execPath,
+        args: [script],
+        cwd: dir,
+        env: {},
+        logPath: path.join(dir, 'logs', 'a1.log'),
+        ...extra,
+      };
     }
 
     const readLog = (req: LaunchRequest) => fs.readFileSync(req.logPath, 'utf8');
@@ -93,18 +114,38 @@ if (launcher !== undefined) {
     it('writes the spec with mode 0600 for a supervisor in its own process group, which deletes it', async () => {
       const probe = path.join(dir, 'probe.js');
       const report = path.join(dir, 'probe.json');
-      fs.writeFileSync(probe, [
-        "const fs = require('fs');",
-        'const spec = process.argv[2];',
-        "const stat = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');",
-        `fs.writeFileSync(${JSON.stringify(report)}, JSON.stringify({ spec, mode: fs.statSync(spec).mode & 0o777, keys: Object.keys(JSON.parse(fs.readFileSync(spec, 'utf8'))).sort(), pgrp: Number(stat[2]), pid: process.pid, electron: process.env.ELECTRON_RUN_AS_NODE }));`,
-      ].join('\n'));
+      fs.writeFileSync(
+        probe,
+        [
+          "const fs = require('fs');",
+          'const spec = process.argv[2];',
+          "const stat = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');",
+          `fs.writeFileSync(${JSON.stringify(report)}, JSON.stringify({ spec, mode: fs.statSync(spec).mode & 0o777, keys: Object.keys(JSON.parse(fs.readFileSync(spec, 'utf8'))).sort(), pgrp: Number(stat[2]), pid: process.pid, electron: process.env.ELECTRON_RUN_AS_NODE }));`,
+        ].join('\n'),
+      );
       const probed = runner({ supervisorScript: probe }).start(request(['']));
       assert.deepEqual(await probed.exit, { error: 'supervisor lost' });
-      const seen = JSON.parse(fs.readFileSync(report, 'utf8')) as { spec: string; mode: number; keys: string[]; pgrp: number; pid: number; electron: string };
+      const seen = JSON.parse(fs.readFileSync(report, 'utf8')) as {
+        spec: string;
+        mode: number;
+        keys: string[];
+        pgrp: number;
+        pid: number;
+        electron: string;
+      };
       assert.equal(seen.spec, path.join(stateDir, 'a1.spec.json'));
       assert.equal(seen.mode, 0o600);
-      assert.deepEqual(seen.keys, ['args', 'cwd', 'drainMs', 'env', 'file', 'graceMs', 'logPath', 'maxLogBytes', 'statusPath']);
+      assert.deepEqual(seen.keys, [
+        'args',
+        'cwd',
+        'drainMs',
+        'env',
+        'file',
+        'graceMs',
+        'logPath',
+        'maxLogBytes',
+        'statusPath',
+      ]);
       assert.equal(seen.pgrp, seen.pid, 'the supervisor leads its own process group');
       assert.equal(seen.electron, '1');
       assert.equal(fs.existsSync(seen.spec), false, 'a spec the supervisor never consumed is deleted too');
@@ -132,7 +173,10 @@ if (launcher !== undefined) {
       assert.deepEqual(await agent.exit, { exitCode: 0 });
       const exitAt = Date.now();
       // stdout and stderr are two pipes: their lines interleave in arrival order.
-      assert.deepEqual(lineNumbers(readLog(req)).sort((x, y) => x - y), range(2000));
+      assert.deepEqual(
+        lineNumbers(readLog(req)).sort((x, y) => x - y),
+        range(2000),
+      );
       assert.equal(seen, readLog(req));
       assert.ok(exitAt - firstAt > 300, `output arrived while the agent ran (${exitAt - firstAt} ms before the end)`);
       assert.equal(agent.tail, seen.slice(-16384));
@@ -168,15 +212,21 @@ if (launcher !== undefined) {
         throw new Error('watching is not supported here');
       }) as typeof fs.watch;
       try {
-        const agent = runner({ pollMs: 100 }).start(request([
-          "let i = 0; const t = setInterval(() => { console.log('t=' + Date.now()); if (++i === 20) { clearInterval(t); process.exitCode = 2; } }, 40);",
-        ]));
+        const agent = runner({ pollMs: 100 }).start(
+          request([
+            "let i = 0; const t = setInterval(() => { console.log('t=' + Date.now()); if (++i === 20) { clearInterval(t); process.exitCode = 2; } }, 40);",
+          ]),
+        );
         const delays: number[] = [];
-        agent.onDidOutput((text) => [...text.matchAll(/t=(\d+)/g)].forEach((m) => delays.push(Date.now() - Number(m[1]))));
+        agent.onDidOutput((text) =>
+          [...text.matchAll(/t=(\d+)/g)].forEach((m) => delays.push(Date.now() - Number(m[1]))),
+        );
         assert.deepEqual(await agent.exit, { exitCode: 2 });
         delays.sort((a, b) => a - b);
         assert.equal(delays.length, 20);
-        console.log(`      measured: output latency by polling alone (pollMs 100): median ${delays[10]} ms, max ${delays[19]} ms`);
+        console.log(
+          `      measured: output latency by polling alone (pollMs 100): median ${delays[10]} ms, max ${delays[19]} ms`,
+        );
         assert.ok(delays[19] < 1000);
       } finally {
         realFs.watch = watch;
@@ -189,9 +239,16 @@ if (launcher !== undefined) {
       assert.deepEqual(await coded.exit, { exitCode: 7 });
       assert.deepEqual(coded.status, statusOf('a1'));
       const ended = statusOf('a1');
-      assert.ok(ended?.state === 'ended' && ended.exitCode === 7 && ended.signal === undefined && ended.endedAt >= ended.startedAt);
+      assert.ok(
+        ended?.state === 'ended' &&
+          ended.exitCode === 7 &&
+          ended.signal === undefined &&
+          ended.endedAt >= ended.startedAt,
+      );
 
-      const killed = runner().start(request(["console.log('before');", "process.kill(process.pid, 'SIGKILL');"], { agentId: 'a2' }));
+      const killed = runner().start(
+        request(["console.log('before');", "process.kill(process.pid, 'SIGKILL');"], { agentId: 'a2' }),
+      );
       assert.deepEqual(await killed.exit, { signal: 'SIGKILL' });
       const signalled = statusOf('a2');
       assert.ok(signalled?.state === 'ended' && signalled.signal === 'SIGKILL' && signalled.exitCode === undefined);
@@ -201,10 +258,13 @@ if (launcher !== undefined) {
     });
 
     it('runs in the requested folder with process.env plus the request env, stdin closed; the banner goes to the log first', async () => {
-      const req = request([
-        'console.log(JSON.stringify({ cwd: process.cwd(), mine: process.env.MY_VAR, path: process.env.PATH }));',
-        "process.stdin.on('data', () => console.log('got input')).on('end', () => console.log('stdin ended'));",
-      ], { env: { MY_VAR: 'value with spaces' }, banner: '> follow-up: do more' });
+      const req = request(
+        [
+          'console.log(JSON.stringify({ cwd: process.cwd(), mine: process.env.MY_VAR, path: process.env.PATH }));',
+          "process.stdin.on('data', () => console.log('got input')).on('end', () => console.log('stdin ended'));",
+        ],
+        { env: { MY_VAR: 'value with spaces' }, banner: '> follow-up: do more' },
+      );
       fs.mkdirSync(path.dirname(req.logPath), { recursive: true });
       fs.writeFileSync(req.logPath, 'earlier run\n');
       const agent = runner().start(req);
@@ -219,7 +279,11 @@ if (launcher !== undefined) {
       assert.equal(info.mine, 'value with spaces');
       assert.equal(info.path, process.env.PATH);
       assert.equal(rest, 'stdin ended');
-      assert.equal(seen, `${json}\nstdin ended\n`, 'live output starts after the banner (the manager shows the banner itself)');
+      assert.equal(
+        seen,
+        `${json}\nstdin ended\n`,
+        'live output starts after the banner (the manager shows the banner itself)',
+      );
       assert.equal(agent.startOffset, 'earlier run\n> follow-up: do more\n'.length);
     });
 
@@ -241,11 +305,13 @@ if (launcher !== undefined) {
     });
 
     it('multi-byte characters split across writes arrive whole', async () => {
-      const agent = runner().start(request([
-        "const b = Buffer.from('🚀é');",
-        'process.stdout.write(b.subarray(0, 2));',
-        'setTimeout(() => process.stdout.write(b.subarray(2)), 300);',
-      ]));
+      const agent = runner().start(
+        request([
+          "const b = Buffer.from('🚀é');",
+          'process.stdout.write(b.subarray(0, 2));',
+          'setTimeout(() => process.stdout.write(b.subarray(2)), 300);',
+        ]),
+      );
       const chunks: string[] = [];
       agent.onDidOutput((t) => chunks.push(t));
       await agent.exit;
@@ -298,12 +364,14 @@ if (launcher !== undefined) {
     });
 
     it('stop() after a normal end ends the children the agent left behind', async () => {
-      const agent = runner().start(request([
-        "const { spawn } = require('child_process');",
-        "const child = spawn('sleep', ['30'], { stdio: 'ignore' });",
-        "console.log('leftover ' + child.pid);",
-        'child.unref();',
-      ]));
+      const agent = runner().start(
+        request([
+          "const { spawn } = require('child_process');",
+          "const child = spawn('sleep', ['30'], { stdio: 'ignore' });",
+          "console.log('leftover ' + child.pid);",
+          'child.unref();',
+        ]),
+      );
       assert.deepEqual(await agent.exit, { exitCode: 0 });
       const leftover = Number(/leftover (\d+)/.exec(fs.readFileSync(path.join(dir, 'logs', 'a1.log'), 'utf8'))?.[1]);
       assert.ok(pidAlive(leftover));
@@ -331,7 +399,11 @@ if (launcher !== undefined) {
     });
 
     it('8 MiB written without waiting for drain all reach the log, while only a bounded tail stays in memory', async () => {
-      const req = request(["const line = 'x'.repeat(1023) + '\\n';", 'for (let i = 0; i < 8192; i++) process.stdout.write(line);', "process.stdout.write('END\\n');"]);
+      const req = request([
+        "const line = 'x'.repeat(1023) + '\\n';",
+        'for (let i = 0; i < 8192; i++) process.stdout.write(line);',
+        "process.stdout.write('END\\n');",
+      ]);
       const agent = runner({ tailChars: 1000 }).start(req);
       assert.deepEqual(await agent.exit, { exitCode: 0 });
       assert.equal(fs.statSync(req.logPath).size, 8 * 1024 * 1024 + 4);
@@ -356,7 +428,9 @@ if (launcher !== undefined) {
         live += t;
       });
       assert.deepEqual(await adopted.exit, { exitCode: 3 });
-      console.log(`      measured: adopt() ${adoptMs.toFixed(2)} ms; first live output ${(firstLiveAt - began).toFixed(0)} ms after it`);
+      console.log(
+        `      measured: adopt() ${adoptMs.toFixed(2)} ms; first live output ${(firstLiveAt - began).toFixed(0)} ms after it`,
+      );
       const log = readLog(req);
       assert.deepEqual(lineNumbers(log), range(300));
       const before = await adopted.readLogFrom(0, { end: adopted.startOffset });
@@ -369,7 +443,8 @@ if (launcher !== undefined) {
     it('survives a host that is SIGKILLed after launching (a child Node process)', async () => {
       const req = request(numbered(300, 10, 4), { agentId: 'k1' });
       const host = spawn(process.execPath, ['-e', `require(${JSON.stringify(__filename)})`], {
-        env: { ...process.env, PA_SUPERVISED_LAUNCHER: JSON.stringify({ options: options(), request: req }) }, stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, PA_SUPERVISED_LAUNCHER: JSON.stringify({ options: options(), request: req }) },
+        stdio: ['ignore', 'pipe', 'inherit'],
       });
       let hostOut = '';
       host.stdout.on('data', (d: Buffer) => (hostOut += d.toString()));
@@ -429,14 +504,18 @@ if (launcher !== undefined) {
     it('adopt() after the agent ended while away settles at once with the real exit status', async () => {
       const first = runner().start(request(["console.log('done');", 'process.exitCode = 5;']));
       first.detach();
-      const signalled = runner().start(request(["process.kill(process.pid, 'SIGTERM'); setTimeout(() => {}, 1000);"], { agentId: 'a2' }));
+      const signalled = runner().start(
+        request(["process.kill(process.pid, 'SIGTERM'); setTimeout(() => {}, 1000);"], { agentId: 'a2' }),
+      );
       signalled.detach();
       await waitUntil(() => statusOf('a1')?.state === 'ended' && statusOf('a2')?.state === 'ended', 10000);
       const began = performance.now();
       const adopted = runner().adopt('a1');
       assert.ok(adopted);
       assert.deepEqual(await adopted.exit, { exitCode: 5 });
-      console.log(`      measured: adopt() of an agent that ended while away, until exit resolved: ${(performance.now() - began).toFixed(2)} ms`);
+      console.log(
+        `      measured: adopt() of an agent that ended while away, until exit resolved: ${(performance.now() - began).toFixed(2)} ms`,
+      );
       assert.deepEqual(await runner().adopt('a2')?.exit, { signal: 'SIGTERM' });
       await adopted.stop();
     });
@@ -452,7 +531,13 @@ if (launcher !== undefined) {
       const logPath = path.join(dir, 'logs', 'gone.log');
       fs.mkdirSync(path.dirname(logPath), { recursive: true });
       fs.writeFileSync(logPath, 'partial output\n');
-      const running: SupervisorStatus = { state: 'running', supervisorPid: deadPid, agentPid: deadPid, logPath, startedAt: Date.now() - 1000 };
+      const running: SupervisorStatus = {
+        state: 'running',
+        supervisorPid: deadPid,
+        agentPid: deadPid,
+        logPath,
+        startedAt: Date.now() - 1000,
+      };
       fs.writeFileSync(path.join(stateDir, 'gone.status.json'), JSON.stringify(running));
       const lost = r.adopt('gone');
       assert.ok(lost);
@@ -468,7 +553,15 @@ if (launcher !== undefined) {
         fs.mkdirSync(stateDir, { recursive: true });
         fs.writeFileSync(logPath, '');
         const pid = stranger.pid as number;
-        const running = { state: 'running', supervisorPid: pid, supervisorStart: '1', agentPid: pid, agentStart: '1', logPath, startedAt: 0 };
+        const running = {
+          state: 'running',
+          supervisorPid: pid,
+          supervisorStart: '1',
+          agentPid: pid,
+          agentStart: '1',
+          logPath,
+          startedAt: 0,
+        };
         fs.writeFileSync(path.join(stateDir, 'reused.status.json'), JSON.stringify(running));
         const adopted = runner().adopt('reused');
         assert.ok(adopted);
@@ -492,7 +585,9 @@ if (launcher !== undefined) {
     it('caps the log: 3 MB through a 1 MiB cap keeps the newest part below a cut marker; live output shows every byte or says what it skipped', async () => {
       const lines = 30000;
       const pad = 'x'.repeat(90);
-      const full = range(lines).map((i) => `line ${i} ${pad}\n`).join('');
+      const full = range(lines)
+        .map((i) => `line ${i} ${pad}\n`)
+        .join('');
       const req = request([
         `let i = 0; const pad = ${JSON.stringify(pad)};`,
         `function more() { let chunk = ''; for (let k = 0; k < 500 && i < ${lines}; k++, i++) chunk += 'line ' + i + ' ' + pad + '\\n';`,
@@ -510,14 +605,20 @@ if (launcher !== undefined) {
       assert.ok(size <= 1024 * 1024 + marker[0].length, `log size ${size}`);
       assert.ok(size >= 400 * 1024, 'roughly the newest half (or more) is kept');
       assert.equal(Number(marker[1]) + size - marker[0].length, full.length, 'the marker counts exactly the bytes cut');
-      assert.equal(log.slice(marker[0].length), full.slice(Number(marker[1])), 'the kept part is the newest output, byte for byte');
+      assert.equal(
+        log.slice(marker[0].length),
+        full.slice(Number(marker[1])),
+        'the kept part is the newest output, byte for byte',
+      );
       assert.ok(log.slice(marker[0].length).startsWith('line '), 'the kept part starts at a line');
       const slice = await agent.readLogFrom(0, { maxBytes: 100 });
       assert.equal(slice.skipped, Number(marker[1]));
       assert.equal(slice.text, full.slice(Number(marker[1]), Number(marker[1]) + 100));
       // A reader more than half the cap behind the agent (a busy host) loses the gap, and says so exactly.
       const skipped = assertLiveIsStreamMinusGaps(live, full);
-      console.log(`      measured: ${full.length} bytes through a 1 MiB cap left a ${size}-byte log; live output skipped ${skipped} bytes`);
+      console.log(
+        `      measured: ${full.length} bytes through a 1 MiB cap left a ${size}-byte log; live output skipped ${skipped} bytes`,
+      );
     });
 
     it('heavy output (40 MiB) reaches onDidOutput without stalling this event loop', async () => {
@@ -536,17 +637,32 @@ if (launcher !== undefined) {
       const seconds = (performance.now() - started) / 1000;
       histogram.disable();
       const p99 = histogram.percentile(99) / 1e6;
-      console.log(`      measured: 40 MiB in ${seconds.toFixed(2)} s (${(40 / seconds).toFixed(0)} MiB/s); event-loop delay p99 ${p99.toFixed(0)} ms, max ${(histogram.max / 1e6).toFixed(0)} ms`);
+      console.log(
+        `      measured: 40 MiB in ${seconds.toFixed(2)} s (${(40 / seconds).toFixed(0)} MiB/s); event-loop delay p99 ${p99.toFixed(0)} ms, max ${(histogram.max / 1e6).toFixed(0)} ms`,
+      );
       assert.equal(bytes, 40 * 1024 * 1024);
       assert.equal(fs.statSync(req.logPath).size, 40 * 1024 * 1024);
       assert.ok(p99 < 250, `event-loop delay p99 ${p99} ms`);
     });
 
     it('runs the bundled demo agent under the supervisor', async () => {
-      const resolved = await new PathExecutableResolver({ demoAgentScript, runtime: process.execPath }).resolve(demoCommand);
+      const resolved = await new PathExecutableResolver({ demoAgentScript, runtime: process.execPath }).resolve(
+        demoCommand,
+      );
       assert.ok(resolved);
-      const args = [...resolved.prefixArgs, ...expandArgs(findProfile(builtinProfiles, 'demo').args, 'create hello.txt: hi\\n\nprint all done')];
-      const agent = runner().start({ agentId: 'demo1', title: 'demo', file: resolved.file, args, cwd: dir, env: { ...resolved.env }, logPath: path.join(dir, 'logs', 'demo1.log') });
+      const args = [
+        ...resolved.prefixArgs,
+        ...expandArgs(findProfile(builtinProfiles, 'demo').args, 'create hello.txt: hi\\n\nprint all done'),
+      ];
+      const agent = runner().start({
+        agentId: 'demo1',
+        title: 'demo',
+        file: resolved.file,
+        args,
+        cwd: dir,
+        env: { ...resolved.env },
+        logPath: path.join(dir, 'logs', 'demo1.log'),
+      });
       let seen = '';
       agent.onDidOutput((t) => (seen += t));
       assert.deepEqual(await agent.exit, { exitCode: 0 });

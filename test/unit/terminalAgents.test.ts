@@ -18,7 +18,12 @@ class Terminals implements TerminalSource<FakeTerminal> {
   readonly onDidOpen = (listener: (t: FakeTerminal) => void) => {
     this.subscribers++;
     const d = this.opened.event(listener);
-    return { dispose: () => { this.subscribers--; d.dispose(); } };
+    return {
+      dispose: () => {
+        this.subscribers--;
+        d.dispose();
+      },
+    };
   };
   readonly pidOf = (t: FakeTerminal) => t.pid;
   add(name: string, pid: number | undefined | Promise<number | undefined>): FakeTerminal {

@@ -6,19 +6,38 @@ import { contentSecurityPolicy, renderHtml } from '../../src/ui/timeline/timelin
 const s = 1000;
 
 /** A bar queued at `queuedAt`, running from `start` for `runMs`, then done. */
-function bar(id: string, start: number, runMs: number, extra: { queuedAt?: number; dependsOn?: string[] } = {}): TimelineBar {
+function bar(
+  id: string,
+  start: number,
+  runMs: number,
+  extra: { queuedAt?: number; dependsOn?: string[] } = {},
+): TimelineBar {
   const segments: BarSegment[] = [];
   if (extra.queuedAt !== undefined && extra.queuedAt < start) {
     segments.push({ state: 'queued', start: extra.queuedAt, end: start });
   }
-  segments.push({ state: 'running', start, end: start + runMs }, { state: 'done', start: start + runMs, end: start + runMs });
+  segments.push(
+    { state: 'running', start, end: start + runMs },
+    { state: 'done', start: start + runMs, end: start + runMs },
+  );
   return { id, title: `Task ${id}`, segments, dependsOn: extra.dependsOn };
 }
 
 function agent(id: string, extra: Partial<AgentRecord>): AgentRecord {
   return {
-    id, title: id, prompt: id, profile: 'demo', mode: 'headless', isolation: 'worktree', status: 'queued',
-    repoRoot: '/r', cwd: `/r.worktrees/${id}`, baseSha: 'b', createdAt: 0, changedFiles: [], ...extra,
+    id,
+    title: id,
+    prompt: id,
+    profile: 'demo',
+    mode: 'headless',
+    isolation: 'worktree',
+    status: 'queued',
+    repoRoot: '/r',
+    cwd: `/r.worktrees/${id}`,
+    baseSha: 'b',
+    createdAt: 0,
+    changedFiles: [],
+    ...extra,
   };
 }
 
@@ -45,7 +64,9 @@ describe('timeline figures', () => {
   });
 
   it('the same four one after another: speedup 1, the whole chain is critical', () => {
-    const bars = ['a', 'b', 'c', 'd'].map((id, i) => bar(id, i * 5 * s, 5 * s, { dependsOn: i > 0 ? [String.fromCharCode(96 + i)] : [] }));
+    const bars = ['a', 'b', 'c', 'd'].map((id, i) =>
+      bar(id, i * 5 * s, 5 * s, { dependsOn: i > 0 ? [String.fromCharCode(96 + i)] : [] }),
+    );
     const f = computeFigures(bars, 60 * s);
     assert.equal(f.wallMs, 20 * s);
     assert.equal(f.sumMs, 20 * s);
@@ -92,7 +113,14 @@ describe('timeline figures', () => {
   it('lets open segments run until now', () => {
     const bars: TimelineBar[] = [
       { id: 'a', title: 'a', segments: [{ state: 'running', start: 0 }] },
-      { id: 'b', title: 'b', segments: [{ state: 'queued', start: 0, end: 2 * s }, { state: 'running', start: 2 * s }] },
+      {
+        id: 'b',
+        title: 'b',
+        segments: [
+          { state: 'queued', start: 0, end: 2 * s },
+          { state: 'running', start: 2 * s },
+        ],
+      },
     ];
     const f = computeFigures(bars, 6 * s);
     assert.equal(f.live, true);
@@ -110,10 +138,17 @@ describe('timeline figures', () => {
   });
 
   it('counts waiting for input as wall time and as a slot, not as agent time', () => {
-    const bars: TimelineBar[] = [{
-      id: 'a', title: 'a',
-      segments: [{ state: 'running', start: 0, end: 2 * s }, { state: 'waiting-for-input', start: 2 * s, end: 5 * s }, { state: 'running', start: 5 * s, end: 6 * s }],
-    }];
+    const bars: TimelineBar[] = [
+      {
+        id: 'a',
+        title: 'a',
+        segments: [
+          { state: 'running', start: 0, end: 2 * s },
+          { state: 'waiting-for-input', start: 2 * s, end: 5 * s },
+          { state: 'running', start: 5 * s, end: 6 * s },
+        ],
+      },
+    ];
     const f = computeFigures(bars, 10 * s);
     assert.equal(f.wallMs, 6 * s);
     assert.equal(f.sumMs, 3 * s);
@@ -134,21 +169,35 @@ describe('timeline figures', () => {
 describe('bars from agents', () => {
   it('maps queued, running and finished agents to segments and end markers', () => {
     const now = 20 * s;
-    const [queued, running, succeeded, failed, neverStarted, merged] = barsFromAgents([
-      agent('q', { status: 'queued', createdAt: 1 * s }),
-      agent('r', { status: 'running', createdAt: 1 * s, startedAt: 3 * s }),
-      agent('ok', { status: 'succeeded', createdAt: 0, startedAt: 1 * s, endedAt: 6 * s }),
-      agent('ko', { status: 'failed', createdAt: 0, startedAt: 0, endedAt: 2 * s }),
-      agent('x', { status: 'failed', createdAt: 0, endedAt: 1 * s }),
-      agent('m', { status: 'merged', createdAt: 0, startedAt: 0, endedAt: 4 * s }),
-    ], now);
+    const [queued, running, succeeded, failed, neverStarted, merged] = barsFromAgents(
+      [
+        agent('q', { status: 'queued', createdAt: 1 * s }),
+        agent('r', { status: 'running', createdAt: 1 * s, startedAt: 3 * s }),
+        agent('ok', { status: 'succeeded', createdAt: 0, startedAt: 1 * s, endedAt: 6 * s }),
+        agent('ko', { status: 'failed', createdAt: 0, startedAt: 0, endedAt: 2 * s }),
+        agent('x', { status: 'failed', createdAt: 0, endedAt: 1 * s }),
+        agent('m', { status: 'merged', createdAt: 0, startedAt: 0, endedAt: 4 * s }),
+      ],
+      now,
+    );
     assert.deepEqual(queued.segments, [{ state: 'queued', start: 1 * s, end: undefined }]);
-    assert.deepEqual(running.segments, [{ state: 'queued', start: 1 * s, end: 3 * s }, { state: 'running', start: 3 * s, end: undefined }]);
-    assert.deepEqual(succeeded.segments, [
-      { state: 'queued', start: 0, end: 1 * s }, { state: 'running', start: 1 * s, end: 6 * s }, { state: 'done', start: 6 * s, end: 6 * s },
+    assert.deepEqual(running.segments, [
+      { state: 'queued', start: 1 * s, end: 3 * s },
+      { state: 'running', start: 3 * s, end: undefined },
     ]);
-    assert.deepEqual(failed.segments, [{ state: 'running', start: 0, end: 2 * s }, { state: 'failed', start: 2 * s, end: 2 * s }]);
-    assert.deepEqual(neverStarted.segments, [{ state: 'queued', start: 0, end: 1 * s }, { state: 'failed', start: 1 * s, end: 1 * s }]);
+    assert.deepEqual(succeeded.segments, [
+      { state: 'queued', start: 0, end: 1 * s },
+      { state: 'running', start: 1 * s, end: 6 * s },
+      { state: 'done', start: 6 * s, end: 6 * s },
+    ]);
+    assert.deepEqual(failed.segments, [
+      { state: 'running', start: 0, end: 2 * s },
+      { state: 'failed', start: 2 * s, end: 2 * s },
+    ]);
+    assert.deepEqual(neverStarted.segments, [
+      { state: 'queued', start: 0, end: 1 * s },
+      { state: 'failed', start: 1 * s, end: 1 * s },
+    ]);
     assert.equal(merged.segments.at(-1)?.state, 'done');
     assert.equal(running.title, 'r');
     const f = computeFigures([queued, running, succeeded], now);
@@ -156,22 +205,33 @@ describe('bars from agents', () => {
   });
 
   it('maps stopped, interrupted and discarded agents', () => {
-    const bars = barsFromAgents([
-      agent('s', { status: 'stopped', startedAt: 0, endedAt: 1 * s }),
-      agent('i', { status: 'interrupted', startedAt: 0, endedAt: 1 * s }),
-      agent('d', { status: 'discarded', statusBeforeDiscard: 'failed', startedAt: 0, endedAt: 1 * s }),
-    ], 5 * s);
-    assert.deepEqual(bars.map((b) => b.segments.at(-1)?.state), ['stopped', 'stopped', 'failed']);
+    const bars = barsFromAgents(
+      [
+        agent('s', { status: 'stopped', startedAt: 0, endedAt: 1 * s }),
+        agent('i', { status: 'interrupted', startedAt: 0, endedAt: 1 * s }),
+        agent('d', { status: 'discarded', statusBeforeDiscard: 'failed', startedAt: 0, endedAt: 1 * s }),
+      ],
+      5 * s,
+    );
+    assert.deepEqual(
+      bars.map((b) => b.segments.at(-1)?.state),
+      ['stopped', 'stopped', 'failed'],
+    );
   });
 
   it('splits a waiting agent at the time it started waiting, when known', () => {
     const record = agent('w', { status: 'waiting-for-input', createdAt: 0, startedAt: 1 * s });
     const [known] = barsFromAgents([record], 10 * s, { waitingSince: new Map([['w', 4 * s]]) });
     assert.deepEqual(known.segments, [
-      { state: 'queued', start: 0, end: 1 * s }, { state: 'running', start: 1 * s, end: 4 * s }, { state: 'waiting-for-input', start: 4 * s },
+      { state: 'queued', start: 0, end: 1 * s },
+      { state: 'running', start: 1 * s, end: 4 * s },
+      { state: 'waiting-for-input', start: 4 * s },
     ]);
     const [unknown] = barsFromAgents([record], 10 * s);
-    assert.deepEqual(unknown.segments.slice(1), [{ state: 'running', start: 1 * s, end: 10 * s }, { state: 'waiting-for-input', start: 10 * s }]);
+    assert.deepEqual(unknown.segments.slice(1), [
+      { state: 'running', start: 1 * s, end: 10 * s },
+      { state: 'waiting-for-input', start: 10 * s },
+    ]);
   });
 
   it('takes dependencies from the options', () => {
@@ -209,7 +269,11 @@ describe('timeline page', () => {
 
   it('refers to no remote resource and has no inline code or style', () => {
     const html = renderHtml(cspSource, nonce, script, style, 'Agents <Timeline>', { empty: 'Nothing "yet" <here>' });
-    const urls = html.split(cspSource).join('').match(/https?:\/\/[^"'\s]+/g) ?? [];
+    const urls =
+      html
+        .split(cspSource)
+        .join('')
+        .match(/https?:\/\/[^"'\s]+/g) ?? [];
     assert.deepEqual([...new Set(urls)].sort(), [script, style].sort());
     assert.ok(!/\son[a-z]+=/i.test(html), 'no inline event handler');
     assert.ok(!/\sstyle=/i.test(html), 'no style attribute');

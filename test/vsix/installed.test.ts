@@ -25,7 +25,10 @@ describe('the installed .vsix in a real VS Code', function () {
     assert.ok(extensionsDir, 'PA_VSIX_EXTENSIONS_DIR reaches the extension host');
     const installedAt = fs.realpathSync(extension.extensionPath);
     assert.equal(path.dirname(installedAt), fs.realpathSync(extensionsDir));
-    assert.equal(path.basename(installedAt), `${extensionId}-${(extension.packageJSON as { version: string }).version}`);
+    assert.equal(
+      path.basename(installedAt),
+      `${extensionId}-${(extension.packageJSON as { version: string }).version}`,
+    );
     // What runs is the packaged bundle: no sources, tests or build output came along.
     assert.ok(fs.existsSync(path.join(installedAt, 'dist', 'extension.js')));
     for (const absent of ['src', 'test', 'out', 'node_modules', 'scripts']) {
@@ -36,9 +39,14 @@ describe('the installed .vsix in a real VS Code', function () {
   it('activates and registers every command it contributes', async () => {
     assert.equal(extension.isActive, true);
     assert.equal(typeof api.dispatch, 'function');
-    const contributed = (extension.packageJSON as { contributes: { commands: { command: string }[] } }).contributes.commands.map((c) => c.command);
+    const contributed = (
+      extension.packageJSON as { contributes: { commands: { command: string }[] } }
+    ).contributes.commands.map((c) => c.command);
     const registered = new Set(await vscode.commands.getCommands(true));
-    assert.deepEqual(contributed.filter((c) => !registered.has(c)), []);
+    assert.deepEqual(
+      contributed.filter((c) => !registered.has(c)),
+      [],
+    );
     assert.ok(contributed.length > 10, `${contributed.length} commands contributed`);
   });
 
@@ -51,11 +59,19 @@ describe('the installed .vsix in a real VS Code', function () {
     });
     assert.ok(id, 'dispatch returns the agent id');
     const agent = (): AgentRecord | undefined => api.agents().find((a) => a.id === id);
-    const done = await waitFor('the agent to finish', () => !['queued', 'preparing', 'running'].includes(agent()?.status ?? 'queued') && agent());
+    const done = await waitFor(
+      'the agent to finish',
+      () => !['queued', 'preparing', 'running'].includes(agent()?.status ?? 'queued') && agent(),
+    );
     assert.equal(done.status, 'succeeded', done.error);
     assert.equal(fs.readFileSync(path.join(done.worktreePath!, 'docs/installed.md'), 'utf8').trim(), '# From the vsix');
-    const row = await waitFor('the agent row with its file', () => api.viewSnapshot().find((r) => r.label === 'Vsix check' && r.children.length > 0));
-    assert.deepEqual(row.children.map((c) => c.label), ['installed.md']);
+    const row = await waitFor('the agent row with its file', () =>
+      api.viewSnapshot().find((r) => r.label === 'Vsix check' && r.children.length > 0),
+    );
+    assert.deepEqual(
+      row.children.map((c) => c.label),
+      ['installed.md'],
+    );
     assert.match(git('branch', '--list', done.branch!), new RegExp(done.branch!));
   });
 });

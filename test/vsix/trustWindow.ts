@@ -17,7 +17,9 @@ export const restrictedModeChecks: readonly WindowCheck[] = [
     name: 'the Extensions view shows the extension disabled, with its own reason (untrustedWorkspaces.description)',
     run: async (page: Page) => {
       await page.keyboard.press('Control+Shift+X');
-      const row = page.locator('.extensions-viewlet .monaco-list-row[data-extension-id="parallel-agents.parallel-agents"]');
+      const row = page.locator(
+        '.extensions-viewlet .monaco-list-row[data-extension-id="parallel-agents.parallel-agents"]',
+      );
       await row.waitFor({ timeout: 20_000 });
       const classes = (await row.getAttribute('class')) ?? '';
       if (!/\bdisabled\b/.test(classes)) {

@@ -65,7 +65,10 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     if (node instanceof TaskNode) {
       const agentId = node.run.agentOf(node.task.id);
       const record = agentId ? this.manager.list().find((r) => r.id === agentId) : undefined;
-      return node.toTreeItem(record ? `${record.profile} · ${statusText(record.status)}` : undefined, (record?.changedFiles.length ?? 0) > 0);
+      return node.toTreeItem(
+        record ? `${record.profile} · ${statusText(record.status)}` : undefined,
+        (record?.changedFiles.length ?? 0) > 0,
+      );
     }
     return node instanceof AgentNode
       ? node.toTreeItem(Date.now(), this.overlaps.agentsOverlapping(node.id))
@@ -92,16 +95,20 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         }
       }
       const orphans = (this.orphanSource?.orphans() ?? []).map((o) => new OrphanNode(o));
-      return [...plans, ...orphans, ...records.map((r) => {
-        const existing = this.nodes.get(r.id);
-        if (existing) {
-          existing.record = r;
-          return existing;
-        }
-        const created = new AgentNode(r);
-        this.nodes.set(r.id, created);
-        return created;
-      })];
+      return [
+        ...plans,
+        ...orphans,
+        ...records.map((r) => {
+          const existing = this.nodes.get(r.id);
+          if (existing) {
+            existing.record = r;
+            return existing;
+          }
+          const created = new AgentNode(r);
+          this.nodes.set(r.id, created);
+          return created;
+        }),
+      ];
     }
     if (node instanceof AgentNode) {
       return node.record.changedFiles.map((f) => new FileNode(node.id, node.record.cwd, f));
@@ -110,15 +117,27 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
-    return node instanceof FileNode ? this.nodes.get(node.agentId) : node instanceof TaskNode ? new PlanNode(node.run) : undefined;
+    return node instanceof FileNode
+      ? this.nodes.get(node.agentId)
+      : node instanceof TaskNode
+        ? new PlanNode(node.run)
+        : undefined;
   }
 
   /** The rows as the view renders them (labels, descriptions, context values): for tests and the API. */
   snapshot(): ViewRow[] {
     const row = (node: TreeNode): ViewRow => {
       const item = this.getTreeItem(node);
-      const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? item.resourceUri?.path.split('/').pop() ?? '');
-      return { label, description: String(item.description ?? ''), contextValue: item.contextValue ?? '', children: this.getChildren(node).map(row) };
+      const label =
+        typeof item.label === 'string'
+          ? item.label
+          : (item.label?.label ?? item.resourceUri?.path.split('/').pop() ?? '');
+      return {
+        label,
+        description: String(item.description ?? ''),
+        contextValue: item.contextValue ?? '',
+        children: this.getChildren(node).map(row),
+      };
     };
     return this.getChildren().map(row);
   }

@@ -14,13 +14,18 @@ export class AgentNode {
 
   toTreeItem(now: number, overlapping: readonly string[]): vscode.TreeItem {
     const r = this.record;
-    const item = new vscode.TreeItem(r.title, r.changedFiles.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      r.title,
+      r.changedFiles.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+    );
     item.id = r.id;
     item.description = agentDescription(r, now) + (overlapping.length > 0 ? ` · ⚠ ${vscode.l10n.t('overlaps')}` : '');
     item.iconPath = statusIcon(r.status);
     item.tooltip = agentTooltip(r);
     if (overlapping.length > 0) {
-      item.tooltip.appendMarkdown(`\n\n$(warning) ${vscode.l10n.t('Changes the same files as: {0}', overlapping.join(', '))}`);
+      item.tooltip.appendMarkdown(
+        `\n\n$(warning) ${vscode.l10n.t('Changes the same files as: {0}', overlapping.join(', '))}`,
+      );
     }
     // e.g. "agent.running.worktree.headless": menus match on the parts they need. A missing
     // worktree takes the status's place, so no menu that needs the folder matches.
@@ -63,7 +68,11 @@ export class FileNode {
     const overlap = others.length > 0 ? `\n⚠ ${vscode.l10n.t('Also changed by: {0}', others.join(', '))}` : '';
     item.tooltip = `${changeLetters[this.file.kind]} ${this.file.oldPath ? `${this.file.oldPath} → ` : ''}${this.file.path}${this.file.binary ? ` ${vscode.l10n.t('(binary)')}` : ''}${overlap}`;
     item.contextValue = `agentFile.${this.file.kind}`;
-    item.command = { command: commands.openChange, title: vscode.l10n.t('Open Changes'), arguments: [{ agentId: this.agentId, path: this.file.path }] };
+    item.command = {
+      command: commands.openChange,
+      title: vscode.l10n.t('Open Changes'),
+      arguments: [{ agentId: this.agentId, path: this.file.path }],
+    };
     return item;
   }
 }

@@ -73,8 +73,17 @@ export class PlanNode {
     const item = new vscode.TreeItem(this.run.plan.title, vscode.TreeItemCollapsibleState.Expanded);
     item.id = this.id;
     item.description = vscode.l10n.t('plan · {0}/{1} done · {2}', done, states.length, planStatusText(status));
-    item.iconPath = new vscode.ThemeIcon(status === 'finished' ? 'checklist' : status === 'running' ? 'run-all' : 'debug-pause');
-    item.tooltip = new vscode.MarkdownString(vscode.l10n.t('Plan "{0}": integration branch `{1}` in `{2}`', this.run.plan.title, this.run.integrationBranch, this.run.integrationPath));
+    item.iconPath = new vscode.ThemeIcon(
+      status === 'finished' ? 'checklist' : status === 'running' ? 'run-all' : 'debug-pause',
+    );
+    item.tooltip = new vscode.MarkdownString(
+      vscode.l10n.t(
+        'Plan "{0}": integration branch `{1}` in `{2}`',
+        this.run.plan.title,
+        this.run.integrationBranch,
+        this.run.integrationPath,
+      ),
+    );
     item.contextValue = `plan.${status}`;
     return item;
   }
@@ -99,9 +108,14 @@ export class TaskNode {
     const state = this.state;
     const reason = this.run.scheduler.reason(this.task.id);
     const needs = this.task.dependsOn?.length ? vscode.l10n.t('needs: {0}', this.task.dependsOn.join(', ')) : undefined;
-    const item = new vscode.TreeItem(this.task.title, hasFiles ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      this.task.title,
+      hasFiles ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+    );
     item.id = this.id;
-    item.description = [this.task.id, taskStateText(state), reason, needs, agentDescription].filter(Boolean).join(' · ');
+    item.description = [this.task.id, taskStateText(state), reason, needs, agentDescription]
+      .filter(Boolean)
+      .join(' · ');
     const [icon, color] = taskIcons[state];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     const md = new vscode.MarkdownString();

@@ -1,5 +1,12 @@
 import * as vscode from 'vscode';
-import { type AgentActivity, type AgentRecord, type AgentStatus, type FileChangeKind, finishedStatuses, isActive } from '../../core/agent';
+import {
+  type AgentActivity,
+  type AgentRecord,
+  type AgentStatus,
+  type FileChangeKind,
+  finishedStatuses,
+  isActive,
+} from '../../core/agent';
 
 const statusIcons: Record<AgentStatus, [icon: string, color?: string]> = {
   queued: ['clock', 'charts.yellow'],
@@ -120,7 +127,11 @@ export function resultSummary(record: AgentRecord): string | undefined {
   if (!result || record.changedFiles.length > 0 || !finishedStatuses.has(record.status)) {
     return undefined;
   }
-  const first = result.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '';
+  const first =
+    result
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l !== '') ?? '';
   return first.length > summaryLimit ? `${first.slice(0, summaryLimit - 1)}…` : first;
 }
 
@@ -129,9 +140,14 @@ function activityRows(activity: AgentActivity | undefined): [string, string | un
   if (!activity) {
     return [];
   }
-  const tokens = activity.inputTokens !== undefined || activity.outputTokens !== undefined
-    ? vscode.l10n.t('{0} in, {1} out', (activity.inputTokens ?? 0).toLocaleString(), (activity.outputTokens ?? 0).toLocaleString())
-    : undefined;
+  const tokens =
+    activity.inputTokens !== undefined || activity.outputTokens !== undefined
+      ? vscode.l10n.t(
+          '{0} in, {1} out',
+          (activity.inputTokens ?? 0).toLocaleString(),
+          (activity.outputTokens ?? 0).toLocaleString(),
+        )
+      : undefined;
   return [
     [vscode.l10n.t('Step'), activity.step],
     [vscode.l10n.t('Turns'), activity.turns?.toString()],
@@ -164,7 +180,9 @@ export function agentTooltip(record: AgentRecord): vscode.MarkdownString {
     }
   }
   if (record.status === 'needs-permission') {
-    md.appendMarkdown(`\n\n$(shield) ${vscode.l10n.t('The agent was not allowed to run some tools, so its task may be unfinished. Send a follow-up, or give its profile the permissions it needs.')}`);
+    md.appendMarkdown(
+      `\n\n$(shield) ${vscode.l10n.t('The agent was not allowed to run some tools, so its task may be unfinished. Send a follow-up, or give its profile the permissions it needs.')}`,
+    );
   }
   if (record.activity?.result) {
     md.appendMarkdown(`\n\n${vscode.l10n.t('Result')}:`);
@@ -176,7 +194,9 @@ export function agentTooltip(record: AgentRecord): vscode.MarkdownString {
 /** A known reason reads in the user's language; any other error is shown as it was recorded. */
 function errorText(record: AgentRecord): string | undefined {
   if (record.errorReason === 'diskFull') {
-    return vscode.l10n.t('The disk is full: the agent could not write its files. Free some space (or set parallelAgents.worktreeRoot to a folder on a disk with room), then send a follow-up or dispatch it again; its work so far is kept.');
+    return vscode.l10n.t(
+      'The disk is full: the agent could not write its files. Free some space (or set parallelAgents.worktreeRoot to a folder on a disk with room), then send a follow-up or dispatch it again; its work so far is kept.',
+    );
   }
   return record.error;
 }

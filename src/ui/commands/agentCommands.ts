@@ -22,7 +22,11 @@ export interface DiscardArgs {
   readonly confirm?: boolean;
 }
 
-async function pickAgent(manager: AgentManager, arg: unknown, filter: (r: AgentRecord) => boolean = () => true): Promise<AgentRecord> {
+async function pickAgent(
+  manager: AgentManager,
+  arg: unknown,
+  filter: (r: AgentRecord) => boolean = () => true,
+): Promise<AgentRecord> {
   const id = agentIdOf(arg);
   if (id) {
     return manager.get(id);
@@ -61,15 +65,23 @@ export function agentCommands(deps: AgentCommandDeps) {
       if (!result) {
         throw new AgentError('unknownAgent', vscode.l10n.t('Agent "{0}" has reported no result.', record.title));
       }
-      const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: `# ${record.title}\n\n${result}\n` });
+      const document = await vscode.workspace.openTextDocument({
+        language: 'markdown',
+        content: `# ${record.title}\n\n${result}\n`,
+      });
       await vscode.window.showTextDocument(document, { preview: true });
     },
     openWorktree: async (arg?: unknown) => {
       const record = await pickAgent(manager, arg, (r) => r.worktreePath !== undefined);
       if (!record.worktreePath) {
-        throw new AgentError('unknownAgent', vscode.l10n.t('Agent "{0}" works in the workspace itself, not in a worktree.', record.title));
+        throw new AgentError(
+          'unknownAgent',
+          vscode.l10n.t('Agent "{0}" works in the workspace itself, not in a worktree.', record.title),
+        );
       }
-      await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(record.worktreePath), { forceNewWindow: true });
+      await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(record.worktreePath), {
+        forceNewWindow: true,
+      });
     },
     revealTerminal: async (arg?: unknown) => {
       const record = await pickAgent(manager, arg, (r) => r.mode === 'terminal');
@@ -80,10 +92,23 @@ export function agentCommands(deps: AgentCommandDeps) {
     reopenTerminal: async (arg?: unknown) => {
       const record = await pickAgent(manager, arg, (r) => r.status === 'detached');
       if (record.status !== 'detached') {
-        throw new AgentError('invalidTransition', vscode.l10n.t('Agent "{0}" is {1}: only a detached terminal agent can be reopened in a terminal.', record.title, statusText(record.status)));
+        throw new AgentError(
+          'invalidTransition',
+          vscode.l10n.t(
+            'Agent "{0}" is {1}: only a detached terminal agent can be reopened in a terminal.',
+            record.title,
+            statusText(record.status),
+          ),
+        );
       }
       if (record.worktreePresent === false || record.worktreeMissing) {
-        throw new AgentError('invalidTransition', vscode.l10n.t('The worktree folder of agent "{0}" is missing — restore it or forget the agent.', record.title));
+        throw new AgentError(
+          'invalidTransition',
+          vscode.l10n.t(
+            'The worktree folder of agent "{0}" is missing — restore it or forget the agent.',
+            record.title,
+          ),
+        );
       }
       await manager.reopenTerminal(record.id);
       deps.terminals.reveal(record.id);
@@ -92,7 +117,13 @@ export function agentCommands(deps: AgentCommandDeps) {
       const record = await pickAgent(manager, arg, (r) => r.status !== 'discarded');
       const options = (arg && typeof arg === 'object' ? arg : {}) as DiscardArgs;
       if (record.worktreeMissing) {
-        throw new AgentError('invalidTransition', vscode.l10n.t('The worktree folder of agent "{0}" is missing — restore it or forget the agent.', record.title));
+        throw new AgentError(
+          'invalidTransition',
+          vscode.l10n.t(
+            'The worktree folder of agent "{0}" is missing — restore it or forget the agent.',
+            record.title,
+          ),
+        );
       }
       if (options.confirm !== false) {
         await confirmDiscard(manager, record);
@@ -128,9 +159,21 @@ async function confirmDiscard(manager: AgentManager, record: AgentRecord): Promi
       : vscode.l10n.t('It is removed from the list; the workspace files it edited stay as they are.'),
   ];
   if (work && (work.uncommittedFiles > 0 || work.commitsAhead > 0)) {
-    parts.push(vscode.l10n.t('Its work ({0} uncommitted files, {1} commits) is saved first; Restore Agent brings it back.', work.uncommittedFiles, work.commitsAhead));
+    parts.push(
+      vscode.l10n.t(
+        'Its work ({0} uncommitted files, {1} commits) is saved first; Restore Agent brings it back.',
+        work.uncommittedFiles,
+        work.commitsAhead,
+      ),
+    );
   }
-  if ((await vscode.window.showWarningMessage(vscode.l10n.t('Discard agent "{0}"?', record.title), { modal: true, detail: parts.join('\n\n') }, discard)) !== discard) {
+  if (
+    (await vscode.window.showWarningMessage(
+      vscode.l10n.t('Discard agent "{0}"?', record.title),
+      { modal: true, detail: parts.join('\n\n') },
+      discard,
+    )) !== discard
+  ) {
     throw new AgentError('cancelled', 'cancelled');
   }
 }

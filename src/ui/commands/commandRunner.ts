@@ -28,9 +28,17 @@ export function reportError(e: unknown, logger: Logger): void {
     return;
   }
   const message = AgentError.is(e, 'diskFull')
-    ? vscode.l10n.t('The disk is full, so git or the agent could not write its files. Free some space, or set parallelAgents.worktreeRoot to a folder on a disk with room, then try again (Show Log has the details).')
-    : AgentError.is(e) ? e.message : vscode.l10n.t('Unexpected error: {0}', (e as Error)?.message ?? String(e));
-  const detail = AgentError.is(e, 'diskFull') ? `${e.message}\n${e.detail ?? ''}` : AgentError.is(e) ? e.detail : (e as Error)?.stack;
+    ? vscode.l10n.t(
+        'The disk is full, so git or the agent could not write its files. Free some space, or set parallelAgents.worktreeRoot to a folder on a disk with room, then try again (Show Log has the details).',
+      )
+    : AgentError.is(e)
+      ? e.message
+      : vscode.l10n.t('Unexpected error: {0}', (e as Error)?.message ?? String(e));
+  const detail = AgentError.is(e, 'diskFull')
+    ? `${e.message}\n${e.detail ?? ''}`
+    : AgentError.is(e)
+      ? e.detail
+      : (e as Error)?.stack;
   logger.error(`[Command] ${message}${detail ? `\n${detail}` : ''}`);
   const showLog = vscode.l10n.t('Show Log');
   void vscode.window.showErrorMessage(message, showLog).then((choice) => {

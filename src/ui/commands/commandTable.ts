@@ -42,10 +42,21 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
   const review = reviewCommands({ manager: deps.manager, landing: deps.gitLanding });
   const land = landCommands(deps);
   const reconcile = reconcileCommands({ manager: deps.manager, reconciler: deps.reconciler });
-  const plan = planCommands({ ...deps, profiles: deps.dispatch.profiles, defaultProfile: deps.dispatch.defaultProfile, git: deps.dispatch.git });
+  const plan = planCommands({
+    ...deps,
+    profiles: deps.dispatch.profiles,
+    defaultProfile: deps.dispatch.defaultProfile,
+    git: deps.dispatch.git,
+  });
   return {
     [commands.dispatch]: (args) => dispatchCommand(deps.dispatch, (args ?? {}) as DispatchArgs),
-    [commands.tryDemo]: () => dispatchCommand(deps.dispatch, { prompt: demoPrompt, profile: 'demo', isolation: 'worktree', title: vscode.l10n.t('Try the demo agent') }),
+    [commands.tryDemo]: () =>
+      dispatchCommand(deps.dispatch, {
+        prompt: demoPrompt,
+        profile: 'demo',
+        isolation: 'worktree',
+        title: vscode.l10n.t('Try the demo agent'),
+      }),
     [commands.stop]: agent.stop,
     [commands.showOutput]: agent.showOutput,
     [commands.showResult]: agent.showResult,
@@ -63,7 +74,15 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
     [commands.commit]: land.commit,
     [commands.merge]: land.merge,
     [commands.cleanUp]: land.cleanUp,
-    [commands.forecastConflicts]: (arg) => forecastConflicts({ manager: deps.manager, landing: deps.gitLanding, currentBranch: (root) => deps.gitLanding.currentBranch(root) }, arg),
+    [commands.forecastConflicts]: (arg) =>
+      forecastConflicts(
+        {
+          manager: deps.manager,
+          landing: deps.gitLanding,
+          currentBranch: (root) => deps.gitLanding.currentBranch(root),
+        },
+        arg,
+      ),
     [commands.dispatchPlan]: plan.dispatchPlan,
     [commands.retryTask]: plan.retryTask,
     [commands.skipTask]: plan.skipTask,

@@ -32,12 +32,19 @@ function cancelled(): never {
 /** Asks for whatever the arguments leave open, then dispatches with a progress notification. */
 export async function dispatchCommand(deps: DispatchDeps, args: DispatchArgs = {}): Promise<string | undefined> {
   if (!vscode.workspace.isTrusted) {
-    throw new AgentError('untrustedWorkspace', vscode.l10n.t('Agents run code and git hooks: trust this workspace before dispatching an agent.'));
+    throw new AgentError(
+      'untrustedWorkspace',
+      vscode.l10n.t('Agents run code and git hooks: trust this workspace before dispatching an agent.'),
+    );
   }
   const interactive = args.prompt === undefined;
-  const folder = args.folder !== undefined
-    ? await checkedRepositoryFolder(deps.git, args.folder)
-    : await pickRepositoryFolder(deps.git, { title: vscode.l10n.t('Dispatch Agent: repository'), noFolder: vscode.l10n.t('Open a folder that is a git repository to dispatch an agent.') });
+  const folder =
+    args.folder !== undefined
+      ? await checkedRepositoryFolder(deps.git, args.folder)
+      : await pickRepositoryFolder(deps.git, {
+          title: vscode.l10n.t('Dispatch Agent: repository'),
+          noFolder: vscode.l10n.t('Open a folder that is a git repository to dispatch an agent.'),
+        });
   const prompt = args.prompt ?? (await askPrompt());
   const profile = args.profile ?? (interactive ? await pickProfile(deps) : deps.defaultProfile());
   const isolation = args.isolation ?? (interactive ? await pickIsolation() : 'worktree');
@@ -45,7 +52,10 @@ export async function dispatchCommand(deps: DispatchDeps, args: DispatchArgs = {
   await rememberProfile(deps.memento, profile);
   const options: DispatchOptions = { prompt, profile, isolation, title, folder };
   const record = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Dispatching agent "{0}"…', title || titleFromPrompt(prompt)) },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: vscode.l10n.t('Dispatching agent "{0}"…', title || titleFromPrompt(prompt)),
+    },
     () => deps.manager.dispatch(options),
   );
   return record.id;
@@ -57,9 +67,15 @@ async function askPrompt(): Promise<string> {
   // The input box is one line: a longer task is written in any editor and dispatched as a selection.
   if (selection && /\r?\n/.test(selection.trim())) {
     const lines = selection.trim().split(/\r?\n/).length;
-    const use = { label: `$(selection) ${vscode.l10n.t('Use the selected text ({0} lines)', lines)}`, detail: selection.trim().split(/\r?\n/)[0] };
+    const use = {
+      label: `$(selection) ${vscode.l10n.t('Use the selected text ({0} lines)', lines)}`,
+      detail: selection.trim().split(/\r?\n/)[0],
+    };
     const type = { label: `$(edit) ${vscode.l10n.t('Type a new task')}` };
-    const picked = await vscode.window.showQuickPick([use, type], { title: vscode.l10n.t('Dispatch Agent (1/4): task'), ignoreFocusOut: true });
+    const picked = await vscode.window.showQuickPick([use, type], {
+      title: vscode.l10n.t('Dispatch Agent (1/4): task'),
+      ignoreFocusOut: true,
+    });
     if (picked === use) {
       return selection;
     }
@@ -69,7 +85,9 @@ async function askPrompt(): Promise<string> {
   }
   const value = await vscode.window.showInputBox({
     title: vscode.l10n.t('Dispatch Agent (1/4): task'),
-    prompt: selection ? vscode.l10n.t('The selected text is offered as the task; edit it or press Enter.') : vscode.l10n.t('What should the agent do? For a task of several lines, select it in an editor first.'),
+    prompt: selection
+      ? vscode.l10n.t('The selected text is offered as the task; edit it or press Enter.')
+      : vscode.l10n.t('What should the agent do? For a task of several lines, select it in an editor first.'),
     placeHolder: vscode.l10n.t('e.g. Add input validation to the signup form'),
     value: selection && !/\r?\n/.test(selection.trim()) ? selection : undefined,
     ignoreFocusOut: true,
@@ -86,17 +104,36 @@ async function pickProfile(deps: DispatchDeps): Promise<string> {
   };
   const items = [...deps.profiles()]
     .sort((a, b) => rank(a) - rank(b))
-    .map((p) => ({ label: p.name, description: `${p.mode}${p.description ? ` · ${p.description}` : ''}`, detail: [p.command, ...p.args].join(' ').replace(/\s*\n\s*/g, ' ⏎ ') }));
-  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Dispatch Agent (2/4): agent'), placeHolder: vscode.l10n.t('Which agent should do it?'), ignoreFocusOut: true });
+    .map((p) => ({
+      label: p.name,
+      description: `${p.mode}${p.description ? ` · ${p.description}` : ''}`,
+      detail: [p.command, ...p.args].join(' ').replace(/\s*\n\s*/g, ' ⏎ '),
+    }));
+  const picked = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('Dispatch Agent (2/4): agent'),
+    placeHolder: vscode.l10n.t('Which agent should do it?'),
+    ignoreFocusOut: true,
+  });
   return picked?.label ?? cancelled();
 }
 
 async function pickIsolation(): Promise<Isolation> {
   const items: (vscode.QuickPickItem & { value: Isolation })[] = [
-    { label: `$(git-branch) ${vscode.l10n.t('Worktree')}`, description: vscode.l10n.t('own branch and folder (default)'), value: 'worktree' },
-    { label: `$(terminal) ${vscode.l10n.t('Workspace terminal')}`, description: vscode.l10n.t('in a terminal, editing this workspace'), value: 'terminal' },
+    {
+      label: `$(git-branch) ${vscode.l10n.t('Worktree')}`,
+      description: vscode.l10n.t('own branch and folder (default)'),
+      value: 'worktree',
+    },
+    {
+      label: `$(terminal) ${vscode.l10n.t('Workspace terminal')}`,
+      description: vscode.l10n.t('in a terminal, editing this workspace'),
+      value: 'terminal',
+    },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Dispatch Agent (3/4): isolation'), ignoreFocusOut: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('Dispatch Agent (3/4): isolation'),
+    ignoreFocusOut: true,
+  });
   return picked?.value ?? cancelled();
 }
 
@@ -114,4 +151,3 @@ async function rememberProfile(memento: vscode.Memento, profile: string): Promis
   const recent = memento.get<string[]>(stateKeys.lastProfiles, []).filter((p) => p !== profile);
   await memento.update(stateKeys.lastProfiles, [profile, ...recent].slice(0, 10));
 }
-

@@ -6,7 +6,13 @@ import type { GitPort } from '../../core/ports';
 type RepoRoot = Pick<GitPort, 'repoRoot'>;
 
 function notRepository(folder: string): AgentError {
-  return new AgentError('notGitRepository', vscode.l10n.t('{0} is not a git repository: an agent works on a branch of its own in a git worktree. Open a folder that is a git repository (or run git init there and make a first commit), then dispatch again.', folder));
+  return new AgentError(
+    'notGitRepository',
+    vscode.l10n.t(
+      '{0} is not a git repository: an agent works on a branch of its own in a git worktree. Open a folder that is a git repository (or run git init there and make a first commit), then dispatch again.',
+      folder,
+    ),
+  );
 }
 
 /** A folder named by the caller (a command argument): refused unless it is a git repository. */
@@ -18,8 +24,14 @@ export async function checkedRepositoryFolder(git: RepoRoot, folder: string): Pr
 }
 
 /** The only repository among the workspace folders silently; a pick among several; a refusal naming the folders when none is. */
-export async function pickRepositoryFolder(git: RepoRoot, words: { readonly title: string; readonly noFolder: string }): Promise<string> {
-  const folders: WorkspaceFolderInfo[] = (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath }));
+export async function pickRepositoryFolder(
+  git: RepoRoot,
+  words: { readonly title: string; readonly noFolder: string },
+): Promise<string> {
+  const folders: WorkspaceFolderInfo[] = (vscode.workspace.workspaceFolders ?? []).map((f) => ({
+    name: f.name,
+    path: f.uri.fsPath,
+  }));
   const choice = await chooseFolder(git, folders);
   switch (choice.kind) {
     case 'noFolder':
@@ -27,12 +39,22 @@ export async function pickRepositoryFolder(git: RepoRoot, words: { readonly titl
     case 'noRepository':
       throw choice.folders.length === 1
         ? notRepository(choice.folders[0].path)
-        : new AgentError('notGitRepository', vscode.l10n.t('None of the workspace folders ({0}) is a git repository: an agent works on a branch of its own in a git worktree. Add a folder that is a git repository to the workspace (or run git init in one and make a first commit), then dispatch again.', choice.folders.map((f) => f.name).join(', ')));
+        : new AgentError(
+            'notGitRepository',
+            vscode.l10n.t(
+              'None of the workspace folders ({0}) is a git repository: an agent works on a branch of its own in a git worktree. Add a folder that is a git repository to the workspace (or run git init in one and make a first commit), then dispatch again.',
+              choice.folders.map((f) => f.name).join(', '),
+            ),
+          );
     case 'chosen':
       return choice.folder.path;
     case 'ask': {
       const items = choice.folders.map((f) => ({ label: `$(repo) ${f.name}`, description: f.path, path: f.path }));
-      const picked = await vscode.window.showQuickPick(items, { title: words.title, placeHolder: vscode.l10n.t('Which folder should the agent work on?'), ignoreFocusOut: true });
+      const picked = await vscode.window.showQuickPick(items, {
+        title: words.title,
+        placeHolder: vscode.l10n.t('Which folder should the agent work on?'),
+        ignoreFocusOut: true,
+      });
       if (!picked) {
         throw new AgentError('cancelled', 'cancelled');
       }

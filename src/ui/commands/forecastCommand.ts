@@ -1,7 +1,14 @@
 import * as vscode from 'vscode';
 import type { AgentRecord } from '../../core/agent';
 import type { AgentManager } from '../../core/agentManager';
-import { forecastPairs, liveBranchAgents, readForecasts, suggestMergeOrder, type ForecastConflict, type MergeSuggestion } from '../../core/mergeOrder';
+import {
+  forecastPairs,
+  liveBranchAgents,
+  readForecasts,
+  suggestMergeOrder,
+  type ForecastConflict,
+  type MergeSuggestion,
+} from '../../core/mergeOrder';
 import type { GitLandingPort } from '../../core/ports';
 
 export interface ForecastDeps {
@@ -31,9 +38,13 @@ export async function forecastConflicts(deps: ForecastDeps, arg?: unknown): Prom
   const quiet = !!arg && typeof arg === 'object' && (arg as { quiet?: unknown }).quiet === true;
   const groups = [...liveBranchAgents(deps.manager.list())];
   const run = () => Promise.all(groups.map(([repoRoot, agents]) => forecastRepo(deps, repoRoot, agents)));
-  const repos = quiet || groups.length === 0
-    ? await run()
-    : await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Forecasting merge conflicts…') }, run);
+  const repos =
+    quiet || groups.length === 0
+      ? await run()
+      : await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Forecasting merge conflicts…') },
+          run,
+        );
   const report: ForecastReport = { repos };
   if (!quiet) {
     await show(deps.manager, report);
@@ -42,14 +53,30 @@ export async function forecastConflicts(deps: ForecastDeps, arg?: unknown): Prom
 }
 
 /** One forecastMany call for every pair of the repository's agents and each agent against the current branch. */
-async function forecastRepo(deps: ForecastDeps, repoRoot: string, agents: readonly AgentRecord[]): Promise<RepoForecast> {
+async function forecastRepo(
+  deps: ForecastDeps,
+  repoRoot: string,
+  agents: readonly AgentRecord[],
+): Promise<RepoForecast> {
   const currentBranch = await deps.currentBranch(repoRoot);
   const pairs = forecastPairs(agents, currentBranch ?? 'HEAD');
-  const conflicts = readForecasts(pairs, await deps.landing.forecastMany(repoRoot, pairs.map((p) => p.refs)));
+  const conflicts = readForecasts(
+    pairs,
+    await deps.landing.forecastMany(
+      repoRoot,
+      pairs.map((p) => p.refs),
+    ),
+  );
   const pairConflicts = conflicts.flatMap((c) => (c.otherId === undefined ? [] : [[c.agentId, c.otherId] as const]));
   const branchConflicts = conflicts.flatMap((c) => (c.otherId === undefined ? [c.agentId] : []));
   const agentIds = agents.map((a) => a.id);
-  return { repoRoot, currentBranch, agentIds, conflicts, suggestion: suggestMergeOrder(agentIds, pairConflicts, branchConflicts) };
+  return {
+    repoRoot,
+    currentBranch,
+    agentIds,
+    conflicts,
+    suggestion: suggestMergeOrder(agentIds, pairConflicts, branchConflicts),
+  };
 }
 
 async function show(manager: AgentManager, report: ForecastReport): Promise<void> {
@@ -59,14 +86,18 @@ async function show(manager: AgentManager, report: ForecastReport): Promise<void
     return;
   }
   if (report.repos.every((r) => r.conflicts.length === 0)) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No conflicts: the {0} agents merge cleanly in any order.', agentCount));
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('No conflicts: the {0} agents merge cleanly in any order.', agentCount),
+    );
     return;
   }
   const titles = new Map(manager.list().map((r) => [r.id, r.title]));
   const items = report.repos.flatMap((repo) => repoItems(repo, (id) => titles.get(id) ?? id, report.repos.length > 1));
   await vscode.window.showQuickPick(items, {
     title: vscode.l10n.t('Forecast Conflicts'),
-    placeHolder: vscode.l10n.t('Forecast from the work committed on each branch; uncommitted changes are not included.'),
+    placeHolder: vscode.l10n.t(
+      'Forecast from the work committed on each branch; uncommitted changes are not included.',
+    ),
     matchOnDetail: true,
   });
 }
@@ -74,7 +105,10 @@ async function show(manager: AgentManager, report: ForecastReport): Promise<void
 function repoItems(repo: RepoForecast, title: (id: string) => string, namedRepo: boolean): vscode.QuickPickItem[] {
   const branch = repo.currentBranch ?? 'HEAD';
   const suffix = namedRepo ? ` · ${repo.repoRoot.split(/[\\/]/).pop()}` : '';
-  const separator = (label: string): vscode.QuickPickItem => ({ label: label + suffix, kind: vscode.QuickPickItemKind.Separator });
+  const separator = (label: string): vscode.QuickPickItem => ({
+    label: label + suffix,
+    kind: vscode.QuickPickItemKind.Separator,
+  });
   const items: vscode.QuickPickItem[] = [];
   if (repo.conflicts.length > 0) {
     items.push(separator(vscode.l10n.t('Conflicts')));

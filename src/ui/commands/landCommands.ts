@@ -30,15 +30,30 @@ async function pickLandable(manager: AgentManager, arg: unknown): Promise<string
   if (id) {
     return id;
   }
-  const candidates = manager.list().filter((r) => r.branch && r.worktreePresent !== false && !['running', 'preparing', 'merged', 'discarded'].includes(r.status));
-  const picked = await vscode.window.showQuickPick(candidates.map((r) => ({ label: r.title, description: `${r.branch} · ${statusText(r.status)}`, id: r.id })), { placeHolder: vscode.l10n.t('Which agent?') });
+  const candidates = manager
+    .list()
+    .filter(
+      (r) =>
+        r.branch && r.worktreePresent !== false && !['running', 'preparing', 'merged', 'discarded'].includes(r.status),
+    );
+  const picked = await vscode.window.showQuickPick(
+    candidates.map((r) => ({ label: r.title, description: `${r.branch} · ${statusText(r.status)}`, id: r.id })),
+    { placeHolder: vscode.l10n.t('Which agent?') },
+  );
   return picked?.id ?? cancelled();
 }
 
 export function landCommands({ manager, landing, strategy }: LandDeps) {
   const commitWork = async (id: string, message?: string): Promise<string | undefined> => {
     const record = manager.get(id);
-    const text = message ?? (await vscode.window.showInputBox({ title: vscode.l10n.t('Commit Agent Work'), prompt: vscode.l10n.t('Commit message'), value: record.title, ignoreFocusOut: true }));
+    const text =
+      message ??
+      (await vscode.window.showInputBox({
+        title: vscode.l10n.t('Commit Agent Work'),
+        prompt: vscode.l10n.t('Commit message'),
+        value: record.title,
+        ignoreFocusOut: true,
+      }));
     if (!text?.trim()) {
       cancelled();
     }
@@ -51,7 +66,9 @@ export function landCommands({ manager, landing, strategy }: LandDeps) {
       const o = (arg && typeof arg === 'object' ? arg : {}) as { message?: string };
       const sha = await commitWork(id, o.message);
       if (!sha) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Agent "{0}" has nothing to commit.', manager.get(id).title));
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('Agent "{0}" has nothing to commit.', manager.get(id).title),
+        );
       }
       return sha;
     },
@@ -61,16 +78,32 @@ export function landCommands({ manager, landing, strategy }: LandDeps) {
       const interactive = o.confirm !== false;
       const record = manager.get(id);
       const how = o.strategy ?? strategy();
-      const message = o.message ?? (how === 'merge' ? `Merge agent "${record.title}" (${record.branch})` : record.title);
+      const message =
+        o.message ?? (how === 'merge' ? `Merge agent "${record.title}" (${record.branch})` : record.title);
       let result = await landing.merge(id, how, message);
       if (result.kind === 'uncommitted') {
         const commitFirst = vscode.l10n.t('Commit and Merge');
         const ok = interactive
-          ? (await vscode.window.showWarningMessage(vscode.l10n.t('Agent "{0}" has {1} uncommitted files. Commit them to its branch first?', record.title, result.files), { modal: true }, commitFirst)) === commitFirst
+          ? (await vscode.window.showWarningMessage(
+              vscode.l10n.t(
+                'Agent "{0}" has {1} uncommitted files. Commit them to its branch first?',
+                record.title,
+                result.files,
+              ),
+              { modal: true },
+              commitFirst,
+            )) === commitFirst
           : o.commit === true;
         if (!ok) {
           if (!interactive) {
-            throw new AgentError('invalidTransition', vscode.l10n.t('Agent "{0}" has {1} uncommitted files: commit them first (pass commit: true).', record.title, result.files));
+            throw new AgentError(
+              'invalidTransition',
+              vscode.l10n.t(
+                'Agent "{0}" has {1} uncommitted files: commit them first (pass commit: true).',
+                record.title,
+                result.files,
+              ),
+            );
           }
           cancelled();
         }
@@ -79,8 +112,17 @@ export function landCommands({ manager, landing, strategy }: LandDeps) {
       }
       if (result.kind === 'dirtyMain' && interactive) {
         const stash = vscode.l10n.t('Stash My Changes and Merge');
-        const detail = vscode.l10n.t('Your uncommitted changes to {0} would be overwritten. They can be stashed (git stash) and the merge run; get them back later with git stash pop.', result.files.join(', '));
-        if ((await vscode.window.showWarningMessage(vscode.l10n.t('The workspace has uncommitted changes to files this merge touches.'), { modal: true, detail }, stash)) !== stash) {
+        const detail = vscode.l10n.t(
+          'Your uncommitted changes to {0} would be overwritten. They can be stashed (git stash) and the merge run; get them back later with git stash pop.',
+          result.files.join(', '),
+        );
+        if (
+          (await vscode.window.showWarningMessage(
+            vscode.l10n.t('The workspace has uncommitted changes to files this merge touches.'),
+            { modal: true, detail },
+            stash,
+          )) !== stash
+        ) {
           cancelled();
         }
         await landing.stashBlockingChanges(id, result.files);
@@ -94,16 +136,32 @@ export function landCommands({ manager, landing, strategy }: LandDeps) {
     },
     cleanUp: async () => {
       const repoRoots = manager.list().map((r) => r.repoRoot);
-      const { removed } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Cleaning up agents…') }, () => landing.cleanUp());
+      const { removed } = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Cleaning up agents…') },
+        () => landing.cleanUp(),
+      );
       const keep = { label: vscode.l10n.t('Keep all saved work'), days: 0 };
-      const ages = [keep, ...[7, 30, 90].map((days) => ({ label: vscode.l10n.t('Also delete saved work older than {0} days', days), days }))];
+      const ages = [
+        keep,
+        ...[7, 30, 90].map((days) => ({
+          label: vscode.l10n.t('Also delete saved work older than {0} days', days),
+          days,
+        })),
+      ];
       const age = await vscode.window.showQuickPick(ages, {
-        title: removed === 0 ? vscode.l10n.t('No merged or discarded agents to remove') : vscode.l10n.t('Removed {0} merged or discarded agents', removed),
-        placeHolder: vscode.l10n.t('Their work stays saved under refs/parallel-agents/saved/ unless you choose otherwise'),
+        title:
+          removed === 0
+            ? vscode.l10n.t('No merged or discarded agents to remove')
+            : vscode.l10n.t('Removed {0} merged or discarded agents', removed),
+        placeHolder: vscode.l10n.t(
+          'Their work stays saved under refs/parallel-agents/saved/ unless you choose otherwise',
+        ),
       });
       if (age && age.days > 0) {
         const deleted = await landing.deleteSavedWork(repoRoots, age.days * 24 * 3600 * 1000, Date.now());
-        void vscode.window.showInformationMessage(vscode.l10n.t('Deleted {0} saved work refs older than {1} days.', deleted, age.days));
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('Deleted {0} saved work refs older than {1} days.', deleted, age.days),
+        );
       }
     },
   };
@@ -112,16 +170,29 @@ export function landCommands({ manager, landing, strategy }: LandDeps) {
     const record = manager.get(id);
     switch (result.kind) {
       case 'dirtyMain':
-        throw new AgentError('invalidTransition', vscode.l10n.t('The workspace has uncommitted changes to files this merge touches ({0}) — commit or stash them, then merge again.', result.files.join(', ')));
+        throw new AgentError(
+          'invalidTransition',
+          vscode.l10n.t(
+            'The workspace has uncommitted changes to files this merge touches ({0}) — commit or stash them, then merge again.',
+            result.files.join(', '),
+          ),
+        );
       case 'conflicts': {
         const resolve = vscode.l10n.t('Resolve in Agent Worktree');
         const send = vscode.l10n.t('Send Conflicts to Agent');
         const detail = vscode.l10n.t('Nothing was changed. Conflicting files:\n{0}', result.files.join('\n'));
-        const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Merging agent "{0}" into {1} would conflict.', record.title, result.target), { modal: true, detail }, resolve, send);
+        const choice = await vscode.window.showWarningMessage(
+          vscode.l10n.t('Merging agent "{0}" into {1} would conflict.', record.title, result.target),
+          { modal: true, detail },
+          resolve,
+          send,
+        );
         if (choice === resolve) {
           const conflicts = await landing.resolveInWorktree(id);
           for (const file of conflicts.slice(0, 5)) {
-            await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(joinPath(record.cwd, file)), { preview: false });
+            await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(joinPath(record.cwd, file)), {
+              preview: false,
+            });
           }
         } else if (choice === send) {
           await landing.sendConflictsToAgent(id, result.files);
@@ -130,7 +201,10 @@ export function landCommands({ manager, landing, strategy }: LandDeps) {
       }
       case 'merged': {
         const remove = vscode.l10n.t('Remove Worktree');
-        const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Merged agent "{0}" into {1}.', record.title, result.target), remove);
+        const choice = await vscode.window.showInformationMessage(
+          vscode.l10n.t('Merged agent "{0}" into {1}.', record.title, result.target),
+          remove,
+        );
         if (choice === remove) {
           await landing.removeMergedWorktree(id);
         }

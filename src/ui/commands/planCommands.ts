@@ -23,12 +23,19 @@ function showProblems(uri: vscode.Uri | undefined, text: string, problems: reado
     const i = taskId ? lines.findIndex((l) => l.includes(`"${taskId}"`)) : -1;
     return Math.max(i, 0);
   };
-  planDiagnostics.set(uri, problems.map((p) => {
-    const line = lineOf(p.taskId);
-    const diagnostic = new vscode.Diagnostic(new vscode.Range(line, 0, line, lines[line]?.length ?? 0), p.message, vscode.DiagnosticSeverity.Error);
-    diagnostic.source = 'Parallel Agents';
-    return diagnostic;
-  }));
+  planDiagnostics.set(
+    uri,
+    problems.map((p) => {
+      const line = lineOf(p.taskId);
+      const diagnostic = new vscode.Diagnostic(
+        new vscode.Range(line, 0, line, lines[line]?.length ?? 0),
+        p.message,
+        vscode.DiagnosticSeverity.Error,
+      );
+      diagnostic.source = 'Parallel Agents';
+      return diagnostic;
+    }),
+  );
 }
 
 export interface PlanCommandDeps {
@@ -78,13 +85,23 @@ async function readPlanText(arg: unknown): Promise<{ text: string; name: string;
   }
   const editor = vscode.window.activeTextEditor;
   if (editor && /\.json$/i.test(editor.document.fileName)) {
-    return { text: editor.document.getText(), name: vscode.workspace.asRelativePath(editor.document.uri), uri: editor.document.uri };
+    return {
+      text: editor.document.getText(),
+      name: vscode.workspace.asRelativePath(editor.document.uri),
+      uri: editor.document.uri,
+    };
   }
   const files = await vscode.workspace.findFiles('{**/*.agents.json,.vscode/agents/*.json}', '**/node_modules/**', 50);
-  const picked = await vscode.window.showQuickPick(files.map((f) => ({ label: vscode.workspace.asRelativePath(f), uri: f })), { placeHolder: vscode.l10n.t('Which plan?') });
+  const picked = await vscode.window.showQuickPick(
+    files.map((f) => ({ label: vscode.workspace.asRelativePath(f), uri: f })),
+    { placeHolder: vscode.l10n.t('Which plan?') },
+  );
   if (!picked) {
     if (files.length === 0) {
-      throw new AgentError('invalidPlan', vscode.l10n.t('No plan file found: create a *.agents.json file, or run Plan with Agent.'));
+      throw new AgentError(
+        'invalidPlan',
+        vscode.l10n.t('No plan file found: create a *.agents.json file, or run Plan with Agent.'),
+      );
     }
     cancelled();
   }
@@ -93,12 +110,28 @@ async function readPlanText(arg: unknown): Promise<{ text: string; name: string;
 }
 
 export function planCommands(deps: PlanCommandDeps) {
-  const folder = (title: string) => pickRepositoryFolder(deps.git, { title, noFolder: vscode.l10n.t('Open a folder that is a git repository to run a plan.') });
+  const folder = (title: string) =>
+    pickRepositoryFolder(deps.git, {
+      title,
+      noFolder: vscode.l10n.t('Open a folder that is a git repository to run a plan.'),
+    });
   const validate = (text: string, name: string, uri?: vscode.Uri): Plan => {
-    const { plan, problems } = parsePlan(text, deps.profiles().map((p) => p.name));
+    const { plan, problems } = parsePlan(
+      text,
+      deps.profiles().map((p) => p.name),
+    );
     showProblems(uri, text, problems);
     if (!plan || problems.length > 0) {
-      throw new AgentError('invalidPlan', vscode.l10n.t('{0} is not a valid plan ({1} problems): {2}', name, problems.length, describeProblems(problems.slice(0, 3))), describeProblems(problems));
+      throw new AgentError(
+        'invalidPlan',
+        vscode.l10n.t(
+          '{0} is not a valid plan ({1} problems): {2}',
+          name,
+          problems.length,
+          describeProblems(problems.slice(0, 3)),
+        ),
+        describeProblems(problems),
+      );
     }
     return plan;
   };
@@ -106,13 +139,24 @@ export function planCommands(deps: PlanCommandDeps) {
   return {
     dispatchPlan: async (arg?: unknown) => {
       if (!vscode.workspace.isTrusted) {
-        throw new AgentError('untrustedWorkspace', vscode.l10n.t('Plans run agents and git hooks: trust this workspace first.'));
+        throw new AgentError(
+          'untrustedWorkspace',
+          vscode.l10n.t('Plans run agents and git hooks: trust this workspace first.'),
+        );
       }
       const o = (arg ?? {}) as { plan?: unknown; text?: string };
-      const { text, name, uri } = o.text !== undefined ? { text: o.text, name: 'plan', uri: undefined } : o.plan !== undefined ? { text: JSON.stringify(o.plan), name: 'plan', uri: undefined } : await readPlanText(arg);
+      const { text, name, uri } =
+        o.text !== undefined
+          ? { text: o.text, name: 'plan', uri: undefined }
+          : o.plan !== undefined
+            ? { text: JSON.stringify(o.plan), name: 'plan', uri: undefined }
+            : await readPlanText(arg);
       const plan = validate(text, name, uri);
       const repository = await folder(vscode.l10n.t('Dispatch Plan: repository'));
-      const run = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting plan "{0}"…', plan.title) }, () => deps.plans.start(plan, repository));
+      const run = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting plan "{0}"…', plan.title) },
+        () => deps.plans.start(plan, repository),
+      );
       return run.id;
     },
     retryTask: async (arg?: unknown) => {
@@ -133,15 +177,26 @@ export function planCommands(deps: PlanCommandDeps) {
       if (o.confirm !== false) {
         const run = deps.plans.get(runId);
         if (result.kind === 'merged') {
-          void vscode.window.showInformationMessage(vscode.l10n.t('Plan "{0}" landed on {1}.', run.plan.title, result.target));
+          void vscode.window.showInformationMessage(
+            vscode.l10n.t('Plan "{0}" landed on {1}.', run.plan.title, result.target),
+          );
         } else {
-          void vscode.window.showWarningMessage(vscode.l10n.t('Landing plan "{0}" on {1} would conflict in {2}. Nothing was changed; the integration branch {3} is ready for a pull request.', run.plan.title, result.target, result.files.join(', '), run.integrationBranch));
+          void vscode.window.showWarningMessage(
+            vscode.l10n.t(
+              'Landing plan "{0}" on {1} would conflict in {2}. Nothing was changed; the integration branch {3} is ready for a pull request.',
+              run.plan.title,
+              result.target,
+              result.files.join(', '),
+              run.integrationBranch,
+            ),
+          );
         }
       }
       return result;
     },
     removePlan: async (arg?: unknown) => removePlan(deps, arg),
-    planWithAgent: async (arg?: unknown) => planWithAgent(deps, await folder(vscode.l10n.t('Plan with Agent: repository')), arg),
+    planWithAgent: async (arg?: unknown) =>
+      planWithAgent(deps, await folder(vscode.l10n.t('Plan with Agent: repository')), arg),
   };
 }
 
@@ -154,26 +209,52 @@ async function removePlan(deps: PlanCommandDeps, arg: unknown): Promise<{ branch
     if (runs.length === 0) {
       throw new AgentError('unknownAgent', vscode.l10n.t('There is no plan to remove.'));
     }
-    const picked = runs.length === 1 ? runs[0] : (await vscode.window.showQuickPick(runs.map((run) => ({ label: run.plan.title, description: run.integrationBranch, run })), { placeHolder: vscode.l10n.t('Which plan should be removed?') }))?.run;
+    const picked =
+      runs.length === 1
+        ? runs[0]
+        : (
+            await vscode.window.showQuickPick(
+              runs.map((run) => ({ label: run.plan.title, description: run.integrationBranch, run })),
+              { placeHolder: vscode.l10n.t('Which plan should be removed?') },
+            )
+          )?.run;
     runId = picked?.id ?? cancelled();
   }
   const run = deps.plans.get(runId);
   const busy = run.activeTasks();
   if (busy.length > 0) {
-    throw new AgentError('invalidTransition', vscode.l10n.t('Plan "{0}" is still running ({1}): stop it first.', run.plan.title, busy.join(', ')));
+    throw new AgentError(
+      'invalidTransition',
+      vscode.l10n.t('Plan "{0}" is still running ({1}): stop it first.', run.plan.title, busy.join(', ')),
+    );
   }
   if (o.confirm !== false) {
     const remove = vscode.l10n.t('Remove Plan');
-    const detail = vscode.l10n.t('Its integration worktree is removed, its state saved under refs/parallel-agents/saved/ first. Its branch {0} is deleted only if it has landed. Its agents stay in the list.', run.integrationBranch);
-    if ((await vscode.window.showWarningMessage(vscode.l10n.t('Remove plan "{0}"?', run.plan.title), { modal: true, detail }, remove)) !== remove) {
+    const detail = vscode.l10n.t(
+      'Its integration worktree is removed, its state saved under refs/parallel-agents/saved/ first. Its branch {0} is deleted only if it has landed. Its agents stay in the list.',
+      run.integrationBranch,
+    );
+    if (
+      (await vscode.window.showWarningMessage(
+        vscode.l10n.t('Remove plan "{0}"?', run.plan.title),
+        { modal: true, detail },
+        remove,
+      )) !== remove
+    ) {
       cancelled();
     }
   }
   const { branchKept } = await deps.plans.remove(runId);
   if (o.confirm !== false) {
-    void vscode.window.showInformationMessage(branchKept
-      ? vscode.l10n.t('Plan "{0}" removed. Its branch {1} is kept: it has not landed.', run.plan.title, run.integrationBranch)
-      : vscode.l10n.t('Plan "{0}" removed.', run.plan.title));
+    void vscode.window.showInformationMessage(
+      branchKept
+        ? vscode.l10n.t(
+            'Plan "{0}" removed. Its branch {1} is kept: it has not landed.',
+            run.plan.title,
+            run.integrationBranch,
+          )
+        : vscode.l10n.t('Plan "{0}" removed.', run.plan.title),
+    );
   }
   return { branchKept };
 }
@@ -181,44 +262,89 @@ async function removePlan(deps: PlanCommandDeps, arg: unknown): Promise<{ branch
 /** Asks a headless agent for a plan; the reply is validated and opened for editing, never dispatched. */
 async function planWithAgent(deps: PlanCommandDeps, folder: string, arg: unknown): Promise<string> {
   const o = (arg ?? {}) as { description?: string; profile?: string };
-  const description = o.description ?? (await vscode.window.showInputBox({
-    title: vscode.l10n.t('Plan with Agent'),
-    prompt: vscode.l10n.t('Describe the change; an agent breaks it into tasks with dependencies.'),
-    ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('Describe the change.') : undefined),
-  }));
+  const description =
+    o.description ??
+    (await vscode.window.showInputBox({
+      title: vscode.l10n.t('Plan with Agent'),
+      prompt: vscode.l10n.t('Describe the change; an agent breaks it into tasks with dependencies.'),
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('Describe the change.') : undefined),
+    }));
   if (!description) {
     cancelled();
   }
   const headless = deps.profiles().filter((p) => p.mode === 'headless');
-  const profile = o.profile ?? (await vscode.window.showQuickPick(headless.map((p) => p.name), { placeHolder: vscode.l10n.t('Which agent should plan?') }));
+  const profile =
+    o.profile ??
+    (await vscode.window.showQuickPick(
+      headless.map((p) => p.name),
+      { placeHolder: vscode.l10n.t('Which agent should plan?') },
+    ));
   if (!profile) {
     cancelled();
   }
-  const reply = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Agent "{0}" is planning…', profile) }, async () => {
-    const record = await deps.manager.dispatch({ prompt: planningPrompt(description, deps.profiles().map((p) => p.name)), profile, folder, title: vscode.l10n.t('Plan: {0}', description.split('\n')[0]) });
-    const ended = await deps.manager.whenEnded(record.id);
-    const log = ended.logPath ? new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(ended.logPath))) : '';
-    // The planning agent's worktree is only scaffolding: remove it (its state is saved) and forget it.
-    await deps.landing.discard(record.id);
-    deps.manager.forget(record.id);
-    return log;
-  });
+  const reply = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Agent "{0}" is planning…', profile) },
+    async () => {
+      const record = await deps.manager.dispatch({
+        prompt: planningPrompt(
+          description,
+          deps.profiles().map((p) => p.name),
+        ),
+        profile,
+        folder,
+        title: vscode.l10n.t('Plan: {0}', description.split('\n')[0]),
+      });
+      const ended = await deps.manager.whenEnded(record.id);
+      const log = ended.logPath
+        ? new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(ended.logPath)))
+        : '';
+      // The planning agent's worktree is only scaffolding: remove it (its state is saved) and forget it.
+      await deps.landing.discard(record.id);
+      deps.manager.forget(record.id);
+      return log;
+    },
+  );
   const json = extractPlanJson(replyText(reply));
-  const { plan, problems } = json ? parsePlan(json, deps.profiles().map((p) => p.name)) : { plan: undefined, problems: [{ field: 'reply', message: vscode.l10n.t('no plan JSON found in the reply') }] };
+  const { plan, problems } = json
+    ? parsePlan(
+        json,
+        deps.profiles().map((p) => p.name),
+      )
+    : { plan: undefined, problems: [{ field: 'reply', message: vscode.l10n.t('no plan JSON found in the reply') }] };
   if (!plan || problems.length > 0) {
-    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: `<!-- ${vscode.l10n.t('The agent\'s reply is not a valid plan:')}\n${describeProblems(problems)}\n-->\n\n${reply}` });
+    const doc = await vscode.workspace.openTextDocument({
+      language: 'markdown',
+      content: `<!-- ${vscode.l10n.t("The agent's reply is not a valid plan:")}\n${describeProblems(problems)}\n-->\n\n${reply}`,
+    });
     await vscode.window.showTextDocument(doc);
-    throw new AgentError('invalidPlan', vscode.l10n.t('The agent\'s plan is not valid ({0} problems); its reply is shown. Nothing was dispatched.', problems.length), describeProblems(problems));
+    throw new AgentError(
+      'invalidPlan',
+      vscode.l10n.t(
+        "The agent's plan is not valid ({0} problems); its reply is shown. Nothing was dispatched.",
+        problems.length,
+      ),
+      describeProblems(problems),
+    );
   }
   const dir = vscode.Uri.joinPath(vscode.Uri.file(folder), '.vscode', 'agents');
-  const exists = (uri: vscode.Uri) => vscode.workspace.fs.stat(uri).then(() => true, () => false);
+  const exists = (uri: vscode.Uri) =>
+    vscode.workspace.fs.stat(uri).then(
+      () => true,
+      () => false,
+    );
   let target = vscode.Uri.joinPath(dir, `${slugify(plan.title)}.json`);
   for (let n = 2; await exists(target); n++) {
     target = vscode.Uri.joinPath(dir, `${slugify(plan.title)}-${n}.json`);
   }
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(`${JSON.stringify(plan, null, 2)}\n`));
   await vscode.window.showTextDocument(target);
-  void vscode.window.showInformationMessage(vscode.l10n.t('Plan "{0}" with {1} tasks is ready: edit it, then run Dispatch Plan.', plan.title, plan.tasks.length));
+  void vscode.window.showInformationMessage(
+    vscode.l10n.t(
+      'Plan "{0}" with {1} tasks is ready: edit it, then run Dispatch Plan.',
+      plan.title,
+      plan.tasks.length,
+    ),
+  );
   return target.fsPath;
 }

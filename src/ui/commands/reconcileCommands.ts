@@ -17,7 +17,12 @@ interface OrphanArgs extends OrphanKey {
 
 /** An orphan row of the Agents view, `{ path }` or `{ branch }`. */
 function orphanKeyOf(arg: unknown): OrphanArgs {
-  const o = (arg && typeof arg === 'object' ? arg : {}) as { orphan?: Orphan; path?: unknown; branch?: unknown; confirm?: unknown };
+  const o = (arg && typeof arg === 'object' ? arg : {}) as {
+    orphan?: Orphan;
+    path?: unknown;
+    branch?: unknown;
+    confirm?: unknown;
+  };
   if (o.orphan) {
     return { path: o.orphan.path };
   }
@@ -32,12 +37,30 @@ export function summary(report: ReconcileReport): string {
   const worktrees = report.orphans.filter((o) => o.kind === 'worktree').length;
   const branches = report.orphans.length - worktrees;
   const parts = [
-    worktrees === 1 ? vscode.l10n.t('1 orphaned worktree') : worktrees > 1 ? vscode.l10n.t('{0} orphaned worktrees', worktrees) : '',
-    branches === 1 ? vscode.l10n.t('1 orphaned branch') : branches > 1 ? vscode.l10n.t('{0} orphaned branches', branches) : '',
-    report.missing.length === 1 ? vscode.l10n.t('1 missing agent') : report.missing.length > 1 ? vscode.l10n.t('{0} missing agents', report.missing.length) : '',
-    report.pruned.length === 1 ? vscode.l10n.t('1 stale entry pruned') : report.pruned.length > 1 ? vscode.l10n.t('{0} stale entries pruned', report.pruned.length) : '',
+    worktrees === 1
+      ? vscode.l10n.t('1 orphaned worktree')
+      : worktrees > 1
+        ? vscode.l10n.t('{0} orphaned worktrees', worktrees)
+        : '',
+    branches === 1
+      ? vscode.l10n.t('1 orphaned branch')
+      : branches > 1
+        ? vscode.l10n.t('{0} orphaned branches', branches)
+        : '',
+    report.missing.length === 1
+      ? vscode.l10n.t('1 missing agent')
+      : report.missing.length > 1
+        ? vscode.l10n.t('{0} missing agents', report.missing.length)
+        : '',
+    report.pruned.length === 1
+      ? vscode.l10n.t('1 stale entry pruned')
+      : report.pruned.length > 1
+        ? vscode.l10n.t('{0} stale entries pruned', report.pruned.length)
+        : '',
   ].filter((p) => p !== '');
-  return parts.length > 0 ? vscode.l10n.t('Reconcile: {0}', parts.join(', ')) : vscode.l10n.t('Reconcile: every worktree and branch is accounted for.');
+  return parts.length > 0
+    ? vscode.l10n.t('Reconcile: {0}', parts.join(', '))
+    : vscode.l10n.t('Reconcile: every worktree and branch is accounted for.');
 }
 
 export function reconcileCommands(deps: ReconcileCommandDeps) {
@@ -48,11 +71,19 @@ export function reconcileCommands(deps: ReconcileCommandDeps) {
       const quiet = (arg as { quiet?: unknown } | undefined)?.quiet === true;
       const report = quiet
         ? await reconciler.run()
-        : await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reconciling agents with the worktrees on disk…') }, () => reconciler.run());
+        : await vscode.window.withProgress(
+            {
+              location: vscode.ProgressLocation.Notification,
+              title: vscode.l10n.t('Reconciling agents with the worktrees on disk…'),
+            },
+            () => reconciler.run(),
+          );
       if (!quiet) {
         void vscode.window.showInformationMessage(summary(report));
         if (report.errors.length > 0) {
-          void vscode.window.showWarningMessage(vscode.l10n.t('Reconcile could not read: {0}', report.errors.join('; ')));
+          void vscode.window.showWarningMessage(
+            vscode.l10n.t('Reconcile could not read: {0}', report.errors.join('; ')),
+          );
         }
       }
       return report;
@@ -66,8 +97,16 @@ export function reconcileCommands(deps: ReconcileCommandDeps) {
       if (key.confirm !== false) {
         const discard = vscode.l10n.t('Discard');
         const what = key.path ?? key.branch ?? '';
-        const detail = vscode.l10n.t('Its worktree and branch are removed. Its work is saved first; Restore Agent brings it back.');
-        if ((await vscode.window.showWarningMessage(vscode.l10n.t('Discard the orphaned worktree {0}?', what), { modal: true, detail }, discard)) !== discard) {
+        const detail = vscode.l10n.t(
+          'Its worktree and branch are removed. Its work is saved first; Restore Agent brings it back.',
+        );
+        if (
+          (await vscode.window.showWarningMessage(
+            vscode.l10n.t('Discard the orphaned worktree {0}?', what),
+            { modal: true, detail },
+            discard,
+          )) !== discard
+        ) {
           throw new AgentError('cancelled', 'cancelled');
         }
       }
@@ -80,8 +119,16 @@ export function reconcileCommands(deps: ReconcileCommandDeps) {
       const id = await missingId(manager, arg);
       if ((arg as { confirm?: unknown } | undefined)?.confirm !== false) {
         const forget = vscode.l10n.t('Forget');
-        const detail = vscode.l10n.t('Its branch is deleted; commits it had are kept under refs/parallel-agents/saved/.');
-        if ((await vscode.window.showWarningMessage(vscode.l10n.t('Forget agent "{0}"?', manager.get(id).title), { modal: true, detail }, forget)) !== forget) {
+        const detail = vscode.l10n.t(
+          'Its branch is deleted; commits it had are kept under refs/parallel-agents/saved/.',
+        );
+        if (
+          (await vscode.window.showWarningMessage(
+            vscode.l10n.t('Forget agent "{0}"?', manager.get(id).title),
+            { modal: true, detail },
+            forget,
+          )) !== forget
+        ) {
           throw new AgentError('cancelled', 'cancelled');
         }
       }
@@ -97,9 +144,18 @@ async function missingId(manager: AgentManager, arg: unknown): Promise<string> {
   }
   const missing = manager.list().filter((r) => r.worktreeMissing);
   if (missing.length === 0) {
-    throw new AgentError('unknownAgent', vscode.l10n.t('No agent is missing its worktree — run Reconcile Agents first.'));
+    throw new AgentError(
+      'unknownAgent',
+      vscode.l10n.t('No agent is missing its worktree — run Reconcile Agents first.'),
+    );
   }
-  const picked = missing.length === 1 ? { id: missing[0].id } : await vscode.window.showQuickPick(missing.map((r) => ({ label: r.title, description: r.worktreePath, id: r.id })), { placeHolder: vscode.l10n.t('Which agent?') });
+  const picked =
+    missing.length === 1
+      ? { id: missing[0].id }
+      : await vscode.window.showQuickPick(
+          missing.map((r) => ({ label: r.title, description: r.worktreePath, id: r.id })),
+          { placeHolder: vscode.l10n.t('Which agent?') },
+        );
   if (!picked) {
     throw new AgentError('cancelled', 'cancelled');
   }

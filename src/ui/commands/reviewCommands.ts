@@ -17,17 +17,30 @@ export interface ReviewDeps {
 
 /** A file command's target: a file row, `{ agentId, path }`, or (from the diff editor's title) the active agent diff. */
 function fileOf(manager: AgentManager, arg: unknown): { record: AgentRecord; file: ChangedFile } {
-  const o = (arg && typeof arg === 'object' ? arg : {}) as { agentId?: unknown; path?: unknown; file?: { path?: unknown } };
+  const o = (arg && typeof arg === 'object' ? arg : {}) as {
+    agentId?: unknown;
+    path?: unknown;
+    file?: { path?: unknown };
+  };
   const agentId = typeof o.agentId === 'string' ? o.agentId : undefined;
   const path = typeof o.path === 'string' ? o.path : typeof o.file?.path === 'string' ? o.file.path : undefined;
-  const target = agentId && path ? { agentId, path } : BaseContentProvider.changeOf(vscode.window.tabGroups.activeTabGroup.activeTab);
+  const target =
+    agentId && path
+      ? { agentId, path }
+      : BaseContentProvider.changeOf(vscode.window.tabGroups.activeTabGroup.activeTab);
   if (!target) {
-    throw new AgentError('unknownAgent', vscode.l10n.t('Choose a file of an agent in the Agents view, or open one of its diffs.'));
+    throw new AgentError(
+      'unknownAgent',
+      vscode.l10n.t('Choose a file of an agent in the Agents view, or open one of its diffs.'),
+    );
   }
   const record = manager.get(target.agentId);
   const file = record.changedFiles.find((f) => f.path === target.path);
   if (!file) {
-    throw new AgentError('unknownAgent', vscode.l10n.t('{0} is no longer among the changes of agent "{1}".', target.path, record.title));
+    throw new AgentError(
+      'unknownAgent',
+      vscode.l10n.t('{0} is no longer among the changes of agent "{1}".', target.path, record.title),
+    );
   }
   return { record, file };
 }
@@ -50,12 +63,21 @@ export function reviewCommands({ manager, landing }: ReviewDeps) {
     acceptFile: async (arg?: unknown) => {
       const { record, file } = fileOf(manager, arg);
       await acceptFile(record, file);
-      void vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Accepted {0} from agent "{1}"', file.path, record.title), 4000);
+      void vscode.window.setStatusBarMessage(
+        vscode.l10n.t('$(check) Accepted {0} from agent "{1}"', file.path, record.title),
+        4000,
+      );
     },
     revertFile: async (arg?: unknown) => {
       const { record, file } = fileOf(manager, arg);
       if (!record.worktreePath) {
-        throw new AgentError('invalidTransition', vscode.l10n.t('Agent "{0}" works in the workspace itself; use Source Control to revert its files.', record.title));
+        throw new AgentError(
+          'invalidTransition',
+          vscode.l10n.t(
+            'Agent "{0}" works in the workspace itself; use Source Control to revert its files.',
+            record.title,
+          ),
+        );
       }
       await landing.restoreFile(record.cwd, record.baseSha, file.oldPath ?? file.path);
       if (file.oldPath) {
@@ -67,12 +89,15 @@ export function reviewCommands({ manager, landing }: ReviewDeps) {
       const o = (arg && typeof arg === 'object' ? arg : {}) as { prompt?: unknown };
       const id = agentIdOf(arg) ?? (await pickFinished(manager));
       const record = manager.get(id);
-      const prompt = typeof o.prompt === 'string' ? o.prompt : await vscode.window.showInputBox({
-        title: vscode.l10n.t('Send Follow-up to "{0}"', record.title),
-        prompt: vscode.l10n.t('What should the agent do next, in the same worktree?'),
-        ignoreFocusOut: true,
-        validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('Describe the next step.') : undefined),
-      });
+      const prompt =
+        typeof o.prompt === 'string'
+          ? o.prompt
+          : await vscode.window.showInputBox({
+              title: vscode.l10n.t('Send Follow-up to "{0}"', record.title),
+              prompt: vscode.l10n.t('What should the agent do next, in the same worktree?'),
+              ignoreFocusOut: true,
+              validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('Describe the next step.') : undefined),
+            });
       if (prompt === undefined) {
         throw new AgentError('cancelled', 'cancelled');
       }
@@ -84,12 +109,23 @@ export function reviewCommands({ manager, landing }: ReviewDeps) {
 /** Writes the agent's version of one file into the main worktree (added, modified, deleted, renamed). */
 async function acceptFile(record: AgentRecord, file: ChangedFile): Promise<void> {
   if (!record.worktreePath) {
-    throw new AgentError('invalidTransition', vscode.l10n.t('Agent "{0}" already works in the workspace: its changes are there.', record.title));
+    throw new AgentError(
+      'invalidTransition',
+      vscode.l10n.t('Agent "{0}" already works in the workspace: its changes are there.', record.title),
+    );
   }
   const target = (p: string) => vscode.Uri.file(joinPath(record.repoRoot, repoRelativePath(record, p)));
-  const dirty = vscode.workspace.textDocuments.find((d) => d.isDirty && [file.path, file.oldPath].some((p) => p && d.uri.fsPath === target(p).fsPath));
+  const dirty = vscode.workspace.textDocuments.find(
+    (d) => d.isDirty && [file.path, file.oldPath].some((p) => p && d.uri.fsPath === target(p).fsPath),
+  );
   if (dirty) {
-    throw new AgentError('invalidTransition', vscode.l10n.t('{0} has unsaved changes in an editor — save or revert them before accepting the agent\'s version.', vscode.workspace.asRelativePath(dirty.uri)));
+    throw new AgentError(
+      'invalidTransition',
+      vscode.l10n.t(
+        "{0} has unsaved changes in an editor — save or revert them before accepting the agent's version.",
+        vscode.workspace.asRelativePath(dirty.uri),
+      ),
+    );
   }
   if (file.kind !== 'deleted') {
     const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(joinPath(record.cwd, file.path)));
@@ -108,7 +144,10 @@ async function acceptFile(record: AgentRecord, file: ChangedFile): Promise<void>
 
 async function pickFinished(manager: AgentManager): Promise<string> {
   const candidates = manager.list().filter((r) => r.changedFiles.length > 0 || r.status !== 'running');
-  const picked = await vscode.window.showQuickPick(candidates.map((r) => ({ label: r.title, description: `${r.profile} · ${statusText(r.status)}`, id: r.id })), { placeHolder: vscode.l10n.t('Which agent?') });
+  const picked = await vscode.window.showQuickPick(
+    candidates.map((r) => ({ label: r.title, description: `${r.profile} · ${statusText(r.status)}`, id: r.id })),
+    { placeHolder: vscode.l10n.t('Which agent?') },
+  );
   if (!picked) {
     throw new AgentError('cancelled', 'cancelled');
   }

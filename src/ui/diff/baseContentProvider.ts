@@ -21,7 +21,11 @@ export class BaseContentProvider implements vscode.TextDocumentContentProvider {
    * labels the pair by that file and does not mistake it for a rename.
    */
   static uri(filePath: string, query: BaseQuery): vscode.Uri {
-    return vscode.Uri.from({ scheme: schemes.base, path: filePath.startsWith('/') ? filePath : `/${filePath}`, query: JSON.stringify(query) });
+    return vscode.Uri.from({
+      scheme: schemes.base,
+      path: filePath.startsWith('/') ? filePath : `/${filePath}`,
+      query: JSON.stringify(query),
+    });
   }
 
   /** The agent change behind a diff tab, when the tab is one of an agent's diffs. */

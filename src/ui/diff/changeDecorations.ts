@@ -12,7 +12,8 @@ export class ChangeDecorationProvider implements vscode.FileDecorationProvider {
   readonly onDidChangeFileDecorations: vscode.Event<undefined>;
 
   constructor(private readonly overlaps: OverlapModel) {
-    this.onDidChangeFileDecorations = (listener, thisArg, disposables) => overlaps.onDidChange(() => listener.call(thisArg, undefined), undefined, disposables);
+    this.onDidChangeFileDecorations = (listener, thisArg, disposables) =>
+      overlaps.onDidChange(() => listener.call(thisArg, undefined), undefined, disposables);
   }
 
   provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
@@ -26,8 +27,16 @@ export class ChangeDecorationProvider implements vscode.FileDecorationProvider {
     }
     const others = this.overlaps.othersFor(query.get('agent') ?? '', query.get('path') ?? '');
     if (others.length > 0) {
-      return new vscode.FileDecoration(`${changeLetters[kind]}!`, vscode.l10n.t('{0} — also changed by {1}', changeKindText(kind), others.join(', ')), new vscode.ThemeColor('list.warningForeground'));
+      return new vscode.FileDecoration(
+        `${changeLetters[kind]}!`,
+        vscode.l10n.t('{0} — also changed by {1}', changeKindText(kind), others.join(', ')),
+        new vscode.ThemeColor('list.warningForeground'),
+      );
     }
-    return new vscode.FileDecoration(changeLetters[kind], changeKindText(kind), new vscode.ThemeColor(changeColors[kind]));
+    return new vscode.FileDecoration(
+      changeLetters[kind],
+      changeKindText(kind),
+      new vscode.ThemeColor(changeColors[kind]),
+    );
   }
 }

@@ -46,11 +46,16 @@ export class TimelinePanel implements vscode.Disposable {
       return existing;
     }
     const media = vscode.Uri.joinPath(extensionUri, 'media');
-    const panel = vscode.window.createWebviewPanel(TimelinePanel.viewType, vscode.l10n.t('Agents Timeline'), vscode.ViewColumn.Active, {
-      enableScripts: true,
-      localResourceRoots: [media],
-      retainContextWhenHidden: false,
-    });
+    const panel = vscode.window.createWebviewPanel(
+      TimelinePanel.viewType,
+      vscode.l10n.t('Agents Timeline'),
+      vscode.ViewColumn.Active,
+      {
+        enableScripts: true,
+        localResourceRoots: [media],
+        retainContextWhenHidden: false,
+      },
+    );
     TimelinePanel.current = new TimelinePanel(panel, media, source);
     return TimelinePanel.current;
   }
@@ -166,10 +171,14 @@ function timelineStrings(): TimelineStrings {
     speedup: vscode.l10n.t('Speedup'),
     criticalPath: vscode.l10n.t('Critical path'),
     idle: vscode.l10n.t('Idle'),
-    wallHelp: vscode.l10n.t('Time during which at least one agent was queued, running or waiting; stretches with nothing going on are left out.'),
-    agentTimeHelp: vscode.l10n.t('Sum of every agent\'s running time. Waiting for input is your time, not the agent\'s.'),
+    wallHelp: vscode.l10n.t(
+      'Time during which at least one agent was queued, running or waiting; stretches with nothing going on are left out.',
+    ),
+    agentTimeHelp: vscode.l10n.t("Sum of every agent's running time. Waiting for input is your time, not the agent's."),
     speedupHelp: vscode.l10n.t('Agent time ÷ wall time: how many agents worked at once, on average.'),
-    criticalPathHelp: vscode.l10n.t('The longest chain of running times along the tasks\' dependencies (without dependencies, the longest agent): no number of slots finishes faster.'),
+    criticalPathHelp: vscode.l10n.t(
+      "The longest chain of running times along the tasks' dependencies (without dependencies, the longest agent): no number of slots finishes faster.",
+    ),
     idleHelp: vscode.l10n.t('Slots × wall time − agent time: slot time in which no agent ran.'),
     slotsMaxParallel: vscode.l10n.t('{0} slots (maxParallel)'),
     slotsPeak: vscode.l10n.t('{0} slots (the most agents at once)'),
