@@ -91,7 +91,11 @@ function testFiles(dir) {
 async function mocha(name, args, env = {}) {
   const output = join(scratch, `${name}.json`);
   const color = process.stdout.isTTY ? '--color' : '--no-color'; // CI=true alone would turn colours on in logs
-  const { code } = await run(process.execPath, [mochaBin, ...args, color, '--reporter', reporter, '--reporter-option', `output=${output}`], { env });
+  const { code } = await run(
+    process.execPath,
+    [mochaBin, ...args, color, '--reporter', reporter, '--reporter-option', `output=${output}`],
+    { env },
+  );
   let summary;
   try {
     summary = JSON.parse(readFileSync(output, 'utf8'));
@@ -107,7 +111,7 @@ await stage('build', () => command(process.execPath, ['scripts/build.mjs']));
 
 await stage('typecheck', () => command('npx', ['--no-install', 'tsc', '--noEmit', '-p', '.']));
 
-await stage('lint', () => command('npx', ['--no-install', 'eslint', 'src', 'test', 'scripts']));
+await stage('lint', () => command('npm', ['run', '--silent', 'lint']));
 
 await stage('unit', async () => {
   const count = testFiles('out/test/unit').length + testFiles('out/test/git').length;
@@ -161,7 +165,9 @@ await stage('suite', async () => {
   }
   const clis = await provisionClis();
   const outcome = await harnessEntry('suite', 'out/test/harness/runSuite.js', [], clis ? { PA_CLIS_JSON: clis } : {});
-  return clis ? outcome : { ...outcome, failed: outcome.failed + 1, note: `${outcome.note}; provisioning the CLIs failed` };
+  return clis
+    ? outcome
+    : { ...outcome, failed: outcome.failed + 1, note: `${outcome.note}; provisioning the CLIs failed` };
 });
 
 await stage('ui', async () => {
@@ -198,7 +204,9 @@ rmSync(scratch, { recursive: true, force: true });
 console.log('\n===== summary =====');
 for (const r of results) {
   const verdict = r.failed > 0 ? 'FAIL' : 'ok  ';
-  console.log(`${verdict} ${r.name.padEnd(10)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds.toFixed(1).padStart(6)} s  ${r.note}`);
+  console.log(
+    `${verdict} ${r.name.padEnd(10)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds.toFixed(1).padStart(6)} s  ${r.note}`,
+  );
 }
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
