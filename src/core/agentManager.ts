@@ -4,7 +4,7 @@ import { assertTransition } from './agentStateMachine';
 import { ChangeTracker } from './changeTracker';
 import { sameChangeSet } from './changeSet';
 import { checkPrompt, checkSettings, checkWorktreeRoot, resolveProfile } from './dispatchChecks';
-import { AgentError, isDiskFull } from './errors';
+import { isDiskFull, LegacyAgentError } from './errors';
 import { slugify, titleFromPrompt } from './naming';
 import { WorktreeNames } from './worktreeNames';
 import { setupRunId } from './worktreePrep';
@@ -137,7 +137,7 @@ export class AgentManager implements Disposable {
   get(id: string): AgentRecord {
     const record = this.records.get(id);
     if (!record) {
-      throw new AgentError('unknownAgent', `There is no agent with id "${id}".`);
+      throw new LegacyAgentError('unknownAgent', `There is no agent with id "${id}".`);
     }
     return record;
   }
@@ -191,13 +191,13 @@ export class AgentManager implements Disposable {
         await this.deps.fs.mkdirp(root).catch((e: unknown) => {
           const why = e instanceof Error ? e.message : String(e);
           if (isDiskFull(why)) {
-            throw new AgentError(
+            throw new LegacyAgentError(
               'diskFull',
               `The disk is full: the folder for worktrees, ${root}, cannot be created — free some space, then try again.`,
               why,
             );
           }
-          throw new AgentError(
+          throw new LegacyAgentError(
             'worktreeFailed',
             `The folder for worktrees, ${root}, cannot be created — check parallelAgents.worktreeRoot.`,
             e instanceof Error ? e.message : String(e),
@@ -231,7 +231,7 @@ export class AgentManager implements Disposable {
     const record = this.get(id);
     checkPrompt(prompt, 'follow-up');
     if (this.runs.isRunning(id) || isActive(record.status)) {
-      throw new AgentError(
+      throw new LegacyAgentError(
         'invalidTransition',
         `Agent "${record.title}" is still running — wait for it to finish or stop it first.`,
       );
@@ -261,13 +261,16 @@ export class AgentManager implements Disposable {
   async reopenTerminal(id: string): Promise<void> {
     const record = this.get(id);
     if (record.status !== 'detached' || record.mode !== 'terminal' || this.runs.isRunning(id)) {
-      throw new AgentError(
+      throw new LegacyAgentError(
         'invalidTransition',
         `Agent "${record.title}" is not a detached terminal agent (${record.status}).`,
       );
     }
     if (record.worktreePresent === false || record.worktreeMissing) {
-      throw new AgentError('invalidTransition', `The worktree of agent "${record.title}" is gone — restore it first.`);
+      throw new LegacyAgentError(
+        'invalidTransition',
+        `The worktree of agent "${record.title}" is gone — restore it first.`,
+      );
     }
     const executable = await resolveProfile(this.deps.profiles(), record.profile, this.deps.resolver);
     this.records.set(id, { ...record, exitCode: undefined, signal: undefined, error: undefined, endedAt: undefined });
@@ -277,7 +280,7 @@ export class AgentManager implements Disposable {
   async stop(id: string): Promise<void> {
     const record = this.get(id);
     if (!this.runs.isRunning(id)) {
-      throw new AgentError('invalidTransition', `Agent "${record.title}" is not running (${record.status}).`);
+      throw new LegacyAgentError('invalidTransition', `Agent "${record.title}" is not running (${record.status}).`);
     }
     await this.runs.stop(id);
   }
@@ -311,7 +314,7 @@ export class AgentManager implements Disposable {
   /** Drops an agent from the list (clean-up). Its saved work ref, if any, stays in the repository. */
   forget(id: string): void {
     if (this.runs.isRunning(id)) {
-      throw new AgentError('invalidTransition', `Agent "${this.get(id).title}" is still running.`);
+      throw new LegacyAgentError('invalidTransition', `Agent "${this.get(id).title}" is still running.`);
     }
     this.tracker.untrack(id);
     this.deps.headlessRunner.forget?.(id);
@@ -323,7 +326,7 @@ export class AgentManager implements Disposable {
   /** Adds a record made elsewhere (an orphaned worktree adopted by Reconcile Agents) and watches its folder. */
   register(record: AgentRecord): void {
     if (this.records.has(record.id)) {
-      throw new AgentError('invalidTransition', `There is already an agent with id "${record.id}".`);
+      throw new LegacyAgentError('invalidTransition', `There is already an agent with id "${record.id}".`);
     }
     this.records.set(record.id, record);
     this.changed(record.id, 'added');

@@ -1,4 +1,4 @@
-import { AgentError } from './errors';
+import { LegacyAgentError } from './errors';
 import { isValidBranchPrefix } from './naming';
 import type { ExecutableResolver, ManagerSettings, ResolvedExecutable } from './ports';
 import { type Profile, findProfile } from './profiles';
@@ -11,7 +11,7 @@ export type ResolvedProfile = ResolvedExecutable & { readonly profile: Profile }
 
 export function checkPrompt(prompt: string, what: 'task' | 'follow-up'): void {
   if (prompt.trim() === '') {
-    throw new AgentError(
+    throw new LegacyAgentError(
       'emptyPrompt',
       what === 'task'
         ? 'The task is empty — describe what the agent should do.'
@@ -20,14 +20,14 @@ export function checkPrompt(prompt: string, what: 'task' | 'follow-up'): void {
   }
   if (prompt.includes('\0')) {
     // A command line cannot carry NUL: refused here, before a worktree exists, not at launch.
-    throw new AgentError(
+    throw new LegacyAgentError(
       'launchFailed',
       `The ${what} contains a NUL character (\\0), which cannot be passed to an agent — remove it.`,
     );
   }
   const bytes = new TextEncoder().encode(prompt).length;
   if (bytes > maxPromptBytes) {
-    throw new AgentError(
+    throw new LegacyAgentError(
       'launchFailed',
       `The ${what} is ${Math.ceil(bytes / 1024)} KB; an agent's command line takes at most ${maxPromptBytes / 1024} KB — put the details in a file in the repository and refer to it.`,
     );
@@ -36,7 +36,7 @@ export function checkPrompt(prompt: string, what: 'task' | 'follow-up'): void {
 
 export function checkSettings(settings: ManagerSettings): void {
   if (!isValidBranchPrefix(settings.branchPrefix)) {
-    throw new AgentError(
+    throw new LegacyAgentError(
       'invalidProfile',
       `parallelAgents.branchPrefix "${settings.branchPrefix}" is not a valid git branch prefix.`,
     );
@@ -45,7 +45,7 @@ export function checkSettings(settings: ManagerSettings): void {
 
 export function checkWorktreeRoot(settings: ManagerSettings, repoRoot: string): void {
   if (settings.worktreeRoot !== undefined && isInside(settings.worktreeRoot, repoRoot)) {
-    throw new AgentError(
+    throw new LegacyAgentError(
       'invalidProfile',
       `parallelAgents.worktreeRoot "${settings.worktreeRoot}" is inside the repository ${repoRoot}: its worktrees would show up in the repository's status, search and file watching. Choose a folder outside it.`,
     );
@@ -61,7 +61,7 @@ export async function resolveProfile(
   const executable = await resolver.resolve(profile.command);
   if (!executable) {
     const where = /[\\/]/.test(profile.command) ? 'does not exist or is not executable' : 'was not found on PATH';
-    throw new AgentError(
+    throw new LegacyAgentError(
       'executableNotFound',
       `${profile.command} ${where} — install it or edit parallelAgents.profiles (profile "${profile.name}").`,
     );

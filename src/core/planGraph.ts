@@ -2,7 +2,7 @@
  * A plan's tasks as a graph: the one topological order the scheduler and the rest of the extension
  * share, with its defensive checks (duplicate ids, unknown dependencies, cycles) as typed errors.
  */
-import { AgentError } from './errors';
+import { AgentError, LegacyAgentError } from './errors';
 import type { Plan, PlanTask } from './planTypes';
 
 /**
@@ -55,5 +55,5 @@ function findCycle(tasks: readonly PlanTask[], placed: ReadonlySet<string>): str
 }
 
 function invalidPlan(message: string): AgentError {
-  return new AgentError('invalidPlan', message);
+  return new LegacyAgentError('invalidPlan', message);
 }

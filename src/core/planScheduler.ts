@@ -14,7 +14,7 @@
  */
 import { SerialQueue } from '../util/async';
 import { Emitter, type Event } from '../util/event';
-import { AgentError } from './errors';
+import { LegacyAgentError } from './errors';
 import { topologicalOrder } from './planGraph';
 import type { Plan, PlanTask, RunOutcome, SchedulerSnapshot, TaskRunner, TaskState, TaskTimings } from './planTypes';
 import type { Clock } from './ports';
@@ -65,7 +65,7 @@ export class PlanScheduler {
     private readonly options: PlanSchedulerOptions,
   ) {
     if (!Number.isInteger(options.maxParallel) || options.maxParallel < 1) {
-      throw new AgentError(
+      throw new LegacyAgentError(
         'invalidPlan',
         `maxParallel must be a whole number of at least 1, not ${options.maxParallel}.`,
       );
@@ -322,10 +322,10 @@ export class PlanScheduler {
   private entry(id: string, allowed: ReadonlySet<TaskState>, verb: string): Entry {
     const entry = this.byId.get(id);
     if (!entry) {
-      throw new AgentError('invalidTransition', `The plan has no task "${id}".`);
+      throw new LegacyAgentError('invalidTransition', `The plan has no task "${id}".`);
     }
     if (!allowed.has(entry.state)) {
-      throw new AgentError('invalidTransition', `Task "${id}" cannot be ${verb} while it is ${entry.state}.`);
+      throw new LegacyAgentError('invalidTransition', `Task "${id}" cannot be ${verb} while it is ${entry.state}.`);
     }
     return entry;
   }

@@ -1,4 +1,4 @@
-import { AgentError } from './errors';
+import { LegacyAgentError } from './errors';
 import type { Plan, PlanRunRecord } from './planTypes';
 import { PlanRun, type PlanRunDeps } from './planRun';
 import type { MergeStrategy, PlanStore } from './ports';
@@ -72,7 +72,7 @@ export class PlanService implements Disposable {
   get(runId: string): PlanRun {
     const run = this.runs.get(runId);
     if (!run) {
-      throw new AgentError('unknownAgent', `There is no plan run with id "${runId}".`);
+      throw new LegacyAgentError('unknownAgent', `There is no plan run with id "${runId}".`);
     }
     return run;
   }
@@ -98,7 +98,7 @@ export class PlanService implements Disposable {
     const run = this.get(runId);
     const busy = run.activeTasks();
     if (busy.length > 0) {
-      throw new AgentError(
+      throw new LegacyAgentError(
         'invalidTransition',
         `Plan "${run.plan.title}" is still running (${busy.join(', ')}) — stop it first.`,
       );

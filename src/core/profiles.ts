@@ -1,4 +1,4 @@
-import { AgentError } from './errors';
+import { LegacyAgentError } from './errors';
 
 export type ProfileMode = 'headless' | 'terminal';
 
@@ -200,7 +200,7 @@ export function validateProfile(raw: unknown): Profile | string {
 export function findProfile(profiles: readonly Profile[], name: string): Profile {
   const profile = profiles.find((p) => p.name === name);
   if (!profile) {
-    throw new AgentError('unknownProfile', `There is no agent profile named "${name}".`);
+    throw new LegacyAgentError('unknownProfile', `There is no agent profile named "${name}".`);
   }
   return profile;
 }

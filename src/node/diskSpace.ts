@@ -46,10 +46,6 @@ export async function diskFullError(e: unknown, target: string): Promise<AgentEr
   if (!said && (free === undefined || free >= NEARLY_FULL_BYTES)) {
     return undefined;
   }
-  const room = free === undefined ? '' : ` (${Math.floor(free / 1024)} KB free)`;
-  return new AgentError(
-    'diskFull',
-    `The disk is full: git could not write the worktree ${target}${room} — free some space, or set parallelAgents.worktreeRoot to a folder on a disk with room, then try again.`,
-    e.stderr.trim(),
-  );
+  const freeKb = free === undefined ? undefined : Math.floor(free / 1024);
+  return new AgentError('worktreeDiskFull', { path: target, freeKb }, e.stderr.trim());
 }

@@ -1,6 +1,7 @@
 /** FileSystemPort on node:fs/promises. */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { AgentError } from '../core/errors';
 import type { FileSystemPort, TransferReport } from '../core/ports';
 
 type Skipped = TransferReport['skipped'][number];
@@ -23,7 +24,7 @@ export class NodeFileSystem implements FileSystemPort {
   async removeDir(p: string): Promise<void> {
     const target = path.resolve(p);
     if (p.trim() === '' || target === path.parse(target).root) {
-      throw new Error(`Refusing to remove ${JSON.stringify(p)}`);
+      throw new AgentError('refusingToRemove', { path: p });
     }
     await fs.rm(target, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 });
   }

@@ -79,7 +79,7 @@ export class MergeForecaster {
     const byName = new Map(names.map((n, i) => [n, shas[i]]));
     const missing = names.find((n) => !byName.get(n));
     if (missing !== undefined) {
-      throw new AgentError('gitFailed', `"${missing}" is not a commit or branch in ${repoRoot}.`);
+      throw new AgentError('unknownCommit', { ref: missing, repoRoot });
     }
     return pairs.map(([ours, theirs]) => [byName.get(ours) as string, byName.get(theirs) as string]);
   }
@@ -106,11 +106,7 @@ export class MergeForecaster {
     try {
       return parseMergeTreeBatch(result.stdout, pairs.length);
     } catch (e) {
-      throw new AgentError(
-        'gitFailed',
-        `git merge-tree --stdin gave an answer that could not be read in ${repoRoot}`,
-        e instanceof Error ? e.message : String(e),
-      );
+      throw new AgentError('mergeTreeUnreadable', { repoRoot }, e instanceof Error ? e.message : String(e));
     }
   }
 

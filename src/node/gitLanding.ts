@@ -23,7 +23,7 @@ function toForecast({ clean, conflicts }: TreeForecast): MergeForecast {
 
 function requireFullRef(ref: string): void {
   if (!ref.startsWith('refs/')) {
-    throw new AgentError('gitFailed', `Expected a full ref name under refs/, not "${ref}".`);
+    throw new AgentError('notAFullRef', { ref });
   }
 }
 
@@ -113,11 +113,7 @@ export class GitLanding implements GitLandingPort {
       }
       const detail = result.stderr.trim() || result.stdout.trim();
       if (/would be overwritten|untracked working tree files/i.test(detail)) {
-        throw new AgentError(
-          'dirtyWorkspace',
-          `Uncommitted changes in ${cwd} would be overwritten by merging ${ref}; commit them first.`,
-          detail,
-        );
+        throw new AgentError('mergeWouldOverwrite', { cwd, ref }, detail);
       }
       throw this.context.fail(new Error(detail), cwd, ['merge'], 'gitFailed');
     });
@@ -164,7 +160,7 @@ export class GitLanding implements GitLandingPort {
       const full = path.resolve(root, filePath);
       const relative = path.relative(root, full);
       if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) {
-        throw new AgentError('gitFailed', `${filePath} is not a file inside ${cwd}.`);
+        throw new AgentError('fileOutsideFolder', { path: filePath, cwd });
       }
       const gitPath = relative.split(path.sep).join('/');
       const listed = await this.context.run(cwd, ['--literal-pathspecs', 'ls-tree', '-z', sha, '--', gitPath]);
@@ -212,11 +208,7 @@ export class GitLanding implements GitLandingPort {
       }
     }
     if (marked.length > 0) {
-      throw new AgentError(
-        'mergeConflicts',
-        `Resolve the conflicts first; still marked: ${marked.slice(0, 5).join(', ')}${marked.length > 5 ? ', …' : ''}.`,
-        marked.join('\n'),
-      );
+      throw new AgentError('unresolvedConflicts', { files: marked }, marked.join('\n'));
     }
   }
 }

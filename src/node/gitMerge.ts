@@ -42,11 +42,7 @@ export async function currentBranch(context: GitContext, cwd: string): Promise<s
 function failure(context: GitContext, cwd: string, command: string, result: GitExecResult): AgentError {
   const detail = (result.stderr.trim() || result.stdout.trim()).slice(0, 4000);
   if (/would be overwritten|untracked working tree files/i.test(detail)) {
-    return new AgentError(
-      'dirtyWorkspace',
-      `Uncommitted changes in ${cwd} would be overwritten; commit or discard them first.`,
-      detail,
-    );
+    return new AgentError('changesWouldBeOverwritten', { cwd }, detail);
   }
   return context.fail(new Error(detail), cwd, [command], 'gitFailed');
 }
@@ -66,16 +62,10 @@ export class Lander {
   ): Promise<MergeOutcome> {
     const target = await currentBranch(this.context, cwd);
     if (!target) {
-      throw new AgentError(
-        'gitFailed',
-        `No branch is checked out in ${cwd} (detached HEAD): check out the branch to land on first.`,
-      );
+      throw new AgentError('detachedHead', { cwd });
     }
     if (target === branch) {
-      throw new AgentError(
-        'gitFailed',
-        `${branch} is the branch checked out in ${cwd}; it cannot be landed on itself.`,
-      );
+      throw new AgentError('landOnItself', { branch, cwd });
     }
     const [forecast] = await this.forecaster.forecast(cwd, [[target, branch]], true);
     if (!forecast.clean) {
@@ -99,7 +89,7 @@ export class Lander {
   private async refuseDirty(cwd: string, mergedTree: string | undefined): Promise<void> {
     const status = (await this.context.run(cwd, ['status', '--porcelain=v1', '-z', '--untracked-files=all'])).stdout;
     if (hasStagedChanges(status)) {
-      throw new AgentError('dirtyWorkspace', `${cwd} has staged changes; commit or unstage them before landing.`);
+      throw new AgentError('stagedChanges', { cwd });
     }
     const dirty = parseStatusPaths(status);
     if (dirty.length === 0 || !mergedTree) {
@@ -123,10 +113,7 @@ export class Lander {
     );
     const clash = dirty.filter((p) => changing.has(p));
     if (clash.length > 0) {
-      throw new AgentError(
-        'dirtyWorkspace',
-        `Landing would overwrite uncommitted changes in ${cwd}: ${clash.slice(0, 5).join(', ')}${clash.length > 5 ? ', …' : ''}. Commit or discard them first.`,
-      );
+      throw new AgentError('landingWouldOverwrite', { cwd, files: clash });
     }
   }
 
@@ -182,18 +169,12 @@ export class Lander {
   private async rebase(cwd: string, agentCwd: string, branch: string, target: string): Promise<MergeOutcome> {
     const checkedOut = await currentBranch(this.context, agentCwd);
     if (checkedOut !== branch) {
-      throw new AgentError(
-        'gitFailed',
-        `${agentCwd} has ${checkedOut ?? 'no branch'} checked out, not ${branch}: cannot rebase it there.`,
-      );
+      throw new AgentError('rebaseWrongBranch', { cwd: agentCwd, branch: checkedOut, expected: branch });
     }
     const tracked = (await this.context.run(agentCwd, ['status', '--porcelain=v1', '-z', '--untracked-files=no']))
       .stdout;
     if (tracked !== '') {
-      throw new AgentError(
-        'dirtyWorkspace',
-        `${agentCwd} has uncommitted changes; commit them before rebasing ${branch}.`,
-      );
+      throw new AgentError('rebaseUncommitted', { cwd: agentCwd, branch });
     }
     const before = await this.context.out(agentCwd, ['rev-parse', 'HEAD']);
     const args = [...safeMergeConfig, 'rebase', target];

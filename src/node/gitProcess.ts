@@ -362,10 +362,6 @@ export function stderrOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-function notARepositoryMessage(folder: string): string {
-  return `${folder} is not inside a git repository — open a folder that is a git repository, or run git init`;
-}
-
 /**
  * Maps a failure of `git <args>` run in `cwd` to an AgentError: a missing git binary, a folder
  * that is not (or no longer) a repository, or else `fallback` with git's stderr as detail.
@@ -382,29 +378,18 @@ export function toAgentError(
   }
   const detail = stderrOf(e);
   if ((e instanceof GitProcessError && e.notFound) || (e instanceof GitPluginError && e.plugin === 'binary')) {
-    return new AgentError(
-      'gitNotFound',
-      `Git was not found (looked for "${binary}"). Install git, or set the path to it in the settings.`,
-      detail,
-    );
+    return new AgentError('gitNotFound', { binary }, detail);
   }
   if (isDiskFull(detail)) {
-    return new AgentError(
-      'diskFull',
-      `The disk is full: git could not write in ${cwd} — free some space (or set parallelAgents.worktreeRoot to a folder on a disk with room), then try again.`,
-      detail,
-    );
+    return new AgentError('gitDiskFull', { cwd }, detail);
   }
   if (/must be run in a work tree/i.test(detail)) {
-    return new AgentError(
-      'notGitRepository',
-      `${cwd} is a git repository that has no work tree (a bare repository, or a .git folder) — open the folder of a checkout instead.`,
-      detail,
-    );
+    return new AgentError('bareRepository', { cwd }, detail);
   }
   if (e instanceof GitConstructError || /not a git repository/i.test(detail)) {
-    return new AgentError('notGitRepository', notARepositoryMessage(cwd), detail);
+    return new AgentError('notARepository', { folder: cwd }, detail);
   }
   const command = args[0] === 'worktree' ? `git worktree ${args[1]}` : `git ${args[0]}`;
-  return new AgentError(fallback, `${command} failed in ${cwd}`, detail);
+  const code = fallback === 'worktreeFailed' ? 'worktreeCommandFailed' : 'gitCommandFailed';
+  return new AgentError(code, { command, cwd }, detail);
 }

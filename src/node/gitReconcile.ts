@@ -47,7 +47,7 @@ export class GitReconcile implements GitReconcilePort {
     return this.context.write(repoRoot, async () => {
       const target = path.resolve(repoRoot, dir);
       if (await exists(target)) {
-        throw new AgentError('worktreeFailed', `The worktree ${target} still exists on disk; it is not stale.`);
+        throw new AgentError('worktreeStillExists', { path: target });
       }
       // For a registration whose folder is gone, `worktree remove` only drops the registration.
       await this.context.run(repoRoot, ['worktree', 'remove', target], { reason: 'worktreeFailed' });
@@ -80,7 +80,7 @@ export class GitReconcile implements GitReconcilePort {
 
   saveBranch(repoRoot: string, branch: string, ref: string, message: string): Promise<SavedWork> {
     if (!ref.startsWith('refs/')) {
-      throw new AgentError('gitFailed', `Saved work needs a full ref name under refs/, not "${ref}".`);
+      throw new AgentError('notAFullRef', { ref });
     }
     return this.context.write(repoRoot, async () => {
       const tip = await this.context.out(repoRoot, [
@@ -103,12 +103,9 @@ export class GitReconcile implements GitReconcilePort {
         if (entry.branch === `refs/heads/${branch}`) {
           return;
         }
-        throw new AgentError(
-          'worktreeFailed',
-          `The worktree ${target} has ${entry.branch ?? 'no branch'} checked out instead of ${branch}.`,
-        );
+        throw new AgentError('worktreeOnOtherBranch', { path: target, branch: entry.branch, expected: branch });
       }
     }
-    throw new AgentError('worktreeFailed', `The worktree ${target} is not listed by git worktree list.`);
+    throw new AgentError('worktreeNotListed', { path: target });
   }
 }

@@ -3,7 +3,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { buildChangeSet, countStatusEntries, parsePathList } from '../core/changeSet';
 import type { ChangedFile } from '../core/agent';
-import { AgentError } from '../core/errors';
+import { AgentError, type AgentErrorData } from '../core/errors';
 import type { GitPort, Logger, WorkState } from '../core/ports';
 import { parseWorktreeList, type WorktreeEntry } from '../core/worktreeList';
 import { GitContext, type GitContextOptions } from './gitContext';
@@ -56,11 +56,7 @@ export class GitService implements GitPort {
       return (await this.runner.text(repoRoot, args)).trim();
     } catch (e) {
       if (e instanceof GitProcessError && /needed a single revision|unknown revision/i.test(e.stderr)) {
-        throw new AgentError(
-          'noCommits',
-          `The repository at ${repoRoot} has no commits yet — make a first commit, then dispatch agents.`,
-          e.stderr.trim(),
-        );
+        throw new AgentError('noCommits', { repoRoot }, e.stderr.trim());
       }
       throw this.fail(e, repoRoot, args, 'gitFailed');
     }
@@ -68,18 +64,14 @@ export class GitService implements GitPort {
 
   async resolveCommit(repoRoot: string, ref: string): Promise<string> {
     if (ref.startsWith('-')) {
-      throw new AgentError('gitFailed', `"${ref}" is not a commit or branch name.`);
+      throw new AgentError('invalidRefName', { ref });
     }
     const args = ['rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`];
     try {
       return (await this.runner.text(repoRoot, args)).trim();
     } catch (e) {
       if (e instanceof GitProcessError && /needed a single revision|unknown revision|bad revision/i.test(e.stderr)) {
-        throw new AgentError(
-          'gitFailed',
-          `"${ref}" is not a commit or branch of the repository at ${repoRoot}.`,
-          e.stderr.trim(),
-        );
+        throw new AgentError('unknownCommit', { ref, repoRoot }, e.stderr.trim());
       }
       throw this.fail(e, repoRoot, args, 'gitFailed');
     }
@@ -100,7 +92,7 @@ export class GitService implements GitPort {
     return this.write(repoRoot, async () => {
       const target = path.resolve(repoRoot, dir);
       if (await this.branchExists(repoRoot, branch)) {
-        throw new AgentError('worktreeFailed', `A branch named ${branch} already exists.`);
+        throw new AgentError('branchExists', { branch });
       }
       const folderExisted = await exists(target);
       const args = ['worktree', 'add', '-b', branch, target, baseSha];
@@ -142,11 +134,7 @@ export class GitService implements GitPort {
       const entry = await this.findWorktree(repoRoot, target);
       if (entry) {
         if (!force) {
-          throw new AgentError(
-            'worktreeFailed',
-            `The worktree ${target} is locked; remove it with force.`,
-            entry.locked,
-          );
+          throw new AgentError('worktreeLocked', { path: target }, entry.locked);
         }
         await this.worktreeRemove(repoRoot, target, true);
       }
@@ -260,17 +248,17 @@ export class GitService implements GitPort {
   /** An exit code of 0 is not enough: a racing add can exit 0 yet leave no usable registration. */
   private async verifyRegistration(repoRoot: string, target: string, branch: string, baseSha: string): Promise<void> {
     const entry = await this.findWorktree(repoRoot, target);
-    const problem = !entry
-      ? 'it is not listed by git worktree list'
+    const problem: AgentErrorData['worktreeNotCreated'] | undefined = !entry
+      ? { path: target, problem: 'notListed' }
       : entry.branch !== `refs/heads/${branch}`
-        ? `it has ${entry.branch ?? 'no branch'} checked out instead of ${branch}`
+        ? { path: target, problem: 'otherBranch', branch: entry.branch, expected: branch }
         : isFullSha(baseSha) && entry.head?.toLowerCase() !== baseSha.toLowerCase()
-          ? `its HEAD is ${entry.head ?? 'unknown'} instead of ${baseSha}`
+          ? { path: target, problem: 'otherHead', head: entry.head, expected: baseSha }
           : entry.locked !== undefined || entry.prunable !== undefined
-            ? `it is ${entry.locked !== undefined ? 'locked' : 'prunable'}`
+            ? { path: target, problem: entry.locked !== undefined ? 'locked' : 'prunable' }
             : undefined;
     if (problem) {
-      throw new AgentError('worktreeFailed', `The worktree ${target} was not created properly: ${problem}.`);
+      throw new AgentError('worktreeNotCreated', problem);
     }
   }
 

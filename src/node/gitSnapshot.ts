@@ -18,7 +18,7 @@ import type { GitContext } from './gitContext';
  */
 export async function saveWork(context: GitContext, cwd: string, ref: string, message: string): Promise<SavedWork> {
   if (!ref.startsWith('refs/')) {
-    throw new AgentError('gitFailed', `Saved work needs a full ref name under refs/, not "${ref}".`);
+    throw new AgentError('notAFullRef', { ref });
   }
   const temp = await fs.mkdtemp(path.join(os.tmpdir(), 'pa-save-'));
   const env = { GIT_INDEX_FILE: path.join(temp, 'index') };
@@ -66,22 +66,19 @@ export async function restoreWork(
 ): Promise<void> {
   const saved = await resolveCommit(context, repoRoot, ref);
   if (!saved) {
-    throw new AgentError('worktreeFailed', `There is no saved work at ${ref}.`);
+    throw new AgentError('noSavedWork', { ref });
   }
   const parent = await resolveCommit(context, repoRoot, `${saved}^1`);
   if (!parent) {
-    throw new AgentError('worktreeFailed', `${ref} is not saved work: its commit has no parent.`);
+    throw new AgentError('notSavedWork', { ref });
   }
   const target = path.resolve(repoRoot, dir);
   if (await isNonEmptyFolder(target)) {
-    throw new AgentError('targetExists', `Cannot restore into ${target}: the folder exists and is not empty.`);
+    throw new AgentError('restoreFolderNotEmpty', { path: target });
   }
   const existing = await resolveCommit(context, repoRoot, `refs/heads/${branch}`);
   if (existing && existing !== parent) {
-    throw new AgentError(
-      'worktreeFailed',
-      `Cannot restore the saved work on ${branch}: the branch now points at ${existing.slice(0, 10)}, not at ${parent.slice(0, 10)} where the work was saved. Rename or delete the branch, or restore onto another one.`,
-    );
+    throw new AgentError('branchMovedSinceSave', { branch, now: existing, saved: parent });
   }
   const folderExisted = await fs.access(target).then(
     () => true,
@@ -112,13 +109,10 @@ async function verifyRegistration(
       if (entry.branch === `refs/heads/${branch}`) {
         return;
       }
-      throw new AgentError(
-        'worktreeFailed',
-        `The worktree ${target} has ${entry.branch ?? 'no branch'} checked out instead of ${branch}.`,
-      );
+      throw new AgentError('worktreeOnOtherBranch', { path: target, branch: entry.branch, expected: branch });
     }
   }
-  throw new AgentError('worktreeFailed', `The worktree ${target} is not listed by git worktree list.`);
+  throw new AgentError('worktreeNotListed', { path: target });
 }
 
 type CreatedBranch = { readonly branch: string; readonly parent: string };

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { AgentError } from '../core/errors';
 import type { AgentRunner, LaunchRequest } from '../core/ports';
 import { bootId, processStart } from '../supervisor/processIdentity';
 import { type SupervisorSpec, type SupervisorStatus, parseStatus, writeStatusSync } from '../supervisor/protocol';
@@ -167,7 +168,7 @@ function definedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
 
 function checkedId(agentId: string): string {
   if (!/^[A-Za-z0-9._-]+$/.test(agentId) || agentId.startsWith('.')) {
-    throw new Error(`Invalid agent id for a file name: ${JSON.stringify(agentId)}`);
+    throw new AgentError('invalidAgentId', { id: agentId });
   }
   return agentId;
 }

@@ -7,6 +7,7 @@ import type { AgentRunner } from '../../src/core/ports';
 import { SupervisedRunner } from '../../src/node/supervisedRunner';
 import { waitFor } from '../harness/waitFor';
 import { git, ManagerFixture, type MemoryStore } from './managerFixture';
+import { englishMessage } from '../../src/ui/errorText';
 
 describe('AgentManager with real git and real agent processes', function () {
   this.timeout(60000);
@@ -83,7 +84,7 @@ describe('AgentManager with real git and real agent processes', function () {
     await assert.rejects(manager.dispatch({ prompt: 'do it', profile: 'missing', folder: repo }), (e) => {
       assert.ok(AgentError.is(e, 'executableNotFound'));
       assert.match(
-        (e as Error).message,
+        englishMessage(e as AgentError),
         /definitely-not-installed-cli was not found on PATH — install it or edit parallelAgents\.profiles/,
       );
       return true;
@@ -135,7 +136,10 @@ describe('AgentManager with real git and real agent processes', function () {
     await finished(manager, record.id);
     await assert.rejects(
       manager.dispatch({ prompt: 'x', profile: 'demo', folder: repo, base: 'no-such-branch', title: 'Lost' }),
-      /"no-such-branch" is not a commit or branch/,
+      (e) =>
+        AgentError.isCode(e, 'unknownCommit') &&
+        e.data.ref === 'no-such-branch' &&
+        /"no-such-branch" is not a commit or branch/.test(englishMessage(e)),
     );
     assert.equal(manager.list().length, 1);
     assert.equal(git(repo, 'branch', '--list', 'agents/lost'), '');

@@ -12,6 +12,7 @@ import type { Logger, ManagerSettings } from '../../src/core/ports';
 import { builtinProfiles, type Profile } from '../../src/core/profiles';
 import { GitService } from '../../src/node/gitService';
 import { git, ManagerFixture } from './managerFixture';
+import { englishMessage } from '../../src/ui/errorText';
 
 const notesHeader =
   '# Agent notes\n\nThe demo agent found no command in its prompt, so it recorded the prompt here.\n\n';
@@ -117,7 +118,7 @@ describe('dispatch with bad and hostile input (real git, real agents)', function
         AgentError.is(e, reason),
         `${reason} expected, got ${(e as AgentError).reason}: ${(e as Error).message}`,
       );
-      assert.match(e.message, message);
+      assert.match(englishMessage(e), message);
       error = e;
       return true;
     });
@@ -369,7 +370,7 @@ describe('dispatch with bad and hostile input (real git, real agents)', function
       const e = await refused(m, { prompt: 'print hi', profile: 'demo', folder: fx.repo }, 'worktreeFailed', /./);
       // root: "The folder for worktrees, <root>, cannot be created" (ENOTDIR as detail); others: git's
       // "could not create directory of '<root>/agent': Permission denied" as detail.
-      assert.ok(`${e.message}\n${e.detail}`.includes(worktreeRoot), `${e.message}\n${e.detail}`);
+      assert.ok(`${englishMessage(e)}\n${e.detail}`.includes(worktreeRoot), `${englishMessage(e)}\n${e.detail}`);
       assert.match(e.detail ?? '', isRoot ? /ENOTDIR/ : /Permission denied/);
       assertClean(m, fx.repo, 0, worktreeRoot);
     } finally {

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { AgentError } from '../../src/core/errors';
 import { git, ManagerFixture } from './managerFixture';
 import { manyFiles } from './processProbe';
+import { englishMessage } from '../../src/ui/errorText';
 
 function mountTmpfs(dir: string, size: string): string | undefined {
   if (process.platform !== 'linux' || process.getuid?.() !== 0) {
@@ -64,7 +65,7 @@ describe('Full disk under the worktree root (real tmpfs)', function () {
       manager.dispatch({ prompt: 'print hello', profile: 'demo', folder: fx!.repo, title: 'Full disk' });
     await assert.rejects(dispatch(), (e) => {
       assert.ok(AgentError.is(e, 'diskFull'), `reason diskFull, got ${String(e)} ${(e as AgentError).detail ?? ''}`);
-      assert.match(e.message, /disk is full/i);
+      assert.match(englishMessage(e), /disk is full/i);
       assert.match(e.detail ?? '', /unable to write|No space left on device/);
       return true;
     });

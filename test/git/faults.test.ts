@@ -9,6 +9,7 @@ import { AgentError } from '../../src/core/errors';
 import { parseStatus } from '../../src/supervisor/protocol';
 import { git, ManagerFixture } from './managerFixture';
 import { childrenOf, commandLine, gitProcessesIn, manyFiles, waitFor } from './processProbe';
+import { englishMessage } from '../../src/ui/errorText';
 
 /** What a failed dispatch must leave: no agent, no agent branch, only the main worktree, an empty worktree root. */
 function assertNothingLeft(manager: AgentManager, repo: string, worktreeRoot: string): void {
@@ -60,7 +61,7 @@ describe('Faults with real processes', function () {
       manager.dispatch({ prompt: 'print hello', profile: 'demo', folder: fx.repo, title: 'Killed git' });
     await assert.rejects(dispatch(), (e) => {
       assert.ok(AgentError.is(e, 'worktreeFailed'), String(e));
-      assert.match(`${e.message}\n${e.detail}`, /worktree add/);
+      assert.match(`${englishMessage(e)}\n${e.detail}`, /worktree add/);
       return true;
     });
     await killer;

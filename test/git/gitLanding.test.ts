@@ -22,6 +22,7 @@ import { AgentError, type AgentErrorReason } from '../../src/core/errors';
 import type { MergeStrategy } from '../../src/core/ports';
 import { parseWorktreeList } from '../../src/core/worktreeList';
 import { GitLanding } from '../../src/node/gitLanding';
+import { englishMessage } from '../../src/ui/errorText';
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -282,7 +283,7 @@ describe('GitLanding (real git)', function () {
 
     it('reports a name that is not a commit', async () => {
       const single = await rejectsWith(landing.forecastMerge(repo, 'main', 'agents/none'), 'gitFailed');
-      assert.match(`${single.message} ${single.detail ?? ''}`, /agents\/none/);
+      assert.match(`${englishMessage(single)} ${single.detail ?? ''}`, /agents\/none/);
       const many = await rejectsWith(
         landing.forecastMany(repo, [
           ['main', 'main'],
@@ -290,7 +291,8 @@ describe('GitLanding (real git)', function () {
         ]),
         'gitFailed',
       );
-      assert.match(many.message, /agents\/none/);
+      assert.ok(AgentError.isCode(many, 'unknownCommit'), many.code);
+      assert.match(englishMessage(many), /agents\/none/);
     });
   });
 
@@ -417,7 +419,8 @@ describe('GitLanding (real git)', function () {
         landing.restoreWork(repo, wt, 'agents/busy', 'refs/parallel-agents/busy'),
         'worktreeFailed',
       );
-      assert.match(error.message, /agents\/busy/);
+      assert.ok(AgentError.isCode(error, 'branchMovedSinceSave'), error.code);
+      assert.match(englishMessage(error), /agents\/busy/);
       assert.deepEqual(registered(repo), worktrees);
       assert.ok(!existsSync(wt));
     });

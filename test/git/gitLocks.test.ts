@@ -9,6 +9,7 @@ import type { Logger } from '../../src/core/ports';
 import { GitContext } from '../../src/node/gitContext';
 import { GitService } from '../../src/node/gitService';
 import { git } from './managerFixture';
+import { englishMessage } from '../../src/ui/errorText';
 
 class RecordingLogger implements Logger {
   readonly lines: string[] = [];
@@ -113,7 +114,10 @@ describe('git lock failures are retried with backoff (real git)', function () {
   it('never retries a failure that is not a lock', async () => {
     git(repo, 'branch', 'agents');
     const t0 = Date.now();
-    await assert.rejects(context.run(repo, ['branch', 'agents/x']), /git branch failed/);
+    await assert.rejects(
+      context.run(repo, ['branch', 'agents/x']),
+      (e) => AgentError.isCode(e, 'gitCommandFailed') && /git branch failed/.test(englishMessage(e)),
+    );
     assert.equal(logger.retries().length, 0);
     assert.ok(Date.now() - t0 < 1000);
   });

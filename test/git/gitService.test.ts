@@ -9,6 +9,7 @@ import { parseWorktreeList } from '../../src/core/worktreeList';
 import { NodeFileSystem } from '../../src/node/fileSystem';
 import { gitEnvironment } from '../../src/node/gitProcess';
 import { GitService } from '../../src/node/gitService';
+import { englishMessage } from '../../src/ui/errorText';
 
 const identity = {
   GIT_AUTHOR_NAME: 'Git Service Tests',
@@ -99,7 +100,7 @@ describe('GitService (real git)', function () {
       const plain = join(root, 'plain');
       await mkdir(plain);
       const error = await rejectsWith(service.repoRoot(plain), 'notGitRepository');
-      assert.match(error.message, /plain is not inside a git repository/);
+      assert.match(englishMessage(error), /plain is not inside a git repository/);
       await rejectsWith(service.headSha(plain), 'notGitRepository');
       await rejectsWith(service.repoRoot(join(root, 'does-not-exist')), 'notGitRepository');
     });

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { AgentError, isDiskFull } from '../../src/core/errors';
 import { GitProcessError, toAgentError } from '../../src/node/gitProcess';
+import { englishMessage } from '../../src/ui/errorText';
 
 describe('diskFull mapping', () => {
   it('recognises the OS and git wordings of a full disk, and nothing else', () => {
@@ -21,7 +22,9 @@ describe('diskFull mapping', () => {
       'worktreeFailed',
     );
     assert.ok(AgentError.is(e, 'diskFull'), e.reason);
-    assert.match(e.message, /disk is full/i);
+    assert.ok(AgentError.isCode(e, 'gitDiskFull'), e.code);
+    assert.deepEqual(e.data, { cwd: '/repo' });
+    assert.match(englishMessage(e), /disk is full/i);
     assert.equal(e.detail, stderr.trim());
   });
 

@@ -66,8 +66,12 @@ describe('git lock failures', () => {
   it('reads the message from a git process error, an AgentError detail or a plain error', () => {
     assert.ok(failedOnLock(new GitProcessError(128, transient[0])));
     assert.ok(!failedOnLock(new GitProcessError(128, permanent[0])));
-    assert.ok(failedOnLock(new AgentError('worktreeFailed', 'git worktree add failed in /r', transient[8])));
-    assert.ok(!failedOnLock(new AgentError('worktreeFailed', 'git worktree add failed in /r', permanent[7])));
+    assert.ok(
+      failedOnLock(new AgentError('worktreeCommandFailed', { command: 'git worktree add', cwd: '/r' }, transient[8])),
+    );
+    assert.ok(
+      !failedOnLock(new AgentError('worktreeCommandFailed', { command: 'git worktree add', cwd: '/r' }, permanent[7])),
+    );
     assert.ok(failedOnLock(new Error(transient[7])));
     assert.ok(!failedOnLock('index.lock'));
   });

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { AgentError } from '../../src/core/errors';
 import type { LaunchRequest } from '../../src/core/ports';
 import { demoCommand, expandArgs, findProfile, builtinProfiles } from '../../src/core/profiles';
 import { PathExecutableResolver } from '../../src/node/executableResolver';
@@ -14,6 +15,7 @@ import {
   type SupervisedRunnerOptions,
 } from '../../src/node/supervisedRunner';
 import { parseStatus, type SupervisorStatus } from '../../src/supervisor/protocol';
+import { englishMessage } from '../../src/ui/errorText';
 import { pidAlive, waitForOutput, waitUntil } from './processTestUtils';
 
 // Compiled to out/test/unit/; the bundles are in dist/ at the repository root.
@@ -542,7 +544,13 @@ if (launcher !== undefined) {
       const lost = r.adopt('gone');
       assert.ok(lost);
       assert.deepEqual(await lost.exit, { error: 'lost while the window was closed' });
-      assert.throws(() => r.adopt('../evil'), /Invalid agent id/);
+      assert.throws(
+        () => r.adopt('../evil'),
+        (e) =>
+          AgentError.isCode(e, 'invalidAgentId') &&
+          e.data.id === '../evil' &&
+          /Invalid agent id/.test(englishMessage(e)),
+      );
     });
 
     it('adopt(): a recorded pid now used by another process is never taken for ours, nor signalled', async () => {

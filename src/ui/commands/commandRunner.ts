@@ -1,13 +1,14 @@
 import * as vscode from 'vscode';
-import { commands } from '../../constants';
 import { AgentError } from '../../core/errors';
 import type { Logger } from '../../core/ports';
+import { errorActions, errorLogText, errorMessage, showError } from '../errorMessages';
 
 export type CommandHandler = (...args: unknown[]) => unknown;
 
 /**
- * The one place where failures become messages: AgentErrors carry a user-facing message, anything
- * else is unexpected. Either way the user gets a "Show Log" button and the log gets the detail.
+ * Where failures of commands become notifications: an AgentError reads as errorMessages.ts words
+ * its code, anything else is unexpected. Either way the user gets a "Show Log" button and the log
+ * gets the detail.
  */
 export function registerCommands(table: Record<string, CommandHandler>, logger: Logger): vscode.Disposable[] {
   return Object.entries(table).map(([id, handler]) =>
@@ -27,25 +28,15 @@ export function reportError(e: unknown, logger: Logger): void {
   if (AgentError.is(e, 'cancelled')) {
     return;
   }
-  const message = AgentError.is(e, 'diskFull')
-    ? vscode.l10n.t(
-        'The disk is full, so git or the agent could not write its files. Free some space, or set parallelAgents.worktreeRoot to a folder on a disk with room, then try again (Show Log has the details).',
-      )
-    : AgentError.is(e)
-      ? e.message
-      : vscode.l10n.t('Unexpected error: {0}', (e as Error)?.message ?? String(e));
-  const detail = AgentError.is(e, 'diskFull')
-    ? `${e.message}\n${e.detail ?? ''}`
-    : AgentError.is(e)
-      ? e.detail
-      : (e as Error)?.stack;
-  logger.error(`[Command] ${message}${detail ? `\n${detail}` : ''}`);
-  const showLog = vscode.l10n.t('Show Log');
-  void vscode.window.showErrorMessage(message, showLog).then((choice) => {
-    if (choice === showLog) {
-      void vscode.commands.executeCommand(commands.showLog);
-    }
-  });
+  if (AgentError.is(e)) {
+    logger.error(`[Command] ${errorLogText(e)}`);
+    showError(errorMessage(e), errorActions(e));
+    return;
+  }
+  const message = vscode.l10n.t('Unexpected error: {0}', (e as Error)?.message ?? String(e));
+  const stack = (e as Error)?.stack;
+  logger.error(`[Command] ${message}${stack ? `\n${stack}` : ''}`);
+  showError(message, []);
 }
 
 /** Agent commands accept a tree node, `{ id }`, `{ agentId }` or a plain id string. */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Isolation } from '../../core/agent';
 import type { AgentManager, DispatchOptions } from '../../core/agentManager';
-import { AgentError } from '../../core/errors';
+import { LegacyAgentError } from '../../core/errors';
 import { titleFromPrompt } from '../../core/naming';
 import type { GitPort } from '../../core/ports';
 import type { Profile } from '../../core/profiles';
@@ -26,13 +26,13 @@ export interface DispatchDeps {
 }
 
 function cancelled(): never {
-  throw new AgentError('cancelled', 'cancelled');
+  throw new LegacyAgentError('cancelled', 'cancelled');
 }
 
 /** Asks for whatever the arguments leave open, then dispatches with a progress notification. */
 export async function dispatchCommand(deps: DispatchDeps, args: DispatchArgs = {}): Promise<string | undefined> {
   if (!vscode.workspace.isTrusted) {
-    throw new AgentError(
+    throw new LegacyAgentError(
       'untrustedWorkspace',
       vscode.l10n.t('Agents run code and git hooks: trust this workspace before dispatching an agent.'),
     );

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import { AgentError } from '../../core/errors';
+import { AgentError, LegacyAgentError } from '../../core/errors';
 import { chooseFolder, isRepository, type WorkspaceFolderInfo } from '../../core/folderChoice';
 import type { GitPort } from '../../core/ports';
 
 type RepoRoot = Pick<GitPort, 'repoRoot'>;
 
 function notRepository(folder: string): AgentError {
-  return new AgentError(
+  return new LegacyAgentError(
     'notGitRepository',
     vscode.l10n.t(
       '{0} is not a git repository: an agent works on a branch of its own in a git worktree. Open a folder that is a git repository (or run git init there and make a first commit), then dispatch again.',
@@ -35,11 +35,11 @@ export async function pickRepositoryFolder(
   const choice = await chooseFolder(git, folders);
   switch (choice.kind) {
     case 'noFolder':
-      throw new AgentError('noWorkspace', words.noFolder);
+      throw new LegacyAgentError('noWorkspace', words.noFolder);
     case 'noRepository':
       throw choice.folders.length === 1
         ? notRepository(choice.folders[0].path)
-        : new AgentError(
+        : new LegacyAgentError(
             'notGitRepository',
             vscode.l10n.t(
               'None of the workspace folders ({0}) is a git repository: an agent works on a branch of its own in a git worktree. Add a folder that is a git repository to the workspace (or run git init in one and make a first commit), then dispatch again.',
@@ -56,7 +56,7 @@ export async function pickRepositoryFolder(
         ignoreFocusOut: true,
       });
       if (!picked) {
-        throw new AgentError('cancelled', 'cancelled');
+        throw new LegacyAgentError('cancelled', 'cancelled');
       }
       return picked.path;
     }

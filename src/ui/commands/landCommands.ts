@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentLanding, MergeResult } from '../../core/agentLanding';
 import type { AgentManager } from '../../core/agentManager';
-import { AgentError } from '../../core/errors';
+import { LegacyAgentError } from '../../core/errors';
 import type { MergeStrategy } from '../../core/ports';
 import { joinPath } from '../../util/paths';
 import { statusText } from '../agentsView/presentation';
@@ -22,7 +22,7 @@ interface MergeArgs {
 }
 
 function cancelled(): never {
-  throw new AgentError('cancelled', 'cancelled');
+  throw new LegacyAgentError('cancelled', 'cancelled');
 }
 
 async function pickLandable(manager: AgentManager, arg: unknown): Promise<string> {
@@ -96,7 +96,7 @@ export function landCommands({ manager, landing, strategy }: LandDeps) {
           : o.commit === true;
         if (!ok) {
           if (!interactive) {
-            throw new AgentError(
+            throw new LegacyAgentError(
               'invalidTransition',
               vscode.l10n.t(
                 'Agent "{0}" has {1} uncommitted files: commit them first (pass commit: true).',
@@ -170,7 +170,7 @@ export function landCommands({ manager, landing, strategy }: LandDeps) {
     const record = manager.get(id);
     switch (result.kind) {
       case 'dirtyMain':
-        throw new AgentError(
+        throw new LegacyAgentError(
           'invalidTransition',
           vscode.l10n.t(
             'The workspace has uncommitted changes to files this merge touches ({0}) — commit or stash them, then merge again.',

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentLanding } from '../../core/agentLanding';
 import type { AgentManager } from '../../core/agentManager';
-import { AgentError } from '../../core/errors';
+import { LegacyAgentError } from '../../core/errors';
 import { slugify } from '../../core/naming';
 import { parsePlan } from '../../core/plan';
 import { extractPlanJson, planningPrompt, replyText } from '../../core/planningRequest';
@@ -50,7 +50,7 @@ export interface PlanCommandDeps {
 }
 
 function cancelled(): never {
-  throw new AgentError('cancelled', 'cancelled');
+  throw new LegacyAgentError('cancelled', 'cancelled');
 }
 
 function describeProblems(problems: readonly PlanProblem[]): string {
@@ -63,7 +63,7 @@ function taskOf(arg: unknown): { runId: string; taskId: string } {
   const runId = o.runId ?? o.run?.id;
   const taskId = o.taskId ?? o.task?.id;
   if (!runId || !taskId) {
-    throw new AgentError('unknownAgent', vscode.l10n.t('Choose a task of a plan in the Agents view.'));
+    throw new LegacyAgentError('unknownAgent', vscode.l10n.t('Choose a task of a plan in the Agents view.'));
   }
   return { runId, taskId };
 }
@@ -72,7 +72,7 @@ function runOf(deps: PlanCommandDeps, arg: unknown): string {
   const o = (arg ?? {}) as { runId?: string; run?: { id: string } };
   const id = typeof arg === 'string' ? arg : (o.runId ?? o.run?.id ?? deps.plans.list().at(-1)?.id);
   if (!id) {
-    throw new AgentError('unknownAgent', vscode.l10n.t('No plan is running.'));
+    throw new LegacyAgentError('unknownAgent', vscode.l10n.t('No plan is running.'));
   }
   return id;
 }
@@ -98,7 +98,7 @@ async function readPlanText(arg: unknown): Promise<{ text: string; name: string;
   );
   if (!picked) {
     if (files.length === 0) {
-      throw new AgentError(
+      throw new LegacyAgentError(
         'invalidPlan',
         vscode.l10n.t('No plan file found: create a *.agents.json file, or run Plan with Agent.'),
       );
@@ -122,7 +122,7 @@ export function planCommands(deps: PlanCommandDeps) {
     );
     showProblems(uri, text, problems);
     if (!plan || problems.length > 0) {
-      throw new AgentError(
+      throw new LegacyAgentError(
         'invalidPlan',
         vscode.l10n.t(
           '{0} is not a valid plan ({1} problems): {2}',
@@ -139,7 +139,7 @@ export function planCommands(deps: PlanCommandDeps) {
   return {
     dispatchPlan: async (arg?: unknown) => {
       if (!vscode.workspace.isTrusted) {
-        throw new AgentError(
+        throw new LegacyAgentError(
           'untrustedWorkspace',
           vscode.l10n.t('Plans run agents and git hooks: trust this workspace first.'),
         );
@@ -207,7 +207,7 @@ async function removePlan(deps: PlanCommandDeps, arg: unknown): Promise<{ branch
   let runId = typeof arg === 'string' ? arg : (o.runId ?? o.run?.id);
   if (!runId) {
     if (runs.length === 0) {
-      throw new AgentError('unknownAgent', vscode.l10n.t('There is no plan to remove.'));
+      throw new LegacyAgentError('unknownAgent', vscode.l10n.t('There is no plan to remove.'));
     }
     const picked =
       runs.length === 1
@@ -223,7 +223,7 @@ async function removePlan(deps: PlanCommandDeps, arg: unknown): Promise<{ branch
   const run = deps.plans.get(runId);
   const busy = run.activeTasks();
   if (busy.length > 0) {
-    throw new AgentError(
+    throw new LegacyAgentError(
       'invalidTransition',
       vscode.l10n.t('Plan "{0}" is still running ({1}): stop it first.', run.plan.title, busy.join(', ')),
     );
@@ -318,7 +318,7 @@ async function planWithAgent(deps: PlanCommandDeps, folder: string, arg: unknown
       content: `<!-- ${vscode.l10n.t("The agent's reply is not a valid plan:")}\n${describeProblems(problems)}\n-->\n\n${reply}`,
     });
     await vscode.window.showTextDocument(doc);
-    throw new AgentError(
+    throw new LegacyAgentError(
       'invalidPlan',
       vscode.l10n.t(
         "The agent's plan is not valid ({0} problems); its reply is shown. Nothing was dispatched.",

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentManager } from '../../core/agentManager';
-import { AgentError } from '../../core/errors';
+import { LegacyAgentError } from '../../core/errors';
 import type { Orphan } from '../../core/reconcile';
 import type { OrphanKey, ReconcileReport, Reconciler } from '../../core/reconciler';
 import { agentIdOf } from './commandRunner';
@@ -107,7 +107,7 @@ export function reconcileCommands(deps: ReconcileCommandDeps) {
             discard,
           )) !== discard
         ) {
-          throw new AgentError('cancelled', 'cancelled');
+          throw new LegacyAgentError('cancelled', 'cancelled');
         }
       }
       return (await reconciler.discardOrphan(key)).id;
@@ -129,7 +129,7 @@ export function reconcileCommands(deps: ReconcileCommandDeps) {
             forget,
           )) !== forget
         ) {
-          throw new AgentError('cancelled', 'cancelled');
+          throw new LegacyAgentError('cancelled', 'cancelled');
         }
       }
       await reconciler.forget(id);
@@ -144,7 +144,7 @@ async function missingId(manager: AgentManager, arg: unknown): Promise<string> {
   }
   const missing = manager.list().filter((r) => r.worktreeMissing);
   if (missing.length === 0) {
-    throw new AgentError(
+    throw new LegacyAgentError(
       'unknownAgent',
       vscode.l10n.t('No agent is missing its worktree — run Reconcile Agents first.'),
     );
@@ -157,7 +157,7 @@ async function missingId(manager: AgentManager, arg: unknown): Promise<string> {
           { placeHolder: vscode.l10n.t('Which agent?') },
         );
   if (!picked) {
-    throw new AgentError('cancelled', 'cancelled');
+    throw new LegacyAgentError('cancelled', 'cancelled');
   }
   return picked.id;
 }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentRecord, ChangedFile } from '../../core/agent';
 import type { AgentManager } from '../../core/agentManager';
-import { AgentError } from '../../core/errors';
+import { LegacyAgentError } from '../../core/errors';
 import { repoRelativePath } from '../../core/overlaps';
 import type { GitLandingPort } from '../../core/ports';
 import { joinPath, parentDir } from '../../util/paths';
@@ -29,7 +29,7 @@ function fileOf(manager: AgentManager, arg: unknown): { record: AgentRecord; fil
       ? { agentId, path }
       : BaseContentProvider.changeOf(vscode.window.tabGroups.activeTabGroup.activeTab);
   if (!target) {
-    throw new AgentError(
+    throw new LegacyAgentError(
       'unknownAgent',
       vscode.l10n.t('Choose a file of an agent in the Agents view, or open one of its diffs.'),
     );
@@ -37,7 +37,7 @@ function fileOf(manager: AgentManager, arg: unknown): { record: AgentRecord; fil
   const record = manager.get(target.agentId);
   const file = record.changedFiles.find((f) => f.path === target.path);
   if (!file) {
-    throw new AgentError(
+    throw new LegacyAgentError(
       'unknownAgent',
       vscode.l10n.t('{0} is no longer among the changes of agent "{1}".', target.path, record.title),
     );
@@ -71,7 +71,7 @@ export function reviewCommands({ manager, landing }: ReviewDeps) {
     revertFile: async (arg?: unknown) => {
       const { record, file } = fileOf(manager, arg);
       if (!record.worktreePath) {
-        throw new AgentError(
+        throw new LegacyAgentError(
           'invalidTransition',
           vscode.l10n.t(
             'Agent "{0}" works in the workspace itself; use Source Control to revert its files.',
@@ -99,7 +99,7 @@ export function reviewCommands({ manager, landing }: ReviewDeps) {
               validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('Describe the next step.') : undefined),
             });
       if (prompt === undefined) {
-        throw new AgentError('cancelled', 'cancelled');
+        throw new LegacyAgentError('cancelled', 'cancelled');
       }
       await manager.followUp(id, prompt);
     },
@@ -109,7 +109,7 @@ export function reviewCommands({ manager, landing }: ReviewDeps) {
 /** Writes the agent's version of one file into the main worktree (added, modified, deleted, renamed). */
 async function acceptFile(record: AgentRecord, file: ChangedFile): Promise<void> {
   if (!record.worktreePath) {
-    throw new AgentError(
+    throw new LegacyAgentError(
       'invalidTransition',
       vscode.l10n.t('Agent "{0}" already works in the workspace: its changes are there.', record.title),
     );
@@ -119,7 +119,7 @@ async function acceptFile(record: AgentRecord, file: ChangedFile): Promise<void>
     (d) => d.isDirty && [file.path, file.oldPath].some((p) => p && d.uri.fsPath === target(p).fsPath),
   );
   if (dirty) {
-    throw new AgentError(
+    throw new LegacyAgentError(
       'invalidTransition',
       vscode.l10n.t(
         "{0} has unsaved changes in an editor — save or revert them before accepting the agent's version.",
@@ -149,7 +149,7 @@ async function pickFinished(manager: AgentManager): Promise<string> {
     { placeHolder: vscode.l10n.t('Which agent?') },
   );
   if (!picked) {
-    throw new AgentError('cancelled', 'cancelled');
+    throw new LegacyAgentError('cancelled', 'cancelled');
   }
   return picked.id;
 }

@@ -1,0 +1,95 @@
+/**
+ * The one place an AgentError becomes what the user reads: its code's template (errorText.ts)
+ * translated with vscode.l10n.t, and the buttons that help with it. Git's stderr stays in the log.
+ */
+import * as vscode from 'vscode';
+import { commands } from '../constants';
+import { AgentError, LegacyAgentError, type AgentErrorCode, type AgentErrorData } from '../core/errors';
+import { taskStateText } from './agentsView/planNodes';
+import { statusText } from './agentsView/presentation';
+import { englishMessage, textOf, type ErrorText, type TextArg } from './errorText';
+
+/** A button of an error notification: its label and the command it runs. */
+export interface ErrorAction {
+  readonly title: string;
+  readonly command: string;
+  readonly args?: readonly unknown[];
+}
+
+function translatedArg(a: TextArg): string {
+  if (typeof a !== 'object') {
+    return String(a);
+  }
+  return 'agentStatus' in a ? statusText(a.agentStatus) : taskStateText(a.taskState);
+}
+
+/** The template in the user's language, its placeholders filled. */
+export function translate(text: ErrorText): string {
+  return vscode.l10n.t(text.template, ...text.args.map(translatedArg));
+}
+
+/** The message of `code` with `data` in the user's language; undefined for an unknown code (an old record). */
+export function codeMessage<C extends AgentErrorCode>(code: C, data: AgentErrorData[C]): string | undefined {
+  const text = textOf(code, data);
+  return text && translate(text);
+}
+
+/** What the user reads for `e`. A full disk reads the same whichever write failed; Show Log names it. */
+export function errorMessage(e: AgentError): string {
+  if (e instanceof LegacyAgentError) {
+    return e.message;
+  }
+  if (e.reason === 'diskFull') {
+    return vscode.l10n.t(
+      'The disk is full, so git or the agent could not write its files. Free some space, or set parallelAgents.worktreeRoot to a folder on a disk with room, then try again (Show Log has the details).',
+    );
+  }
+  return codeMessage(e.code, e.data) ?? e.message;
+}
+
+function openSetting(setting: string): ErrorAction {
+  return { title: vscode.l10n.t('Open Settings'), command: 'workbench.action.openSettings', args: [setting] };
+}
+
+/** The buttons besides Show Log that help with `e`. */
+export function errorActions(e: AgentError): ErrorAction[] {
+  switch (e.code) {
+    case 'untrustedDispatch':
+    case 'untrustedPlan':
+      return [{ title: vscode.l10n.t('Manage Workspace Trust'), command: 'workbench.trust.manage' }];
+    case 'invalidBranchPrefix':
+      return [openSetting('parallelAgents.branchPrefix')];
+    case 'worktreeRootInsideRepository':
+    case 'worktreeRootNotCreated':
+      return [openSetting('parallelAgents.worktreeRoot')];
+    case 'executableMissing':
+    case 'executableNotOnPath':
+    case 'unknownProfile':
+      return [openSetting('parallelAgents.profiles')];
+  }
+  if (e.reason === 'dirtyWorkspace' || e.reason === 'mergeConflicts') {
+    return [{ title: vscode.l10n.t('Open Source Control'), command: 'workbench.view.scm' }];
+  }
+  return [];
+}
+
+/**
+ * Shows `message` with the actions and Show Log, without waiting for it to be dismissed. The
+ * chosen button runs its command.
+ */
+export function showError(message: string, actions: readonly ErrorAction[]): void {
+  const showLog: ErrorAction = { title: vscode.l10n.t('Show Log'), command: commands.showLog };
+  const all = [...actions, showLog];
+  void vscode.window.showErrorMessage(message, ...all.map((a) => a.title)).then((choice) => {
+    const action = all.find((a) => a.title === choice);
+    if (action) {
+      void vscode.commands.executeCommand(action.command, ...(action.args ?? []));
+    }
+  });
+}
+
+/** The log text of `e`: its English message, its code and data, then git's or the OS's words. */
+export function errorLogText(e: AgentError): string {
+  const lines = e instanceof LegacyAgentError ? [e.message] : [englishMessage(e), e.message];
+  return [...lines, e.detail].filter((line) => line !== undefined && line !== '').join('\n');
+}
