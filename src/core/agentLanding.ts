@@ -1,7 +1,7 @@
 import type { AgentRecord } from './agent';
 import { isActive } from './agent';
 import type { AgentManager } from './agentManager';
-import { LegacyAgentError } from './errors';
+import { AgentError } from './errors';
 import type { GitLandingPort, GitPort, Logger, MergeStrategy } from './ports';
 
 export type MergeResult =
@@ -94,7 +94,7 @@ export class AgentLanding {
   async restore(id: string): Promise<void> {
     const record = this.manager.get(id);
     if (record.worktreePresent !== false || !record.savedRef || !record.worktreePath || !record.branch) {
-      throw new LegacyAgentError('invalidTransition', `Agent "${record.title}" has no saved worktree to restore.`);
+      throw new AgentError('noSavedWorktree', { title: record.title });
     }
     await this.landing.restoreWork(record.repoRoot, record.worktreePath, record.branch, record.savedRef);
     const status = record.status === 'discarded' ? (record.statusBeforeDiscard ?? 'stopped') : record.status;
@@ -179,16 +179,10 @@ export class AgentLanding {
   private landable(id: string): AgentRecord & { branch: string } {
     const record = this.manager.get(id);
     if (!record.branch || !record.worktreePath || record.worktreePresent === false) {
-      throw new LegacyAgentError(
-        'invalidTransition',
-        `Agent "${record.title}" has no worktree branch to land — it worked in the workspace itself.`,
-      );
+      throw new AgentError('noWorktreeBranch', { title: record.title });
     }
     if (isActive(record.status)) {
-      throw new LegacyAgentError(
-        'invalidTransition',
-        `Agent "${record.title}" is still running — wait for it to finish or stop it first.`,
-      );
+      throw new AgentError('agentStillRunning', { title: record.title });
     }
     return record as AgentRecord & { branch: string };
   }
@@ -196,10 +190,7 @@ export class AgentLanding {
   private async targetBranch(record: AgentRecord): Promise<string> {
     const target = await this.landing.currentBranch(record.repoRoot);
     if (!target) {
-      throw new LegacyAgentError(
-        'gitFailed',
-        `The workspace at ${record.repoRoot} has no branch checked out (detached HEAD) — check out the branch to merge into.`,
-      );
+      throw new AgentError('workspaceDetachedHead', { repoRoot: record.repoRoot });
     }
     return target;
   }

@@ -4,7 +4,7 @@ import { assertTransition } from './agentStateMachine';
 import { ChangeTracker } from './changeTracker';
 import { sameChangeSet } from './changeSet';
 import { checkPrompt, checkSettings, checkWorktreeRoot, resolveProfile } from './dispatchChecks';
-import { isDiskFull, LegacyAgentError } from './errors';
+import { AgentError, isDiskFull } from './errors';
 import { slugify, titleFromPrompt } from './naming';
 import { WorktreeNames } from './worktreeNames';
 import { setupRunId } from './worktreePrep';
@@ -137,7 +137,7 @@ export class AgentManager implements Disposable {
   get(id: string): AgentRecord {
     const record = this.records.get(id);
     if (!record) {
-      throw new LegacyAgentError('unknownAgent', `There is no agent with id "${id}".`);
+      throw new AgentError('noSuchAgent', { id });
     }
     return record;
   }
@@ -191,17 +191,9 @@ export class AgentManager implements Disposable {
         await this.deps.fs.mkdirp(root).catch((e: unknown) => {
           const why = e instanceof Error ? e.message : String(e);
           if (isDiskFull(why)) {
-            throw new LegacyAgentError(
-              'diskFull',
-              `The disk is full: the folder for worktrees, ${root}, cannot be created — free some space, then try again.`,
-              why,
-            );
+            throw new AgentError('worktreeRootDiskFull', { path: root }, why);
           }
-          throw new LegacyAgentError(
-            'worktreeFailed',
-            `The folder for worktrees, ${root}, cannot be created — check parallelAgents.worktreeRoot.`,
-            e instanceof Error ? e.message : String(e),
-          );
+          throw new AgentError('worktreeRootNotCreated', { path: root }, why);
         });
         await this.deps.git.addWorktree(repoRoot, place.worktreePath, place.branch, baseSha);
       }
@@ -231,10 +223,7 @@ export class AgentManager implements Disposable {
     const record = this.get(id);
     checkPrompt(prompt, 'follow-up');
     if (this.runs.isRunning(id) || isActive(record.status)) {
-      throw new LegacyAgentError(
-        'invalidTransition',
-        `Agent "${record.title}" is still running — wait for it to finish or stop it first.`,
-      );
+      throw new AgentError('agentStillRunning', { title: record.title });
     }
     assertTransition(record.status, 'running');
     const executable = await resolveProfile(this.deps.profiles(), record.profile, this.deps.resolver);
@@ -261,16 +250,10 @@ export class AgentManager implements Disposable {
   async reopenTerminal(id: string): Promise<void> {
     const record = this.get(id);
     if (record.status !== 'detached' || record.mode !== 'terminal' || this.runs.isRunning(id)) {
-      throw new LegacyAgentError(
-        'invalidTransition',
-        `Agent "${record.title}" is not a detached terminal agent (${record.status}).`,
-      );
+      throw new AgentError('notDetached', { title: record.title, status: record.status });
     }
     if (record.worktreePresent === false || record.worktreeMissing) {
-      throw new LegacyAgentError(
-        'invalidTransition',
-        `The worktree of agent "${record.title}" is gone — restore it first.`,
-      );
+      throw new AgentError('worktreeMissing', { title: record.title });
     }
     const executable = await resolveProfile(this.deps.profiles(), record.profile, this.deps.resolver);
     this.records.set(id, { ...record, exitCode: undefined, signal: undefined, error: undefined, endedAt: undefined });
@@ -280,7 +263,7 @@ export class AgentManager implements Disposable {
   async stop(id: string): Promise<void> {
     const record = this.get(id);
     if (!this.runs.isRunning(id)) {
-      throw new LegacyAgentError('invalidTransition', `Agent "${record.title}" is not running (${record.status}).`);
+      throw new AgentError('agentNotRunning', { title: record.title, status: record.status });
     }
     await this.runs.stop(id);
   }
@@ -314,7 +297,7 @@ export class AgentManager implements Disposable {
   /** Drops an agent from the list (clean-up). Its saved work ref, if any, stays in the repository. */
   forget(id: string): void {
     if (this.runs.isRunning(id)) {
-      throw new LegacyAgentError('invalidTransition', `Agent "${this.get(id).title}" is still running.`);
+      throw new AgentError('agentStillRunning', { title: this.get(id).title });
     }
     this.tracker.untrack(id);
     this.deps.headlessRunner.forget?.(id);
@@ -326,7 +309,7 @@ export class AgentManager implements Disposable {
   /** Adds a record made elsewhere (an orphaned worktree adopted by Reconcile Agents) and watches its folder. */
   register(record: AgentRecord): void {
     if (this.records.has(record.id)) {
-      throw new LegacyAgentError('invalidTransition', `There is already an agent with id "${record.id}".`);
+      throw new AgentError('duplicateAgentId', { id: record.id });
     }
     this.records.set(record.id, record);
     this.changed(record.id, 'added');

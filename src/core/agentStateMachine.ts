@@ -1,5 +1,5 @@
 import type { AgentStatus } from './agent';
-import { LegacyAgentError } from './errors';
+import { AgentError } from './errors';
 
 /**
  * Status moves forward; the one way back to "running" is a follow-up, a new run in the same
@@ -60,7 +60,7 @@ export function canTransition(from: AgentStatus, to: AgentStatus): boolean {
 
 export function assertTransition(from: AgentStatus, to: AgentStatus): void {
   if (!canTransition(from, to)) {
-    throw new LegacyAgentError('invalidTransition', `An agent cannot go from "${from}" to "${to}".`);
+    throw new AgentError('invalidTransition', { from, to });
   }
 }
 

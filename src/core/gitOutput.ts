@@ -1,4 +1,5 @@
 /** Parsers for the git output the landing layer reads (all produced with -z or NUL-separated formats). */
+import { AgentError } from './errors';
 import type { MergeForecast, SavedWork } from './ports';
 
 /** A forecast plus the tree the merge would produce (the conflicted tree when not clean). */
@@ -32,14 +33,14 @@ export function parseMergeTreeBatch(output: string, count: number): TreeForecast
     const status = parts[i++];
     const tree = parts[i++];
     if ((status !== '0' && status !== '1') || !tree) {
-      throw new Error(`unexpected merge-tree output for merge ${forecasts.length + 1} of ${count}`);
+      throw new AgentError('mergeTreeOutputUnexpected', { merge: forecasts.length + 1, count });
     }
     const paths: string[] = [];
     while (i < parts.length && parts[i] !== '') {
       paths.push(parts[i++]);
     }
     if (i >= parts.length) {
-      throw new Error(`merge-tree output ended inside merge ${forecasts.length + 1} of ${count}`);
+      throw new AgentError('mergeTreeOutputTruncated', { merge: forecasts.length + 1, count });
     }
     i++;
     forecasts.push({ clean: status === '1', conflicts: status === '1' ? [] : unique(paths), tree });

@@ -2,7 +2,7 @@
  * A plan's tasks as a graph: the one topological order the scheduler and the rest of the extension
  * share, with its defensive checks (duplicate ids, unknown dependencies, cycles) as typed errors.
  */
-import { AgentError, LegacyAgentError } from './errors';
+import { AgentError } from './errors';
 import type { Plan, PlanTask } from './planTypes';
 
 /**
@@ -15,14 +15,14 @@ export function topologicalOrder(planOrTasks: Plan | readonly PlanTask[]): PlanT
   const known = new Set<string>();
   for (const task of tasks) {
     if (known.has(task.id)) {
-      throw invalidPlan(`Two tasks have the id "${task.id}".`);
+      throw new AgentError('duplicateTaskId', { taskId: task.id });
     }
     known.add(task.id);
   }
   for (const task of tasks) {
     const unknown = (task.dependsOn ?? []).find((id) => !known.has(id));
     if (unknown !== undefined) {
-      throw invalidPlan(`Task "${task.id}" depends on "${unknown}", which is not in the plan.`);
+      throw new AgentError('unknownDependency', { taskId: task.id, dependency: unknown });
     }
   }
   const order: PlanTask[] = [];
@@ -30,7 +30,7 @@ export function topologicalOrder(planOrTasks: Plan | readonly PlanTask[]): PlanT
   while (order.length < tasks.length) {
     const next = tasks.find((t) => !placed.has(t.id) && (t.dependsOn ?? []).every((id) => placed.has(id)));
     if (!next) {
-      throw invalidPlan(`Tasks depend on each other in a cycle: ${findCycle(tasks, placed).join(' → ')}.`);
+      throw new AgentError('dependencyCycle', { cycle: findCycle(tasks, placed) });
     }
     order.push(next);
     placed.add(next.id);
@@ -52,8 +52,4 @@ function findCycle(tasks: readonly PlanTask[], placed: ReadonlySet<string>): str
     current = byId.get(next) as PlanTask;
   }
   return [...path.slice(path.indexOf(current.id)), current.id];
-}
-
-function invalidPlan(message: string): AgentError {
-  return new LegacyAgentError('invalidPlan', message);
 }

@@ -1,6 +1,6 @@
 import type { AgentManager } from './agentManager';
 import { savedRefPrefix } from './agentLanding';
-import { LegacyAgentError } from './errors';
+import { AgentError } from './errors';
 import { slugify } from './naming';
 import type { Plan, PlanRunRecord, PlanTask, RunOutcome, TaskRunner } from './planTypes';
 import type { Clock, FileSystemPort, GitLandingPort, GitPort, Logger, ManagerSettings, MergeStrategy } from './ports';
@@ -213,10 +213,7 @@ export class PlanRun implements TaskRunner {
   async land(strategy: MergeStrategy): Promise<LandPlanResult> {
     const target = await this.deps.landing.currentBranch(this.repoRoot);
     if (!target) {
-      throw new LegacyAgentError(
-        'gitFailed',
-        `The workspace at ${this.repoRoot} has no branch checked out — check out the branch to land the plan on.`,
-      );
+      throw new AgentError('planTargetDetached', { repoRoot: this.repoRoot });
     }
     const forecast = await this.deps.landing.forecastMerge(this.repoRoot, target, this.integrationBranch);
     if (!forecast.clean) {
@@ -263,7 +260,7 @@ export class PlanRun implements TaskRunner {
   private requireAgent(taskId: string): string {
     const id = this.agents.get(taskId);
     if (!id) {
-      throw new LegacyAgentError('unknownAgent', `Task "${taskId}" has no agent yet.`);
+      throw new AgentError('taskHasNoAgent', { taskId });
     }
     return id;
   }

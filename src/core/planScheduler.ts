@@ -14,7 +14,7 @@
  */
 import { SerialQueue } from '../util/async';
 import { Emitter, type Event } from '../util/event';
-import { LegacyAgentError } from './errors';
+import { AgentError } from './errors';
 import { topologicalOrder } from './planGraph';
 import type { Plan, PlanTask, RunOutcome, SchedulerSnapshot, TaskRunner, TaskState, TaskTimings } from './planTypes';
 import type { Clock } from './ports';
@@ -65,10 +65,7 @@ export class PlanScheduler {
     private readonly options: PlanSchedulerOptions,
   ) {
     if (!Number.isInteger(options.maxParallel) || options.maxParallel < 1) {
-      throw new LegacyAgentError(
-        'invalidPlan',
-        `maxParallel must be a whole number of at least 1, not ${options.maxParallel}.`,
-      );
+      throw new AgentError('invalidMaxParallel', { value: options.maxParallel });
     }
     const saved = options.restored;
     this.entries = topologicalOrder(plan.tasks).map((task, index) => {
@@ -322,10 +319,13 @@ export class PlanScheduler {
   private entry(id: string, allowed: ReadonlySet<TaskState>, verb: string): Entry {
     const entry = this.byId.get(id);
     if (!entry) {
-      throw new LegacyAgentError('invalidTransition', `The plan has no task "${id}".`);
+      throw new AgentError('noSuchTask', { taskId: id });
     }
     if (!allowed.has(entry.state)) {
-      throw new LegacyAgentError('invalidTransition', `Task "${id}" cannot be ${verb} while it is ${entry.state}.`);
+      throw new AgentError(verb === 'retried' ? 'taskNotRetryable' : 'taskNotSkippable', {
+        taskId: id,
+        state: entry.state,
+      });
     }
     return entry;
   }

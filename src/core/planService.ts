@@ -1,4 +1,4 @@
-import { LegacyAgentError } from './errors';
+import { AgentError } from './errors';
 import type { Plan, PlanRunRecord } from './planTypes';
 import { PlanRun, type PlanRunDeps } from './planRun';
 import type { MergeStrategy, PlanStore } from './ports';
@@ -72,7 +72,7 @@ export class PlanService implements Disposable {
   get(runId: string): PlanRun {
     const run = this.runs.get(runId);
     if (!run) {
-      throw new LegacyAgentError('unknownAgent', `There is no plan run with id "${runId}".`);
+      throw new AgentError('noSuchPlanRun', { runId });
     }
     return run;
   }
@@ -98,10 +98,7 @@ export class PlanService implements Disposable {
     const run = this.get(runId);
     const busy = run.activeTasks();
     if (busy.length > 0) {
-      throw new LegacyAgentError(
-        'invalidTransition',
-        `Plan "${run.plan.title}" is still running (${busy.join(', ')}) — stop it first.`,
-      );
+      throw new AgentError('planStillRunning', { title: run.plan.title, tasks: busy });
     }
     const outcome = await run.removeIntegration();
     this.subscriptions.get(runId)?.dispose();

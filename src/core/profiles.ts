@@ -1,4 +1,4 @@
-import { LegacyAgentError } from './errors';
+import { AgentError } from './errors';
 
 export type ProfileMode = 'headless' | 'terminal';
 
@@ -200,7 +200,7 @@ export function validateProfile(raw: unknown): Profile | string {
 export function findProfile(profiles: readonly Profile[], name: string): Profile {
   const profile = profiles.find((p) => p.name === name);
   if (!profile) {
-    throw new LegacyAgentError('unknownProfile', `There is no agent profile named "${name}".`);
+    throw new AgentError('unknownProfile', { name });
   }
   return profile;
 }

@@ -2,7 +2,7 @@ import type { AgentRecord } from './agent';
 import { isActive } from './agent';
 import { type AgentLanding, savedRefPrefix } from './agentLanding';
 import type { AgentManager } from './agentManager';
-import { LegacyAgentError } from './errors';
+import { AgentError } from './errors';
 import type { FileSystemPort, GitLandingPort, GitPort, GitReconcilePort, Logger, ManagerSettings } from './ports';
 import { type MissingAgent, type Orphan, reconcile, restoreSource, samePathKey } from './reconcile';
 import { WorktreeNames } from './worktreeNames';
@@ -123,10 +123,7 @@ export class Reconciler implements Disposable {
     );
     const source = restoreSource(record, refs);
     if (source === 'none') {
-      throw new LegacyAgentError(
-        'invalidTransition',
-        `Nothing is left of agent "${record.title}": its branch ${record.branch} and saved work are gone. Forget it instead.`,
-      );
+      throw new AgentError('nothingLeftToRestore', { title: record.title, branch: record.branch });
     }
     await this.pruneStale(record);
     await this.deps.fs.mkdirp(parentDir(record.worktreePath));
@@ -248,10 +245,7 @@ export class Reconciler implements Disposable {
   private async recordFor(orphan: Orphan, patch: Partial<AgentRecord>): Promise<AgentRecord> {
     const base = await this.deps.reconcileGit.mergeBase(orphan.repoRoot, 'HEAD', `refs/heads/${orphan.branch}`);
     if (!base) {
-      throw new LegacyAgentError(
-        'gitFailed',
-        `The branch ${orphan.branch} shares no history with HEAD of ${orphan.repoRoot}, so its changes cannot be shown.`,
-      );
+      throw new AgentError('unrelatedHistory', { branch: orphan.branch, repoRoot: orphan.repoRoot });
     }
     const id = patch.id ?? this.deps.newId();
     const profile = this.deps.profile();
@@ -286,10 +280,7 @@ export class Reconciler implements Disposable {
         (key.branch !== undefined && o.branch === key.branch),
     );
     if (!orphan) {
-      throw new LegacyAgentError(
-        'unknownAgent',
-        `No orphaned worktree or branch matches ${key.path ?? key.branch ?? '(nothing given)'} — run Reconcile Agents first.`,
-      );
+      throw new AgentError('noMatchingOrphan', { key: key.path ?? key.branch });
     }
     return orphan;
   }
@@ -302,7 +293,7 @@ export class Reconciler implements Disposable {
   private missingRecord(id: string): AgentRecord & { worktreePath: string; branch: string } {
     const record = this.deps.manager.get(id);
     if (!record.worktreeMissing || !record.worktreePath || !record.branch || isActive(record.status)) {
-      throw new LegacyAgentError('invalidTransition', `Agent "${record.title}" is not missing its worktree.`);
+      throw new AgentError('notMissingWorktree', { title: record.title });
     }
     return record as AgentRecord & { worktreePath: string; branch: string };
   }

@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentManager } from '../../src/core/agentManager';
+import { AgentError } from '../../src/core/errors';
 import { PlanService } from '../../src/core/planService';
 import type { Plan, PlanRunRecord } from '../../src/core/planTypes';
 import type { PlanStore } from '../../src/core/ports';
@@ -13,6 +14,7 @@ import { NodeFileSystem } from '../../src/node/fileSystem';
 import { GitLanding } from '../../src/node/gitLanding';
 import { waitFor as poll } from '../harness/waitFor';
 import { git, ManagerFixture } from './managerFixture';
+import { englishMessage } from '../../src/ui/errorText';
 
 const waitFor = <T>(what: string, probe: () => T | undefined | false | null, timeoutMs = 30000) =>
   poll(what, probe, { timeoutMs, everyMs: 50 });
@@ -163,7 +165,13 @@ describe('plan runs across a window reload (real git, real demo agents)', functi
     const w = window();
     const run = await w.plans.start(plan, fixture.repo);
     await waitFor('the slow task to run', () => run.scheduler.states().get('slow') === 'running');
-    await assert.rejects(w.plans.remove(run.id), /is still running \(slow/);
+    await assert.rejects(
+      w.plans.remove(run.id),
+      (e) =>
+        AgentError.isCode(e, 'planStillRunning') &&
+        e.data.tasks.includes('slow') &&
+        /is still running \(slow/.test(englishMessage(e)),
+    );
     await waitFor('the plan to finish', () => run.scheduler.finished, 45000);
 
     const kept = await w.plans.remove(run.id);

@@ -1,20 +1,29 @@
 import * as assert from 'node:assert/strict';
 import { checkPrompt, maxPromptBytes } from '../../src/core/dispatchChecks';
 import { AgentError } from '../../src/core/errors';
+import { englishMessage } from '../../src/ui/errorText';
 
 describe('dispatch checks', () => {
   it('refuses empty, NUL-bearing and over-long prompts with clear reasons', () => {
     assert.throws(
       () => checkPrompt('  \n', 'task'),
-      (e) => AgentError.is(e, 'emptyPrompt') && /task is empty/.test(e.message),
+      (e) =>
+        AgentError.is(e, 'emptyPrompt') && AgentError.isCode(e, 'emptyTask') && /task is empty/.test(englishMessage(e)),
     );
     assert.throws(
       () => checkPrompt('a\0b', 'follow-up'),
-      (e) => AgentError.is(e, 'launchFailed') && /follow-up contains a NUL/.test(e.message),
+      (e) =>
+        AgentError.is(e, 'launchFailed') &&
+        AgentError.isCode(e, 'nulInFollowUp') &&
+        /follow-up contains a NUL/.test(englishMessage(e)),
     );
     assert.throws(
       () => checkPrompt('x'.repeat(maxPromptBytes + 1), 'task'),
-      (e) => AgentError.is(e, 'launchFailed') && /at most 120 KB/.test(e.message),
+      (e) =>
+        AgentError.is(e, 'launchFailed') &&
+        AgentError.isCode(e, 'taskTooLong') &&
+        e.data.maxKb === 120 &&
+        /at most 120 KB/.test(englishMessage(e)),
     );
     // Bytes, not characters: 40k three-byte characters are 120 KB.
     assert.throws(

@@ -217,11 +217,12 @@ describe('error codes and their messages', () => {
 
   it('finds no sentence thrown in src/core or src/node: AgentErrors with a code and data, never new Error(text)', () => {
     const offenders: string[] = [];
-    for (const file of [...sourceFiles('src/node')]) {
+    for (const file of [...sourceFiles('src/core'), ...sourceFiles('src/node')]) {
       const text = readFileSync(join(repoRoot, file), 'utf8');
       const at = (index: number) => `${file}:${text.slice(0, index).split('\n').length}`;
       for (const m of text.matchAll(/new AgentError\(\s*([^,)]+),\s*(\S)/g)) {
-        if (!/^['"]\w+['"]$|^code$/.test(m[1].trim()) || /['"`]/.test(m[2])) {
+        const literals = [...m[1].matchAll(/(['"`])(.*?)\1/g)].map((l) => l[2]);
+        if (literals.some((l) => !/^\w+$/.test(l)) || /['"`]/.test(m[2])) {
           offenders.push(`${at(m.index)} ${m[0]}`);
         }
       }

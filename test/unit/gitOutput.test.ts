@@ -8,6 +8,8 @@ import {
   parseSavedWork,
   parseStatusPaths,
 } from '../../src/core/gitOutput';
+import { AgentError } from '../../src/core/errors';
+import { englishMessage } from '../../src/ui/errorText';
 
 const tree = 'a'.repeat(40);
 const other = 'b'.repeat(40);
@@ -28,8 +30,21 @@ describe('git output parsers', () => {
       { clean: true, conflicts: [], tree },
       { clean: false, conflicts: ['x.ts', 'y.ts'], tree: other },
     ]);
-    assert.throws(() => parseMergeTreeBatch(`1\0${tree}\0\0`, 2), /merge 2 of 2/);
-    assert.throws(() => parseMergeTreeBatch(`0\0${tree}\0x.ts`, 1), /ended inside merge 1/);
+    assert.throws(
+      () => parseMergeTreeBatch(`1\0${tree}\0\0`, 2),
+      (e) =>
+        AgentError.isCode(e, 'mergeTreeOutputUnexpected') &&
+        e.data.merge === 2 &&
+        e.data.count === 2 &&
+        /merge 2 of 2/.test(englishMessage(e)),
+    );
+    assert.throws(
+      () => parseMergeTreeBatch(`0\0${tree}\0x.ts`, 1),
+      (e) =>
+        AgentError.isCode(e, 'mergeTreeOutputTruncated') &&
+        e.data.merge === 1 &&
+        /ended inside merge 1/.test(englishMessage(e)),
+    );
   });
 
   it('lists both paths of a rename and tells staged changes apart', () => {

@@ -11,6 +11,7 @@ import type {
   TaskRunner,
   TaskState,
 } from '../../src/core/planTypes';
+import { englishMessage } from '../../src/ui/errorText';
 
 interface Deferred<T> {
   resolve(value: T): void;
@@ -457,7 +458,7 @@ describe('plan scheduler', () => {
             maxParallel: maxParallel ?? 2,
             clock: new FakeClock(),
           }),
-        (e) => AgentError.is(e) && message.test(e.message),
+        (e) => AgentError.is(e, 'invalidPlan') && message.test(englishMessage(e)),
         String(message),
       );
     }
