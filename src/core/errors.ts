@@ -294,12 +294,3 @@ export class AgentError<C extends AgentErrorCode = AgentErrorCode> extends Error
 export function isDiskFull(text: string): boolean {
   return /No space left on device|\bENOSPC\b|Disk quota exceeded|\bEDQUOT\b/i.test(text);
 }
-
-/** Transitional, until every throw site has a code: a failure whose message is shown as it is. */
-export class LegacyAgentError extends AgentError {
-  constructor(reason: AgentErrorReason, message: string, detail?: string) {
-    super('legacy' as AgentErrorCode, {} as never, detail);
-    (this as { reason: AgentErrorReason }).reason = reason;
-    this.message = message;
-  }
-}

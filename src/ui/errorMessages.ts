@@ -4,10 +4,10 @@
  */
 import * as vscode from 'vscode';
 import { commands } from '../constants';
-import { AgentError, LegacyAgentError, type AgentErrorCode, type AgentErrorData } from '../core/errors';
+import type { AgentError, AgentErrorCode, AgentErrorData } from '../core/errors';
 import { taskStateText } from './agentsView/planNodes';
 import { statusText } from './agentsView/presentation';
-import { englishMessage, textOf, type ErrorText, type TextArg } from './errorText';
+import { englishMessage, renderStored, textOf, type ErrorText, type TextArg } from './errorText';
 
 /** A button of an error notification: its label and the command it runs. */
 export interface ErrorAction {
@@ -34,11 +34,13 @@ export function codeMessage<C extends AgentErrorCode>(code: C, data: AgentErrorD
   return text && translate(text);
 }
 
+/** A kept error text (an agent's error, a task's reason) with the AgentError messages in it in the user's language. */
+export function storedErrorText(text: string): string {
+  return renderStored(text, translate);
+}
+
 /** What the user reads for `e`. A full disk reads the same whichever write failed; Show Log names it. */
 export function errorMessage(e: AgentError): string {
-  if (e instanceof LegacyAgentError) {
-    return e.message;
-  }
   if (e.reason === 'diskFull') {
     return vscode.l10n.t(
       'The disk is full, so git or the agent could not write its files. Free some space, or set parallelAgents.worktreeRoot to a folder on a disk with room, then try again (Show Log has the details).',
@@ -90,6 +92,5 @@ export function showError(message: string, actions: readonly ErrorAction[]): voi
 
 /** The log text of `e`: its English message, its code and data, then git's or the OS's words. */
 export function errorLogText(e: AgentError): string {
-  const lines = e instanceof LegacyAgentError ? [e.message] : [englishMessage(e), e.message];
-  return [...lines, e.detail].filter((line) => line !== undefined && line !== '').join('\n');
+  return [englishMessage(e), e.message, e.detail].filter((line) => line !== undefined && line !== '').join('\n');
 }

@@ -299,3 +299,26 @@ export function englishMessage(e: AgentError): string {
   const text = textOf(e.code, e.data);
   return text ? fill(text.template, text.args) : e.message;
 }
+
+/**
+ * `text` as kept in a record (an agent's error, a task's reason, a reconcile failure) with each
+ * line that ends in an AgentError's message (`code {json}`) rendered by `render`; any other text,
+ * such as an older record's sentence, stays as it is.
+ */
+export function renderStored(text: string, render: (text: ErrorText) => string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const m = /^(.*?)\b([a-z][A-Za-z]+) (\{.*\})$/.exec(line);
+      if (!m || !hasText(m[2])) {
+        return line;
+      }
+      try {
+        const text = textOf(m[2] as AgentErrorCode, JSON.parse(m[3]) as never);
+        return text ? `${m[1]}${render(text)}` : line;
+      } catch {
+        return line;
+      }
+    })
+    .join('\n');
+}

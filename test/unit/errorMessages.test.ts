@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentError, agentErrorCodes, reasonOf, type AgentErrorCode, type AgentErrorData } from '../../src/core/errors';
-import { englishMessage, fill, hasText, plainArg, textOf } from '../../src/ui/errorText';
+import { englishMessage, fill, hasText, plainArg, renderStored, textOf } from '../../src/ui/errorText';
 import { repoRoot } from '../harness/paths';
 
 // Every error code has its words in English and Spanish (l10n/bundle.l10n*.json, keyed by the
@@ -215,9 +215,28 @@ describe('error codes and their messages', () => {
     );
   });
 
-  it('finds no sentence thrown in src/core or src/node: AgentErrors with a code and data, never new Error(text)', () => {
+  it('shows a kept error in the words of its code, and an older sentence as it was', () => {
+    const kept = new AgentError('agentStillRunning', { title: 'Fix' }).message;
+    const english = (text: string) => renderStored(text, (t) => fill(t.template, t.args));
+    assert.equal(english(kept), 'Agent "Fix" is still running — wait for it to finish or stop it first.');
+    assert.equal(
+      english(`/repo: ${kept}`),
+      '/repo: Agent "Fix" is still running — wait for it to finish or stop it first.',
+    );
+    assert.equal(
+      english(`Preparing failed:\n${kept}\ngit said no`),
+      `Preparing failed:\n${english(kept)}\ngit said no`,
+    );
+    const spanish = renderStored(kept, (t) => fill(bundleEs[t.template], t.args));
+    assert.equal(spanish, 'El agente "Fix" sigue en ejecución: espere a que termine o deténgalo antes.');
+    for (const old of ['The agent crashed.', 'someCode {"a":1}', 'agentStillRunning {not json}', 'agentStillRunning']) {
+      assert.equal(english(old), old);
+    }
+  });
+
+  it('finds no sentence thrown in src/core, src/node or src/ui: AgentErrors with a code and data, never new Error(text)', () => {
     const offenders: string[] = [];
-    for (const file of [...sourceFiles('src/core'), ...sourceFiles('src/node')]) {
+    for (const file of [...sourceFiles('src/core'), ...sourceFiles('src/node'), ...sourceFiles('src/ui')]) {
       const text = readFileSync(join(repoRoot, file), 'utf8');
       const at = (index: number) => `${file}:${text.slice(0, index).split('\n').length}`;
       for (const m of text.matchAll(/new AgentError\(\s*([^,)]+),\s*(\S)/g)) {
@@ -226,7 +245,7 @@ describe('error codes and their messages', () => {
           offenders.push(`${at(m.index)} ${m[0]}`);
         }
       }
-      for (const m of text.matchAll(/\b(?:throw|return) new Error\(|new LegacyAgentError\(/g)) {
+      for (const m of text.matchAll(/\b(?:throw|return) new Error\(/g)) {
         offenders.push(`${at(m.index)} ${m[0]}`);
       }
     }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { PlanRun } from '../../core/planRun';
 import type { PlanTask, TaskState } from '../../core/planTypes';
+import { storedErrorText } from '../errorMessages';
 
 const taskIcons: Record<TaskState, [string, string?]> = {
   waiting: ['circle-outline', 'disabledForeground'],
@@ -106,7 +107,8 @@ export class TaskNode {
 
   toTreeItem(agentDescription: string | undefined, hasFiles: boolean): vscode.TreeItem {
     const state = this.state;
-    const reason = this.run.scheduler.reason(this.task.id);
+    const kept = this.run.scheduler.reason(this.task.id);
+    const reason = kept === undefined ? undefined : storedErrorText(kept);
     const needs = this.task.dependsOn?.length ? vscode.l10n.t('needs: {0}', this.task.dependsOn.join(', ')) : undefined;
     const item = new vscode.TreeItem(
       this.task.title,

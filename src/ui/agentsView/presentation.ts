@@ -7,6 +7,7 @@ import {
   finishedStatuses,
   isActive,
 } from '../../core/agent';
+import { storedErrorText } from '../errorMessages';
 
 const statusIcons: Record<AgentStatus, [icon: string, color?: string]> = {
   queued: ['clock', 'charts.yellow'],
@@ -191,14 +192,14 @@ export function agentTooltip(record: AgentRecord): vscode.MarkdownString {
   return md;
 }
 
-/** A known reason reads in the user's language; any other error is shown as it was recorded. */
+/** A known reason or error code reads in the user's language; any other error is shown as it was recorded. */
 function errorText(record: AgentRecord): string | undefined {
   if (record.errorReason === 'diskFull') {
     return vscode.l10n.t(
       'The disk is full: the agent could not write its files. Free some space (or set parallelAgents.worktreeRoot to a folder on a disk with room), then send a follow-up or dispatch it again; its work so far is kept.',
     );
   }
-  return record.error;
+  return record.error === undefined ? undefined : storedErrorText(record.error);
 }
 
 function escape(text: string): string {

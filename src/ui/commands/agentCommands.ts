@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { AgentRecord } from '../../core/agent';
 import type { AgentLanding } from '../../core/agentLanding';
 import type { AgentManager } from '../../core/agentManager';
-import { LegacyAgentError } from '../../core/errors';
+import { AgentError } from '../../core/errors';
 import type { TerminalRunner } from '../../host/terminalRunner';
 import type { AgentOutputViews } from '../outputViews';
 import { openChange } from '../diff/openChange';
@@ -33,14 +33,14 @@ async function pickAgent(
   }
   const candidates = manager.list().filter(filter);
   if (candidates.length === 0) {
-    throw new LegacyAgentError('unknownAgent', vscode.l10n.t('There is no agent this applies to.'));
+    throw new AgentError('noAgentApplies', {});
   }
   const picked = await vscode.window.showQuickPick(
     candidates.map((r) => ({ label: r.title, description: `${r.profile} · ${statusText(r.status)}`, id: r.id })),
     { placeHolder: vscode.l10n.t('Which agent?') },
   );
   if (!picked) {
-    throw new LegacyAgentError('cancelled', 'cancelled');
+    throw new AgentError('cancelled', {});
   }
   return manager.get(picked.id);
 }
@@ -63,7 +63,7 @@ export function agentCommands(deps: AgentCommandDeps) {
       const record = await pickAgent(manager, arg, (r) => r.activity?.result !== undefined);
       const result = record.activity?.result;
       if (!result) {
-        throw new LegacyAgentError('unknownAgent', vscode.l10n.t('Agent "{0}" has reported no result.', record.title));
+        throw new AgentError('noResult', { title: record.title });
       }
       const document = await vscode.workspace.openTextDocument({
         language: 'markdown',
@@ -74,10 +74,7 @@ export function agentCommands(deps: AgentCommandDeps) {
     openWorktree: async (arg?: unknown) => {
       const record = await pickAgent(manager, arg, (r) => r.worktreePath !== undefined);
       if (!record.worktreePath) {
-        throw new LegacyAgentError(
-          'unknownAgent',
-          vscode.l10n.t('Agent "{0}" works in the workspace itself, not in a worktree.', record.title),
-        );
+        throw new AgentError('notInWorktree', { title: record.title });
       }
       await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(record.worktreePath), {
         forceNewWindow: true,
@@ -86,32 +83,16 @@ export function agentCommands(deps: AgentCommandDeps) {
     revealTerminal: async (arg?: unknown) => {
       const record = await pickAgent(manager, arg, (r) => r.mode === 'terminal');
       if (!deps.terminals.reveal(record.id)) {
-        throw new LegacyAgentError(
-          'unknownAgent',
-          vscode.l10n.t('The terminal of agent "{0}" has closed.', record.title),
-        );
+        throw new AgentError('terminalClosed', { title: record.title });
       }
     },
     reopenTerminal: async (arg?: unknown) => {
       const record = await pickAgent(manager, arg, (r) => r.status === 'detached');
       if (record.status !== 'detached') {
-        throw new LegacyAgentError(
-          'invalidTransition',
-          vscode.l10n.t(
-            'Agent "{0}" is {1}: only a detached terminal agent can be reopened in a terminal.',
-            record.title,
-            statusText(record.status),
-          ),
-        );
+        throw new AgentError('notDetached', { title: record.title, status: record.status });
       }
       if (record.worktreePresent === false || record.worktreeMissing) {
-        throw new LegacyAgentError(
-          'invalidTransition',
-          vscode.l10n.t(
-            'The worktree folder of agent "{0}" is missing — restore it or forget the agent.',
-            record.title,
-          ),
-        );
+        throw new AgentError('worktreeMissing', { title: record.title });
       }
       await manager.reopenTerminal(record.id);
       deps.terminals.reveal(record.id);
@@ -120,13 +101,7 @@ export function agentCommands(deps: AgentCommandDeps) {
       const record = await pickAgent(manager, arg, (r) => r.status !== 'discarded');
       const options = (arg && typeof arg === 'object' ? arg : {}) as DiscardArgs;
       if (record.worktreeMissing) {
-        throw new LegacyAgentError(
-          'invalidTransition',
-          vscode.l10n.t(
-            'The worktree folder of agent "{0}" is missing — restore it or forget the agent.',
-            record.title,
-          ),
-        );
+        throw new AgentError('worktreeMissing', { title: record.title });
       }
       if (options.confirm !== false) {
         await confirmDiscard(manager, record);
@@ -145,7 +120,7 @@ export function agentCommands(deps: AgentCommandDeps) {
     openChange: async (arg?: unknown) => {
       const { agentId, path } = (arg ?? {}) as { agentId?: string; path?: string };
       if (!agentId || !path) {
-        throw new LegacyAgentError('unknownAgent', vscode.l10n.t('Open a change from a file row of the Agents view.'));
+        throw new AgentError('noFileRow', {});
       }
       await openChange(manager.get(agentId), path);
     },
@@ -177,6 +152,6 @@ async function confirmDiscard(manager: AgentManager, record: AgentRecord): Promi
       discard,
     )) !== discard
   ) {
-    throw new LegacyAgentError('cancelled', 'cancelled');
+    throw new AgentError('cancelled', {});
   }
 }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Isolation } from '../../core/agent';
 import type { AgentManager, DispatchOptions } from '../../core/agentManager';
-import { LegacyAgentError } from '../../core/errors';
+import { AgentError } from '../../core/errors';
 import { titleFromPrompt } from '../../core/naming';
 import type { GitPort } from '../../core/ports';
 import type { Profile } from '../../core/profiles';
@@ -26,16 +26,13 @@ export interface DispatchDeps {
 }
 
 function cancelled(): never {
-  throw new LegacyAgentError('cancelled', 'cancelled');
+  throw new AgentError('cancelled', {});
 }
 
 /** Asks for whatever the arguments leave open, then dispatches with a progress notification. */
 export async function dispatchCommand(deps: DispatchDeps, args: DispatchArgs = {}): Promise<string | undefined> {
   if (!vscode.workspace.isTrusted) {
-    throw new LegacyAgentError(
-      'untrustedWorkspace',
-      vscode.l10n.t('Agents run code and git hooks: trust this workspace before dispatching an agent.'),
-    );
+    throw new AgentError('untrustedDispatch', {});
   }
   const interactive = args.prompt === undefined;
   const folder =
@@ -43,7 +40,7 @@ export async function dispatchCommand(deps: DispatchDeps, args: DispatchArgs = {
       ? await checkedRepositoryFolder(deps.git, args.folder)
       : await pickRepositoryFolder(deps.git, {
           title: vscode.l10n.t('Dispatch Agent: repository'),
-          noFolder: vscode.l10n.t('Open a folder that is a git repository to dispatch an agent.'),
+          noFolder: 'noFolderToDispatch',
         });
   const prompt = args.prompt ?? (await askPrompt());
   const profile = args.profile ?? (interactive ? await pickProfile(deps) : deps.defaultProfile());

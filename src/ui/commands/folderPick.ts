@@ -1,18 +1,12 @@
 import * as vscode from 'vscode';
-import { AgentError, LegacyAgentError } from '../../core/errors';
+import { AgentError } from '../../core/errors';
 import { chooseFolder, isRepository, type WorkspaceFolderInfo } from '../../core/folderChoice';
 import type { GitPort } from '../../core/ports';
 
 type RepoRoot = Pick<GitPort, 'repoRoot'>;
 
 function notRepository(folder: string): AgentError {
-  return new LegacyAgentError(
-    'notGitRepository',
-    vscode.l10n.t(
-      '{0} is not a git repository: an agent works on a branch of its own in a git worktree. Open a folder that is a git repository (or run git init there and make a first commit), then dispatch again.',
-      folder,
-    ),
-  );
+  return new AgentError('folderNotARepository', { folder });
 }
 
 /** A folder named by the caller (a command argument): refused unless it is a git repository. */
@@ -26,7 +20,7 @@ export async function checkedRepositoryFolder(git: RepoRoot, folder: string): Pr
 /** The only repository among the workspace folders silently; a pick among several; a refusal naming the folders when none is. */
 export async function pickRepositoryFolder(
   git: RepoRoot,
-  words: { readonly title: string; readonly noFolder: string },
+  words: { readonly title: string; readonly noFolder: 'noFolderToDispatch' | 'noFolderForPlan' },
 ): Promise<string> {
   const folders: WorkspaceFolderInfo[] = (vscode.workspace.workspaceFolders ?? []).map((f) => ({
     name: f.name,
@@ -35,17 +29,11 @@ export async function pickRepositoryFolder(
   const choice = await chooseFolder(git, folders);
   switch (choice.kind) {
     case 'noFolder':
-      throw new LegacyAgentError('noWorkspace', words.noFolder);
+      throw new AgentError(words.noFolder, {});
     case 'noRepository':
       throw choice.folders.length === 1
         ? notRepository(choice.folders[0].path)
-        : new LegacyAgentError(
-            'notGitRepository',
-            vscode.l10n.t(
-              'None of the workspace folders ({0}) is a git repository: an agent works on a branch of its own in a git worktree. Add a folder that is a git repository to the workspace (or run git init in one and make a first commit), then dispatch again.',
-              choice.folders.map((f) => f.name).join(', '),
-            ),
-          );
+        : new AgentError('noFolderIsARepository', { folders: choice.folders.map((f) => f.name) });
     case 'chosen':
       return choice.folder.path;
     case 'ask': {
@@ -56,7 +44,7 @@ export async function pickRepositoryFolder(
         ignoreFocusOut: true,
       });
       if (!picked) {
-        throw new LegacyAgentError('cancelled', 'cancelled');
+        throw new AgentError('cancelled', {});
       }
       return picked.path;
     }

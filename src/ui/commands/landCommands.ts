@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentLanding, MergeResult } from '../../core/agentLanding';
 import type { AgentManager } from '../../core/agentManager';
-import { LegacyAgentError } from '../../core/errors';
+import { AgentError } from '../../core/errors';
 import type { MergeStrategy } from '../../core/ports';
 import { joinPath } from '../../util/paths';
 import { statusText } from '../agentsView/presentation';
@@ -22,7 +22,7 @@ interface MergeArgs {
 }
 
 function cancelled(): never {
-  throw new LegacyAgentError('cancelled', 'cancelled');
+  throw new AgentError('cancelled', {});
 }
 
 async function pickLandable(manager: AgentManager, arg: unknown): Promise<string> {
@@ -96,14 +96,7 @@ export function landCommands({ manager, landing, strategy }: LandDeps) {
           : o.commit === true;
         if (!ok) {
           if (!interactive) {
-            throw new LegacyAgentError(
-              'invalidTransition',
-              vscode.l10n.t(
-                'Agent "{0}" has {1} uncommitted files: commit them first (pass commit: true).',
-                record.title,
-                result.files,
-              ),
-            );
+            throw new AgentError('uncommittedFiles', { title: record.title, count: result.files });
           }
           cancelled();
         }
@@ -170,13 +163,7 @@ export function landCommands({ manager, landing, strategy }: LandDeps) {
     const record = manager.get(id);
     switch (result.kind) {
       case 'dirtyMain':
-        throw new LegacyAgentError(
-          'invalidTransition',
-          vscode.l10n.t(
-            'The workspace has uncommitted changes to files this merge touches ({0}) — commit or stash them, then merge again.',
-            result.files.join(', '),
-          ),
-        );
+        throw new AgentError('mergeTouchesDirtyFiles', { files: result.files });
       case 'conflicts': {
         const resolve = vscode.l10n.t('Resolve in Agent Worktree');
         const send = vscode.l10n.t('Send Conflicts to Agent');

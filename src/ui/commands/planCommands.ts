@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentLanding } from '../../core/agentLanding';
 import type { AgentManager } from '../../core/agentManager';
-import { LegacyAgentError } from '../../core/errors';
+import { AgentError } from '../../core/errors';
 import { slugify } from '../../core/naming';
 import { parsePlan } from '../../core/plan';
 import { extractPlanJson, planningPrompt, replyText } from '../../core/planningRequest';
@@ -50,7 +50,7 @@ export interface PlanCommandDeps {
 }
 
 function cancelled(): never {
-  throw new LegacyAgentError('cancelled', 'cancelled');
+  throw new AgentError('cancelled', {});
 }
 
 function describeProblems(problems: readonly PlanProblem[]): string {
@@ -63,7 +63,7 @@ function taskOf(arg: unknown): { runId: string; taskId: string } {
   const runId = o.runId ?? o.run?.id;
   const taskId = o.taskId ?? o.task?.id;
   if (!runId || !taskId) {
-    throw new LegacyAgentError('unknownAgent', vscode.l10n.t('Choose a task of a plan in the Agents view.'));
+    throw new AgentError('noPlanTask', {});
   }
   return { runId, taskId };
 }
@@ -72,7 +72,7 @@ function runOf(deps: PlanCommandDeps, arg: unknown): string {
   const o = (arg ?? {}) as { runId?: string; run?: { id: string } };
   const id = typeof arg === 'string' ? arg : (o.runId ?? o.run?.id ?? deps.plans.list().at(-1)?.id);
   if (!id) {
-    throw new LegacyAgentError('unknownAgent', vscode.l10n.t('No plan is running.'));
+    throw new AgentError('noPlanRunning', {});
   }
   return id;
 }
@@ -98,10 +98,7 @@ async function readPlanText(arg: unknown): Promise<{ text: string; name: string;
   );
   if (!picked) {
     if (files.length === 0) {
-      throw new LegacyAgentError(
-        'invalidPlan',
-        vscode.l10n.t('No plan file found: create a *.agents.json file, or run Plan with Agent.'),
-      );
+      throw new AgentError('noPlanFile', {});
     }
     cancelled();
   }
@@ -113,7 +110,7 @@ export function planCommands(deps: PlanCommandDeps) {
   const folder = (title: string) =>
     pickRepositoryFolder(deps.git, {
       title,
-      noFolder: vscode.l10n.t('Open a folder that is a git repository to run a plan.'),
+      noFolder: 'noFolderForPlan',
     });
   const validate = (text: string, name: string, uri?: vscode.Uri): Plan => {
     const { plan, problems } = parsePlan(
@@ -122,14 +119,10 @@ export function planCommands(deps: PlanCommandDeps) {
     );
     showProblems(uri, text, problems);
     if (!plan || problems.length > 0) {
-      throw new LegacyAgentError(
-        'invalidPlan',
-        vscode.l10n.t(
-          '{0} is not a valid plan ({1} problems): {2}',
-          name,
-          problems.length,
-          describeProblems(problems.slice(0, 3)),
-        ),
+      const shown = describeProblems(problems.slice(0, 3));
+      throw new AgentError(
+        'invalidPlanFile',
+        { name, count: problems.length, problems: shown },
         describeProblems(problems),
       );
     }
@@ -139,10 +132,7 @@ export function planCommands(deps: PlanCommandDeps) {
   return {
     dispatchPlan: async (arg?: unknown) => {
       if (!vscode.workspace.isTrusted) {
-        throw new LegacyAgentError(
-          'untrustedWorkspace',
-          vscode.l10n.t('Plans run agents and git hooks: trust this workspace first.'),
-        );
+        throw new AgentError('untrustedPlan', {});
       }
       const o = (arg ?? {}) as { plan?: unknown; text?: string };
       const { text, name, uri } =
@@ -207,7 +197,7 @@ async function removePlan(deps: PlanCommandDeps, arg: unknown): Promise<{ branch
   let runId = typeof arg === 'string' ? arg : (o.runId ?? o.run?.id);
   if (!runId) {
     if (runs.length === 0) {
-      throw new LegacyAgentError('unknownAgent', vscode.l10n.t('There is no plan to remove.'));
+      throw new AgentError('noPlanToRemove', {});
     }
     const picked =
       runs.length === 1
@@ -223,10 +213,7 @@ async function removePlan(deps: PlanCommandDeps, arg: unknown): Promise<{ branch
   const run = deps.plans.get(runId);
   const busy = run.activeTasks();
   if (busy.length > 0) {
-    throw new LegacyAgentError(
-      'invalidTransition',
-      vscode.l10n.t('Plan "{0}" is still running ({1}): stop it first.', run.plan.title, busy.join(', ')),
-    );
+    throw new AgentError('planStillRunning', { title: run.plan.title, tasks: busy });
   }
   if (o.confirm !== false) {
     const remove = vscode.l10n.t('Remove Plan');
@@ -318,14 +305,7 @@ async function planWithAgent(deps: PlanCommandDeps, folder: string, arg: unknown
       content: `<!-- ${vscode.l10n.t("The agent's reply is not a valid plan:")}\n${describeProblems(problems)}\n-->\n\n${reply}`,
     });
     await vscode.window.showTextDocument(doc);
-    throw new LegacyAgentError(
-      'invalidPlan',
-      vscode.l10n.t(
-        "The agent's plan is not valid ({0} problems); its reply is shown. Nothing was dispatched.",
-        problems.length,
-      ),
-      describeProblems(problems),
-    );
+    throw new AgentError('invalidAgentPlan', { count: problems.length }, describeProblems(problems));
   }
   const dir = vscode.Uri.joinPath(vscode.Uri.file(folder), '.vscode', 'agents');
   const exists = (uri: vscode.Uri) =>

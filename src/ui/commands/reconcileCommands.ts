@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import type { AgentManager } from '../../core/agentManager';
-import { LegacyAgentError } from '../../core/errors';
+import { AgentError } from '../../core/errors';
 import type { Orphan } from '../../core/reconcile';
 import type { OrphanKey, ReconcileReport, Reconciler } from '../../core/reconciler';
 import { agentIdOf } from './commandRunner';
+import { storedErrorText } from '../errorMessages';
 
 export interface ReconcileCommandDeps {
   readonly manager: AgentManager;
@@ -82,7 +83,7 @@ export function reconcileCommands(deps: ReconcileCommandDeps) {
         void vscode.window.showInformationMessage(summary(report));
         if (report.errors.length > 0) {
           void vscode.window.showWarningMessage(
-            vscode.l10n.t('Reconcile could not read: {0}', report.errors.join('; ')),
+            vscode.l10n.t('Reconcile could not read: {0}', report.errors.map(storedErrorText).join('; ')),
           );
         }
       }
@@ -107,7 +108,7 @@ export function reconcileCommands(deps: ReconcileCommandDeps) {
             discard,
           )) !== discard
         ) {
-          throw new LegacyAgentError('cancelled', 'cancelled');
+          throw new AgentError('cancelled', {});
         }
       }
       return (await reconciler.discardOrphan(key)).id;
@@ -129,7 +130,7 @@ export function reconcileCommands(deps: ReconcileCommandDeps) {
             forget,
           )) !== forget
         ) {
-          throw new LegacyAgentError('cancelled', 'cancelled');
+          throw new AgentError('cancelled', {});
         }
       }
       await reconciler.forget(id);
@@ -144,10 +145,7 @@ async function missingId(manager: AgentManager, arg: unknown): Promise<string> {
   }
   const missing = manager.list().filter((r) => r.worktreeMissing);
   if (missing.length === 0) {
-    throw new LegacyAgentError(
-      'unknownAgent',
-      vscode.l10n.t('No agent is missing its worktree — run Reconcile Agents first.'),
-    );
+    throw new AgentError('noMissingAgent', {});
   }
   const picked =
     missing.length === 1
@@ -157,7 +155,7 @@ async function missingId(manager: AgentManager, arg: unknown): Promise<string> {
           { placeHolder: vscode.l10n.t('Which agent?') },
         );
   if (!picked) {
-    throw new LegacyAgentError('cancelled', 'cancelled');
+    throw new AgentError('cancelled', {});
   }
   return picked.id;
 }

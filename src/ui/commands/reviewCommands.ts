@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentRecord, ChangedFile } from '../../core/agent';
 import type { AgentManager } from '../../core/agentManager';
-import { LegacyAgentError } from '../../core/errors';
+import { AgentError } from '../../core/errors';
 import { repoRelativePath } from '../../core/overlaps';
 import type { GitLandingPort } from '../../core/ports';
 import { joinPath, parentDir } from '../../util/paths';
@@ -29,18 +29,12 @@ function fileOf(manager: AgentManager, arg: unknown): { record: AgentRecord; fil
       ? { agentId, path }
       : BaseContentProvider.changeOf(vscode.window.tabGroups.activeTabGroup.activeTab);
   if (!target) {
-    throw new LegacyAgentError(
-      'unknownAgent',
-      vscode.l10n.t('Choose a file of an agent in the Agents view, or open one of its diffs.'),
-    );
+    throw new AgentError('noAgentFile', {});
   }
   const record = manager.get(target.agentId);
   const file = record.changedFiles.find((f) => f.path === target.path);
   if (!file) {
-    throw new LegacyAgentError(
-      'unknownAgent',
-      vscode.l10n.t('{0} is no longer among the changes of agent "{1}".', target.path, record.title),
-    );
+    throw new AgentError('changeNotListed', { title: record.title, path: target.path });
   }
   return { record, file };
 }
@@ -71,13 +65,7 @@ export function reviewCommands({ manager, landing }: ReviewDeps) {
     revertFile: async (arg?: unknown) => {
       const { record, file } = fileOf(manager, arg);
       if (!record.worktreePath) {
-        throw new LegacyAgentError(
-          'invalidTransition',
-          vscode.l10n.t(
-            'Agent "{0}" works in the workspace itself; use Source Control to revert its files.',
-            record.title,
-          ),
-        );
+        throw new AgentError('worksInWorkspace', { title: record.title });
       }
       await landing.restoreFile(record.cwd, record.baseSha, file.oldPath ?? file.path);
       if (file.oldPath) {
@@ -99,7 +87,7 @@ export function reviewCommands({ manager, landing }: ReviewDeps) {
               validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('Describe the next step.') : undefined),
             });
       if (prompt === undefined) {
-        throw new LegacyAgentError('cancelled', 'cancelled');
+        throw new AgentError('cancelled', {});
       }
       await manager.followUp(id, prompt);
     },
@@ -109,23 +97,14 @@ export function reviewCommands({ manager, landing }: ReviewDeps) {
 /** Writes the agent's version of one file into the main worktree (added, modified, deleted, renamed). */
 async function acceptFile(record: AgentRecord, file: ChangedFile): Promise<void> {
   if (!record.worktreePath) {
-    throw new LegacyAgentError(
-      'invalidTransition',
-      vscode.l10n.t('Agent "{0}" already works in the workspace: its changes are there.', record.title),
-    );
+    throw new AgentError('alreadyInWorkspace', { title: record.title });
   }
   const target = (p: string) => vscode.Uri.file(joinPath(record.repoRoot, repoRelativePath(record, p)));
   const dirty = vscode.workspace.textDocuments.find(
     (d) => d.isDirty && [file.path, file.oldPath].some((p) => p && d.uri.fsPath === target(p).fsPath),
   );
   if (dirty) {
-    throw new LegacyAgentError(
-      'invalidTransition',
-      vscode.l10n.t(
-        "{0} has unsaved changes in an editor — save or revert them before accepting the agent's version.",
-        vscode.workspace.asRelativePath(dirty.uri),
-      ),
-    );
+    throw new AgentError('unsavedEditor', { path: vscode.workspace.asRelativePath(dirty.uri) });
   }
   if (file.kind !== 'deleted') {
     const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(joinPath(record.cwd, file.path)));
@@ -149,7 +128,7 @@ async function pickFinished(manager: AgentManager): Promise<string> {
     { placeHolder: vscode.l10n.t('Which agent?') },
   );
   if (!picked) {
-    throw new LegacyAgentError('cancelled', 'cancelled');
+    throw new AgentError('cancelled', {});
   }
   return picked.id;
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentRecord, ChangedFile } from '../../core/agent';
-import { LegacyAgentError } from '../../core/errors';
+import { AgentError } from '../../core/errors';
 import { repoRelativePath } from '../../core/overlaps';
 import { baseName, joinPath } from '../../util/paths';
 import { BaseContentProvider } from './baseContentProvider';
@@ -30,10 +30,7 @@ export function diffSides(
 export async function openChange(record: AgentRecord, path: string): Promise<void> {
   const file = record.changedFiles.find((f) => f.path === path);
   if (!file) {
-    throw new LegacyAgentError(
-      'gitFailed',
-      vscode.l10n.t('{0} is no longer among the changes of agent "{1}".', path, record.title),
-    );
+    throw new AgentError('changeGone', { title: record.title, path });
   }
   const { left, right, title } = diffSides(record, file);
   await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
