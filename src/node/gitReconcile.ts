@@ -6,18 +6,7 @@ import type { GitReconcilePort, SavedWork } from '../core/ports';
 import type { GitRefInfo } from '../core/reconcile';
 import { parseWorktreeList, type WorktreeEntry } from '../core/worktreeList';
 import type { GitContext } from './gitContext';
-
-async function exists(p: string): Promise<boolean> {
-  return fs.access(p).then(
-    () => true,
-    () => false,
-  );
-}
-
-async function canonical(p: string): Promise<string> {
-  const resolved = path.resolve(p);
-  return fs.realpath(resolved).catch(() => resolved);
-}
+import { canonicalPath, pathExists } from './fileSystem';
 
 /** for-each-ref lines: name NUL sha NUL parents (space-separated). */
 export function parseRefs(output: string): GitRefInfo[] {
@@ -46,7 +35,7 @@ export class GitReconcile implements GitReconcilePort {
   pruneWorktree(repoRoot: string, dir: string): Promise<void> {
     return this.context.write(repoRoot, async () => {
       const target = path.resolve(repoRoot, dir);
-      if (await exists(target)) {
+      if (await pathExists(target)) {
         throw new AgentError('worktreeFailed', `The worktree ${target} still exists on disk; it is not stale.`);
       }
       // For a registration whose folder is gone, `worktree remove` only drops the registration.
@@ -57,7 +46,7 @@ export class GitReconcile implements GitReconcilePort {
   checkoutWorktree(repoRoot: string, dir: string, branch: string): Promise<void> {
     return this.context.write(repoRoot, async () => {
       const target = path.resolve(repoRoot, dir);
-      const folderExisted = await exists(target);
+      const folderExisted = await pathExists(target);
       try {
         await this.context.run(repoRoot, ['worktree', 'add', target, branch], { reason: 'worktreeFailed' });
         await this.verify(repoRoot, target, branch);
@@ -97,9 +86,9 @@ export class GitReconcile implements GitReconcilePort {
   }
 
   private async verify(repoRoot: string, target: string, branch: string): Promise<void> {
-    const wanted = await canonical(target);
+    const wanted = await canonicalPath(target);
     for (const entry of await this.listWorktrees(repoRoot)) {
-      if ((await canonical(entry.path)) === wanted) {
+      if ((await canonicalPath(entry.path)) === wanted) {
         if (entry.branch === `refs/heads/${branch}`) {
           return;
         }

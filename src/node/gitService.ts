@@ -10,6 +10,7 @@ import { GitContext, type GitContextOptions } from './gitContext';
 import { diskFullError } from './diskSpace';
 import { GitProcessError, stderrOf, type FailureReason, type GitRunner } from './gitProcess';
 import { sniffBinaryFiles } from './binarySniffer';
+import { canonicalPath, pathExists } from './fileSystem';
 
 export interface GitServiceOptions extends GitContextOptions {
   /** Shares the process cap and write queues with other git ports; the other options are then ignored. */
@@ -18,19 +19,6 @@ export interface GitServiceOptions extends GitContextOptions {
 
 function isFullSha(s: string): boolean {
   return /^([0-9a-f]{40}|[0-9a-f]{64})$/i.test(s);
-}
-
-async function exists(p: string): Promise<boolean> {
-  return fs.access(p).then(
-    () => true,
-    () => false,
-  );
-}
-
-async function canonical(p: string): Promise<string> {
-  const resolved = path.resolve(p);
-  const real = await fs.realpath(resolved).catch(() => resolved);
-  return process.platform === 'win32' ? real.toLowerCase() : real;
 }
 
 export class GitService implements GitPort {
@@ -102,7 +90,7 @@ export class GitService implements GitPort {
       if (await this.branchExists(repoRoot, branch)) {
         throw new AgentError('worktreeFailed', `A branch named ${branch} already exists.`);
       }
-      const folderExisted = await exists(target);
+      const folderExisted = await pathExists(target);
       const args = ['worktree', 'add', '-b', branch, target, baseSha];
       try {
         // A lock failure may come after -b made the branch: each try undoes itself, then the whole add is retried.
@@ -132,7 +120,7 @@ export class GitService implements GitPort {
   removeWorktree(repoRoot: string, dir: string, force: boolean): Promise<void> {
     return this.write(repoRoot, async () => {
       const target = path.resolve(repoRoot, dir);
-      if (await exists(target)) {
+      if (await pathExists(target)) {
         await this.worktreeRemove(repoRoot, target, force);
         await this.prune(repoRoot);
         return;
@@ -248,9 +236,9 @@ export class GitService implements GitPort {
   }
 
   private async findWorktree(repoRoot: string, target: string): Promise<WorktreeEntry | undefined> {
-    const wanted = await canonical(target);
+    const wanted = await canonicalPath(target);
     for (const entry of await this.listWorktrees(repoRoot)) {
-      if ((await canonical(entry.path)) === wanted) {
+      if ((await canonicalPath(entry.path)) === wanted) {
         return entry;
       }
     }
@@ -294,14 +282,14 @@ export class GitService implements GitPort {
     };
     // Without its .git file the target holds no checkout, and git keeps no registration of a failed
     // add: nothing to ask `worktree list` about (which a concurrent add may have made unreadable).
-    const checkedOut = () => exists(path.join(target, '.git'));
+    const checkedOut = () => pathExists(path.join(target, '.git'));
     await attempt('removing the worktree', async () => {
       if ((await checkedOut()) && (await this.findWorktree(repoRoot, target))) {
         await this.runner.text(repoRoot, ['worktree', 'remove', '--force', '--force', target]);
         if (folderExisted) {
           await fs.mkdir(target, { recursive: true });
         }
-      } else if (!folderExisted && (await exists(target))) {
+      } else if (!folderExisted && (await pathExists(target))) {
         await fs.rm(target, { recursive: true, force: true });
       }
     });
@@ -318,7 +306,7 @@ export class GitService implements GitPort {
       }
     });
     const branchLeft = await this.branchExists(repoRoot, branch).catch(() => true);
-    return !branchLeft && (folderExisted || !(await exists(target)));
+    return !branchLeft && (folderExisted || !(await pathExists(target)));
   }
 
   private async worktreeRemove(repoRoot: string, target: string, force: boolean): Promise<void> {

@@ -9,6 +9,7 @@ import { AgentError } from '../core/errors';
 import type { SavedWork } from '../core/ports';
 import { parseWorktreeList } from '../core/worktreeList';
 import type { GitContext } from './gitContext';
+import { canonicalPath, pathExists } from './fileSystem';
 
 /**
  * Commits the worktree exactly as it is (tracked changes, deletions, untracked but not ignored
@@ -83,10 +84,7 @@ export async function restoreWork(
       `Cannot restore the saved work on ${branch}: the branch now points at ${existing.slice(0, 10)}, not at ${parent.slice(0, 10)} where the work was saved. Rename or delete the branch, or restore onto another one.`,
     );
   }
-  const folderExisted = await fs.access(target).then(
-    () => true,
-    () => false,
-  );
+  const folderExisted = await pathExists(target);
   const add = existing ? ['worktree', 'add', target, branch] : ['worktree', 'add', '-b', branch, target, parent];
   try {
     await context.run(repoRoot, add, { reason: 'worktreeFailed' });
@@ -106,9 +104,9 @@ async function verifyRegistration(
   branch: string,
 ): Promise<void> {
   const list = parseWorktreeList((await context.run(repoRoot, ['worktree', 'list', '--porcelain', '-z'])).stdout);
-  const wanted = await fs.realpath(target);
+  const wanted = await canonicalPath(target);
   for (const entry of list) {
-    if ((await fs.realpath(entry.path).catch(() => entry.path)) === wanted) {
+    if ((await canonicalPath(entry.path)) === wanted) {
       if (entry.branch === `refs/heads/${branch}`) {
         return;
       }
