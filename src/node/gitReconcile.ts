@@ -4,9 +4,10 @@ import * as path from 'node:path';
 import { AgentError } from '../core/errors';
 import type { GitReconcilePort, SavedWork } from '../core/ports';
 import type { GitRefInfo } from '../core/reconcile';
-import { parseWorktreeList, type WorktreeEntry } from '../core/worktreeList';
+import type { WorktreeEntry } from '../core/worktreeList';
 import type { GitContext } from './gitContext';
-import { canonicalPath, pathExists } from './fileSystem';
+import { pathExists } from './fileSystem';
+import { listWorktrees, verifyCheckedOut } from './gitWorktrees';
 
 /** for-each-ref lines: name NUL sha NUL parents (space-separated). */
 export function parseRefs(output: string): GitRefInfo[] {
@@ -24,7 +25,7 @@ export class GitReconcile implements GitReconcilePort {
   constructor(private readonly context: GitContext) {}
 
   async listWorktrees(repoRoot: string): Promise<WorktreeEntry[]> {
-    return parseWorktreeList((await this.context.run(repoRoot, ['worktree', 'list', '--porcelain', '-z'])).stdout);
+    return listWorktrees(this.context, repoRoot);
   }
 
   async listRefs(repoRoot: string, prefixes: readonly string[]): Promise<GitRefInfo[]> {
@@ -49,7 +50,7 @@ export class GitReconcile implements GitReconcilePort {
       const folderExisted = await pathExists(target);
       try {
         await this.context.run(repoRoot, ['worktree', 'add', target, branch], { reason: 'worktreeFailed' });
-        await this.verify(repoRoot, target, branch);
+        await verifyCheckedOut(this.context, repoRoot, target, branch);
       } catch (e) {
         const quietly = (args: string[]) => this.context.runner.exec(repoRoot, args).catch(() => undefined);
         if (!folderExisted) {
@@ -83,21 +84,5 @@ export class GitReconcile implements GitReconcilePort {
       const seconds = await this.context.out(repoRoot, ['log', '-1', '--format=%ct', sha]);
       return { ref, sha, date: Number.parseInt(seconds, 10) * 1000 };
     });
-  }
-
-  private async verify(repoRoot: string, target: string, branch: string): Promise<void> {
-    const wanted = await canonicalPath(target);
-    for (const entry of await this.listWorktrees(repoRoot)) {
-      if ((await canonicalPath(entry.path)) === wanted) {
-        if (entry.branch === `refs/heads/${branch}`) {
-          return;
-        }
-        throw new AgentError(
-          'worktreeFailed',
-          `The worktree ${target} has ${entry.branch ?? 'no branch'} checked out instead of ${branch}.`,
-        );
-      }
-    }
-    throw new AgentError('worktreeFailed', `The worktree ${target} is not listed by git worktree list.`);
   }
 }

@@ -5,12 +5,12 @@ import { buildChangeSet, countStatusEntries, parsePathList } from '../core/chang
 import type { ChangedFile } from '../core/agent';
 import { AgentError } from '../core/errors';
 import type { GitPort, Logger, WorkState } from '../core/ports';
-import { parseWorktreeList, type WorktreeEntry } from '../core/worktreeList';
 import { GitContext, type GitContextOptions } from './gitContext';
 import { diskFullError } from './diskSpace';
 import { GitProcessError, stderrOf, type FailureReason, type GitRunner } from './gitProcess';
 import { sniffBinaryFiles } from './binarySniffer';
-import { canonicalPath, pathExists } from './fileSystem';
+import { pathExists } from './fileSystem';
+import { findWorktree } from './gitWorktrees';
 
 export interface GitServiceOptions extends GitContextOptions {
   /** Shares the process cap and write queues with other git ports; the other options are then ignored. */
@@ -127,7 +127,7 @@ export class GitService implements GitPort {
       }
       // Folder deleted by hand: prune drops the registration unless the worktree is locked.
       await this.prune(repoRoot);
-      const entry = await this.findWorktree(repoRoot, target);
+      const entry = await findWorktree(this.context, repoRoot, target);
       if (entry) {
         if (!force) {
           throw new AgentError(
@@ -231,23 +231,9 @@ export class GitService implements GitPort {
     }
   }
 
-  private async listWorktrees(repoRoot: string): Promise<WorktreeEntry[]> {
-    return parseWorktreeList(await this.read(repoRoot, ['worktree', 'list', '--porcelain', '-z']));
-  }
-
-  private async findWorktree(repoRoot: string, target: string): Promise<WorktreeEntry | undefined> {
-    const wanted = await canonicalPath(target);
-    for (const entry of await this.listWorktrees(repoRoot)) {
-      if ((await canonicalPath(entry.path)) === wanted) {
-        return entry;
-      }
-    }
-    return undefined;
-  }
-
   /** An exit code of 0 is not enough: a racing add can exit 0 yet leave no usable registration. */
   private async verifyRegistration(repoRoot: string, target: string, branch: string, baseSha: string): Promise<void> {
-    const entry = await this.findWorktree(repoRoot, target);
+    const entry = await findWorktree(this.context, repoRoot, target);
     const problem = !entry
       ? 'it is not listed by git worktree list'
       : entry.branch !== `refs/heads/${branch}`
@@ -284,7 +270,7 @@ export class GitService implements GitPort {
     // add: nothing to ask `worktree list` about (which a concurrent add may have made unreadable).
     const checkedOut = () => pathExists(path.join(target, '.git'));
     await attempt('removing the worktree', async () => {
-      if ((await checkedOut()) && (await this.findWorktree(repoRoot, target))) {
+      if ((await checkedOut()) && (await findWorktree(this.context, repoRoot, target))) {
         await this.runner.text(repoRoot, ['worktree', 'remove', '--force', '--force', target]);
         if (folderExisted) {
           await fs.mkdir(target, { recursive: true });

@@ -7,9 +7,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentError } from '../core/errors';
 import type { SavedWork } from '../core/ports';
-import { parseWorktreeList } from '../core/worktreeList';
 import type { GitContext } from './gitContext';
-import { canonicalPath, pathExists } from './fileSystem';
+import { pathExists } from './fileSystem';
+import { verifyCheckedOut } from './gitWorktrees';
 
 /**
  * Commits the worktree exactly as it is (tracked changes, deletions, untracked but not ignored
@@ -88,35 +88,13 @@ export async function restoreWork(
   const add = existing ? ['worktree', 'add', target, branch] : ['worktree', 'add', '-b', branch, target, parent];
   try {
     await context.run(repoRoot, add, { reason: 'worktreeFailed' });
-    await verifyRegistration(context, repoRoot, target, branch);
+    await verifyCheckedOut(context, repoRoot, target, branch);
     // No-overlay by default: files absent from the snapshot are deleted; the index is not touched.
     await context.run(target, ['restore', `--source=${saved}`, '--worktree', '--', ':/'], { reason: 'worktreeFailed' });
   } catch (e) {
     await undoRestore(context, repoRoot, target, existing ? undefined : { branch, parent }, folderExisted);
     throw e;
   }
-}
-
-async function verifyRegistration(
-  context: GitContext,
-  repoRoot: string,
-  target: string,
-  branch: string,
-): Promise<void> {
-  const list = parseWorktreeList((await context.run(repoRoot, ['worktree', 'list', '--porcelain', '-z'])).stdout);
-  const wanted = await canonicalPath(target);
-  for (const entry of list) {
-    if ((await canonicalPath(entry.path)) === wanted) {
-      if (entry.branch === `refs/heads/${branch}`) {
-        return;
-      }
-      throw new AgentError(
-        'worktreeFailed',
-        `The worktree ${target} has ${entry.branch ?? 'no branch'} checked out instead of ${branch}.`,
-      );
-    }
-  }
-  throw new AgentError('worktreeFailed', `The worktree ${target} is not listed by git worktree list.`);
 }
 
 type CreatedBranch = { readonly branch: string; readonly parent: string };
