@@ -1,6 +1,6 @@
 /** What every git-backed port shares: one runner (one process cap), one write queue per repository, one logger. */
 import * as path from 'node:path';
-import type { AgentError } from '../core/errors';
+import { AgentError } from '../core/errors';
 import type { Logger } from '../core/ports';
 import { SerialQueue } from '../util/async';
 import { canonicalPath } from './fileSystem';
@@ -132,6 +132,13 @@ export class GitContext {
       // Not (yet) a repository: the command itself will report that.
       return folder;
     }
+  }
+}
+
+/** Throws 'gitFailed' unless `ref` is a full ref name; `lead` opens the message ("Expected a full ref name…"). */
+export function requireFullRef(ref: string, lead = 'Expected'): void {
+  if (!ref.startsWith('refs/')) {
+    throw new AgentError('gitFailed', `${lead} a full ref name under refs/, not "${ref}".`);
   }
 }
 

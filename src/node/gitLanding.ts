@@ -5,7 +5,7 @@ import { parsePathList } from '../core/changeSet';
 import { AgentError } from '../core/errors';
 import { hasConflictMarkers, parseSavedWork, parseStatusPaths, type TreeForecast } from '../core/gitOutput';
 import type { GitLandingPort, MergeForecast, MergeOutcome, MergeStrategy, SavedWork } from '../core/ports';
-import { GitContext, type GitContextOptions } from './gitContext';
+import { GitContext, requireFullRef, type GitContextOptions } from './gitContext';
 import { MergeForecaster, type MergeTreeSupport } from './gitForecast';
 import { currentBranch, hasRef, Lander, noEditor, safeMergeConfig, unmergedPaths } from './gitMerge';
 import { restoreWork, saveWork } from './gitSnapshot';
@@ -19,12 +19,6 @@ export interface GitLandingOptions extends GitContextOptions {
 
 function toForecast({ clean, conflicts }: TreeForecast): MergeForecast {
   return { clean, conflicts };
-}
-
-function requireFullRef(ref: string): void {
-  if (!ref.startsWith('refs/')) {
-    throw new AgentError('gitFailed', `Expected a full ref name under refs/, not "${ref}".`);
-  }
 }
 
 export class GitLanding implements GitLandingPort {

@@ -5,7 +5,7 @@ import { AgentError } from '../core/errors';
 import type { GitReconcilePort, SavedWork } from '../core/ports';
 import type { GitRefInfo } from '../core/reconcile';
 import type { WorktreeEntry } from '../core/worktreeList';
-import type { GitContext } from './gitContext';
+import { requireFullRef, type GitContext } from './gitContext';
 import { pathExists } from './fileSystem';
 import { listWorktrees, verifyCheckedOut } from './gitWorktrees';
 
@@ -69,9 +69,7 @@ export class GitReconcile implements GitReconcilePort {
   }
 
   saveBranch(repoRoot: string, branch: string, ref: string, message: string): Promise<SavedWork> {
-    if (!ref.startsWith('refs/')) {
-      throw new AgentError('gitFailed', `Saved work needs a full ref name under refs/, not "${ref}".`);
-    }
+    requireFullRef(ref, 'Saved work needs');
     return this.context.write(repoRoot, async () => {
       const tip = await this.context.out(repoRoot, [
         'rev-parse',

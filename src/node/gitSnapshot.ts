@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentError } from '../core/errors';
 import type { SavedWork } from '../core/ports';
-import type { GitContext } from './gitContext';
+import { requireFullRef, type GitContext } from './gitContext';
 import { pathExists } from './fileSystem';
 import { verifyCheckedOut } from './gitWorktrees';
 
@@ -18,9 +18,7 @@ import { verifyCheckedOut } from './gitWorktrees';
  * assume-unchanged bit can hide a change. Runs no hooks.
  */
 export async function saveWork(context: GitContext, cwd: string, ref: string, message: string): Promise<SavedWork> {
-  if (!ref.startsWith('refs/')) {
-    throw new AgentError('gitFailed', `Saved work needs a full ref name under refs/, not "${ref}".`);
-  }
+  requireFullRef(ref, 'Saved work needs');
   const temp = await fs.mkdtemp(path.join(os.tmpdir(), 'pa-save-'));
   const env = { GIT_INDEX_FILE: path.join(temp, 'index') };
   try {
