@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { GitConstructError, GitError, GitPluginError, simpleGit } from 'simple-git';
 import { AgentError, isDiskFull, type AgentErrorReason } from '../core/errors';
+import { delay } from '../util/async';
 
 /** A git process that exited non-zero or could not be started. */
 export class GitProcessError extends GitError {
@@ -171,7 +172,7 @@ export async function retryOnLock<T>(
         delayMs,
         detail: lockLine(AgentError.is(e) ? `${e.message}\n${e.detail ?? ''}` : stderrOf(e)),
       });
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await delay(delayMs);
     }
   }
 }
