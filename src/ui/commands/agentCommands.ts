@@ -7,7 +7,7 @@ import type { TerminalRunner } from '../../host/terminalRunner';
 import type { AgentOutputViews } from '../outputViews';
 import { openChange } from '../diff/openChange';
 import { statusText } from '../agentsView/presentation';
-import { agentIdOf } from './commandRunner';
+import { agentIdOf, cancelled } from './commandRunner';
 
 export interface AgentCommandDeps {
   readonly manager: AgentManager;
@@ -40,7 +40,7 @@ async function pickAgent(
     { placeHolder: vscode.l10n.t('Which agent?') },
   );
   if (!picked) {
-    throw new AgentError('cancelled', 'cancelled');
+    cancelled();
   }
   return manager.get(picked.id);
 }
@@ -174,6 +174,6 @@ async function confirmDiscard(manager: AgentManager, record: AgentRecord): Promi
       discard,
     )) !== discard
   ) {
-    throw new AgentError('cancelled', 'cancelled');
+    cancelled();
   }
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { AgentError } from '../../core/errors';
 import { chooseFolder, isRepository, type WorkspaceFolderInfo } from '../../core/folderChoice';
 import type { GitPort } from '../../core/ports';
+import { cancelled } from './commandRunner';
 
 type RepoRoot = Pick<GitPort, 'repoRoot'>;
 
@@ -56,7 +57,7 @@ export async function pickRepositoryFolder(
         ignoreFocusOut: true,
       });
       if (!picked) {
-        throw new AgentError('cancelled', 'cancelled');
+        cancelled();
       }
       return picked.path;
     }

@@ -5,7 +5,7 @@ import { AgentError } from '../../core/errors';
 import type { MergeStrategy } from '../../core/ports';
 import { joinPath } from '../../util/paths';
 import { statusText } from '../agentsView/presentation';
-import { agentIdOf } from './commandRunner';
+import { agentIdOf, cancelled } from './commandRunner';
 
 export interface LandDeps {
   readonly manager: AgentManager;
@@ -19,10 +19,6 @@ interface MergeArgs {
   /** Without dialogs: commit uncommitted agent work first when true, refuse otherwise. */
   readonly commit?: boolean;
   readonly confirm?: boolean;
-}
-
-function cancelled(): never {
-  throw new AgentError('cancelled', 'cancelled');
 }
 
 async function pickLandable(manager: AgentManager, arg: unknown): Promise<string> {

@@ -3,7 +3,7 @@ import type { AgentManager } from '../../core/agentManager';
 import { AgentError } from '../../core/errors';
 import type { Orphan } from '../../core/reconcile';
 import type { OrphanKey, ReconcileReport, Reconciler } from '../../core/reconciler';
-import { agentIdOf } from './commandRunner';
+import { agentIdOf, cancelled } from './commandRunner';
 
 export interface ReconcileCommandDeps {
   readonly manager: AgentManager;
@@ -107,7 +107,7 @@ export function reconcileCommands(deps: ReconcileCommandDeps) {
             discard,
           )) !== discard
         ) {
-          throw new AgentError('cancelled', 'cancelled');
+          cancelled();
         }
       }
       return (await reconciler.discardOrphan(key)).id;
@@ -129,7 +129,7 @@ export function reconcileCommands(deps: ReconcileCommandDeps) {
             forget,
           )) !== forget
         ) {
-          throw new AgentError('cancelled', 'cancelled');
+          cancelled();
         }
       }
       await reconciler.forget(id);
@@ -157,7 +157,7 @@ async function missingId(manager: AgentManager, arg: unknown): Promise<string> {
           { placeHolder: vscode.l10n.t('Which agent?') },
         );
   if (!picked) {
-    throw new AgentError('cancelled', 'cancelled');
+    cancelled();
   }
   return picked.id;
 }

@@ -8,7 +8,7 @@ import { joinPath, parentDir } from '../../util/paths';
 import { BaseContentProvider } from '../diff/baseContentProvider';
 import { diffSides } from '../diff/openChange';
 import { statusText } from '../agentsView/presentation';
-import { agentIdOf } from './commandRunner';
+import { agentIdOf, cancelled } from './commandRunner';
 
 export interface ReviewDeps {
   readonly manager: AgentManager;
@@ -99,7 +99,7 @@ export function reviewCommands({ manager, landing }: ReviewDeps) {
               validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('Describe the next step.') : undefined),
             });
       if (prompt === undefined) {
-        throw new AgentError('cancelled', 'cancelled');
+        cancelled();
       }
       await manager.followUp(id, prompt);
     },
@@ -149,7 +149,7 @@ async function pickFinished(manager: AgentManager): Promise<string> {
     { placeHolder: vscode.l10n.t('Which agent?') },
   );
   if (!picked) {
-    throw new AgentError('cancelled', 'cancelled');
+    cancelled();
   }
   return picked.id;
 }
