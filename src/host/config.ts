@@ -68,7 +68,10 @@ export class Config {
     return (this.machineStrings(settings.symlinkFolders) ?? []).map((f) => f.trim()).filter((f) => f !== '');
   }
 
-  /** Whether new worktrees get their submodules initialised; a repository may ask for it, like any git checkout step. */
+  /**
+   * Whether new worktrees get their submodules initialised; a repository may ask for it, like any
+   * git checkout step.
+   */
   initSubmodules(): boolean {
     return this.section.get<boolean>(settings.initSubmodules, false) === true;
   }

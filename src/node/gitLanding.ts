@@ -11,7 +11,10 @@ import { currentBranch, hasRef, Lander, noEditor, safeMergeConfig, unmergedPaths
 import { restoreWork, saveWork } from './gitSnapshot';
 
 export interface GitLandingOptions extends GitContextOptions {
-  /** Shares the process cap and write queues with GitService (pass its `context`); the other options are then ignored. */
+  /**
+   * Shares the process cap and write queues with GitService (pass its `context`); the other options
+   * are then ignored.
+   */
   readonly context?: GitContext;
   /** How merges are forecast; detected from `git version` when absent. Tests force the fallbacks with it. */
   readonly mergeTree?: MergeTreeSupport;

@@ -281,7 +281,8 @@ export class GitService implements GitPort {
     });
     await attempt('pruning', () => this.runner.text(repoRoot, ['worktree', 'prune']));
     await attempt('deleting the branch', async () => {
-      // update-ref, unlike branch -D, does not read the worktree registry; the branch was made by this add, at the base.
+      // update-ref, unlike branch -D, does not read the worktree registry; the branch was made by
+      // this add, at the base.
       if (!(await checkedOut()) && (await this.branchExists(repoRoot, branch))) {
         await this.runner.text(repoRoot, [
           'update-ref',

@@ -99,7 +99,10 @@ export class SupervisedProcess implements AgentProcess {
     return this.stopping;
   }
 
-  /** Stops watching and leaves the agent running (stop() then does nothing): for a window that closes while its agents work on. */
+  /**
+   * Stops watching and leaves the agent running (stop() then does nothing): for a window that
+   * closes while its agents work on.
+   */
   detach(): void {
     this.detached = true;
     this.cleanUp();

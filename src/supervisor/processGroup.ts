@@ -49,7 +49,10 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** SIGTERM to the group, SIGKILL to what is left after `graceMs`; resolves when the group is gone (or 2 s after SIGKILL). */
+/**
+ * SIGTERM to the group, SIGKILL to what is left after `graceMs`; resolves when the group is gone
+ * (or 2 s after SIGKILL).
+ */
 export async function endGroup(pgid: number, graceMs: number): Promise<void> {
   signalGroup(pgid, 'SIGTERM');
   const deadline = Date.now() + graceMs;

@@ -17,7 +17,10 @@ export interface AgentChoice {
   readonly takeOnlyOne?: boolean;
 }
 
-/** The id of the agent that `arg` names (a tree node, `{ id }`, `{ agentId }`, an id), else of the one the user picks. */
+/**
+ * The id of the agent that `arg` names (a tree node, `{ id }`, `{ agentId }`, an id), else of the
+ * one the user picks.
+ */
 export async function pickAgentId(manager: AgentManager, arg: unknown, choice: AgentChoice = {}): Promise<string> {
   const id = agentIdOf(arg);
   if (id) {

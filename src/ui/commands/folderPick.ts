@@ -24,7 +24,10 @@ export async function checkedRepositoryFolder(git: RepoRoot, folder: string): Pr
   return folder;
 }
 
-/** The only repository among the workspace folders silently; a pick among several; a refusal naming the folders when none is. */
+/**
+ * The only repository among the workspace folders silently; a pick among several; a refusal naming
+ * the folders when none is.
+ */
 export async function pickRepositoryFolder(
   git: RepoRoot,
   words: { readonly title: string; readonly noFolder: string },

@@ -15,7 +15,10 @@ export interface ReviewDeps {
   readonly landing: GitLandingPort;
 }
 
-/** A file command's target: a file row, `{ agentId, path }`, or (from the diff editor's title) the active agent diff. */
+/**
+ * A file command's target: a file row, `{ agentId, path }`, or (from the diff editor's title) the
+ * active agent diff.
+ */
 function fileOf(manager: AgentManager, arg: unknown): { record: AgentRecord; file: ChangedFile } {
   const o = (arg && typeof arg === 'object' ? arg : {}) as {
     agentId?: unknown;
