@@ -98,7 +98,10 @@ export class Config {
     return this.section.get<boolean>(settings.notifyOnFinish, true) !== false;
   }
 
-  /** Whether new worktrees get their submodules initialised; a repository may ask for it, like any git checkout step. */
+  /**
+   * Whether new worktrees get their submodules initialised; a repository may ask for it, like any
+   * git checkout step.
+   */
   initSubmodules(): boolean {
     return this.section.get<boolean>(settings.initSubmodules, false) === true;
   }

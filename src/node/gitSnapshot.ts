@@ -7,8 +7,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentError } from '../core/errors';
 import type { SavedWork } from '../core/ports';
-import { parseWorktreeList } from '../core/worktreeList';
-import type { GitContext } from './gitContext';
+import { requireFullRef, type GitContext } from './gitContext';
+import { pathExists } from './fileSystem';
+import { verifyCheckedOut } from './gitWorktrees';
 
 /**
  * Commits the worktree exactly as it is (tracked changes, deletions, untracked but not ignored
@@ -17,9 +18,7 @@ import type { GitContext } from './gitContext';
  * assume-unchanged bit can hide a change. Runs no hooks.
  */
 export async function saveWork(context: GitContext, cwd: string, ref: string, message: string): Promise<SavedWork> {
-  if (!ref.startsWith('refs/')) {
-    throw new AgentError('gitFailed', `Saved work needs a full ref name under refs/, not "${ref}".`);
-  }
+  requireFullRef(ref, 'Saved work needs');
   const temp = await fs.mkdtemp(path.join(os.tmpdir(), 'pa-save-'));
   const env = { GIT_INDEX_FILE: path.join(temp, 'index') };
   try {
@@ -83,42 +82,17 @@ export async function restoreWork(
       `Cannot restore the saved work on ${branch}: the branch now points at ${existing.slice(0, 10)}, not at ${parent.slice(0, 10)} where the work was saved. Rename or delete the branch, or restore onto another one.`,
     );
   }
-  const folderExisted = await fs.access(target).then(
-    () => true,
-    () => false,
-  );
+  const folderExisted = await pathExists(target);
   const add = existing ? ['worktree', 'add', target, branch] : ['worktree', 'add', '-b', branch, target, parent];
   try {
     await context.run(repoRoot, add, { reason: 'worktreeFailed' });
-    await verifyRegistration(context, repoRoot, target, branch);
+    await verifyCheckedOut(context, repoRoot, target, branch);
     // No-overlay by default: files absent from the snapshot are deleted; the index is not touched.
     await context.run(target, ['restore', `--source=${saved}`, '--worktree', '--', ':/'], { reason: 'worktreeFailed' });
   } catch (e) {
     await undoRestore(context, repoRoot, target, existing ? undefined : { branch, parent }, folderExisted);
     throw e;
   }
-}
-
-async function verifyRegistration(
-  context: GitContext,
-  repoRoot: string,
-  target: string,
-  branch: string,
-): Promise<void> {
-  const list = parseWorktreeList((await context.run(repoRoot, ['worktree', 'list', '--porcelain', '-z'])).stdout);
-  const wanted = await fs.realpath(target);
-  for (const entry of list) {
-    if ((await fs.realpath(entry.path).catch(() => entry.path)) === wanted) {
-      if (entry.branch === `refs/heads/${branch}`) {
-        return;
-      }
-      throw new AgentError(
-        'worktreeFailed',
-        `The worktree ${target} has ${entry.branch ?? 'no branch'} checked out instead of ${branch}.`,
-      );
-    }
-  }
-  throw new AgentError('worktreeFailed', `The worktree ${target} is not listed by git worktree list.`);
 }
 
 type CreatedBranch = { readonly branch: string; readonly parent: string };

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { AgentManager } from '../../core/agentManager';
-import { AgentError } from '../../core/errors';
 import type { Orphan } from '../../core/reconcile';
 import type { OrphanKey, ReconcileReport, Reconciler } from '../../core/reconciler';
-import { agentIdOf } from './commandRunner';
+import { pickAgentId } from './agentPick';
+import { cancelled } from './commandRunner';
 
 export interface ReconcileCommandDeps {
   readonly manager: AgentManager;
@@ -107,7 +107,7 @@ export function reconcileCommands(deps: ReconcileCommandDeps) {
             discard,
           )) !== discard
         ) {
-          throw new AgentError('cancelled', 'cancelled');
+          cancelled();
         }
       }
       return (await reconciler.discardOrphan(key)).id;
@@ -129,7 +129,7 @@ export function reconcileCommands(deps: ReconcileCommandDeps) {
             forget,
           )) !== forget
         ) {
-          throw new AgentError('cancelled', 'cancelled');
+          cancelled();
         }
       }
       await reconciler.forget(id);
@@ -137,27 +137,11 @@ export function reconcileCommands(deps: ReconcileCommandDeps) {
   };
 }
 
-async function missingId(manager: AgentManager, arg: unknown): Promise<string> {
-  const id = agentIdOf(arg);
-  if (id) {
-    return id;
-  }
-  const missing = manager.list().filter((r) => r.worktreeMissing);
-  if (missing.length === 0) {
-    throw new AgentError(
-      'unknownAgent',
-      vscode.l10n.t('No agent is missing its worktree — run Reconcile Agents first.'),
-    );
-  }
-  const picked =
-    missing.length === 1
-      ? { id: missing[0].id }
-      : await vscode.window.showQuickPick(
-          missing.map((r) => ({ label: r.title, description: r.worktreePath, id: r.id })),
-          { placeHolder: vscode.l10n.t('Which agent?') },
-        );
-  if (!picked) {
-    throw new AgentError('cancelled', 'cancelled');
-  }
-  return picked.id;
+function missingId(manager: AgentManager, arg: unknown): Promise<string> {
+  return pickAgentId(manager, arg, {
+    filter: (r) => r.worktreeMissing,
+    describe: (r) => r.worktreePath,
+    noneMessage: vscode.l10n.t('No agent is missing its worktree — run Reconcile Agents first.'),
+    takeOnlyOne: true,
+  });
 }
