@@ -1,30 +1,18 @@
-import { randomUUID } from 'node:crypto';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { contextKeys, schemes, settings, stateKeys, views } from './constants';
+import { schemes, views } from './constants';
 import type { AgentRecord } from './core/agent';
-import { AgentLanding } from './core/agentLanding';
-import { AgentManager } from './core/agentManager';
 import { PlanService } from './core/planService';
-import { Reconciler } from './core/reconciler';
-import type { MergeStrategy } from './core/ports';
 import { Config } from './host/config';
-import { VscodeFolderWatcher } from './host/folderWatcher';
 import { ChannelLogger } from './host/logger';
-import { MementoStateStore } from './host/mementoStateStore';
-import { TerminalRunner } from './host/terminalRunner';
-import { PathExecutableResolver } from './node/executableResolver';
-import { NodeFileSystem } from './node/fileSystem';
-import { GitLanding } from './node/gitLanding';
-import { GitReconcile } from './node/gitReconcile';
-import { GitService } from './node/gitService';
-import { GitWorktreeSource } from './node/gitWorktreeSource';
-import { SupervisedRunner } from './node/supervisedRunner';
+import type { AgentManager } from './core/agentManager';
+import type { Reconciler } from './core/reconciler';
+import { createServices } from './services';
 import { AgentsTreeProvider, type ViewRow } from './ui/agentsView/agentsTreeProvider';
 import { commandTable } from './ui/commands/commandTable';
 import { registerCommands } from './ui/commands/commandRunner';
 import { type DispatchArgs, dispatchCommand } from './ui/commands/dispatchCommand';
 import { planDiagnostics } from './ui/commands/planCommands';
+import { trackAgentDiffContext } from './ui/diff/agentDiffContext';
 import { BaseContentProvider } from './ui/diff/baseContentProvider';
 import { ChangeDecorationProvider } from './ui/diff/changeDecorations';
 import { FinishNotifications } from './ui/notifications';
@@ -49,82 +37,7 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
   const started = performance.now();
   const logger = new ChannelLogger();
   const config = new Config(logger);
-  const git = new GitService({ logger });
-  const gitLanding = new GitLanding({ context: git.context });
-  const terminals = new TerminalRunner(logger);
-  const storage = context.storageUri ?? context.globalStorageUri;
-  const managerSettings = () => ({
-    branchPrefix: config.branchPrefix(),
-    worktreeRoot: config.worktreeRoot(),
-    logDir: path.join(storage.fsPath, 'logs'),
-    agentTimeoutMs: config.agentTimeoutMinutes() * 60_000,
-    setupCommand: config.setupCommand(),
-    symlinkFolders: config.symlinkFolders(),
-    initSubmodules: config.initSubmodules(),
-  });
-  const manager = new AgentManager({
-    git,
-    fs: new NodeFileSystem(),
-    worktreeSource: new GitWorktreeSource(git.context),
-    resolver: new PathExecutableResolver({
-      demoAgentScript: context.asAbsolutePath(path.join('dist', 'demoAgent.js')),
-      runtime: process.execPath,
-    }),
-    headlessRunner: new SupervisedRunner({
-      supervisorScript: context.asAbsolutePath(path.join('dist', 'supervisor.js')),
-      runtime: process.execPath,
-      stateDir: path.join(storage.fsPath, 'agents'),
-      maxLogBytes: () => config.maxLogMegabytes() * 1024 * 1024,
-    }),
-    terminalRunner: terminals,
-    watcher: new VscodeFolderWatcher(),
-    store: new MementoStateStore(context.workspaceState, stateKeys.agents),
-    clock: { now: () => Date.now() },
-    logger,
-    settings: () => managerSettings(),
-    profiles: () => config.profiles(),
-    newId: () => randomUUID().slice(0, 8),
-  });
-  const landing = new AgentLanding(manager, git, gitLanding, logger);
-  const plans = new PlanService(
-    {
-      manager,
-      git,
-      landing: gitLanding,
-      fs: new NodeFileSystem(),
-      clock: { now: () => Date.now() },
-      logger,
-      settings: () => ({
-        ...managerSettings(),
-        defaultProfile: config.defaultProfile(),
-        maxParallel: config.maxParallel(),
-      }),
-    },
-    new MementoStateStore(context.workspaceState, stateKeys.plans),
-    () => randomUUID().slice(0, 8),
-  );
-  const reconciler = new Reconciler({
-    manager,
-    landing,
-    git,
-    gitLanding,
-    reconcileGit: new GitReconcile(git.context),
-    fs: new NodeFileSystem(),
-    clock: { now: () => Date.now() },
-    logger,
-    settings: () => managerSettings(),
-    newId: () => randomUUID().slice(0, 8),
-    profile: () =>
-      config.profiles().find((p) => p.name === config.defaultProfile()) ?? {
-        name: config.defaultProfile(),
-        mode: 'headless',
-      },
-    repositories: () => workspaceRepositories(git),
-    inUse: () => ({
-      paths: plans.list().map((r) => r.integrationPath),
-      branches: plans.list().map((r) => r.integrationBranch),
-    }),
-  });
+  const { git, gitLanding, terminals, manager, landing, plans, reconciler } = createServices(context, config, logger);
   const overlaps = new OverlapModel(manager);
   const tree = new AgentsTreeProvider(manager, overlaps, plans, reconciler);
   const outputs = new AgentOutputViews(manager);
@@ -136,8 +49,6 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
     defaultProfile: () => config.defaultProfile(),
     memento: context.globalState,
   };
-  const strategy = () =>
-    vscode.workspace.getConfiguration(settings.section).get<MergeStrategy>(settings.mergeStrategy, 'merge');
 
   context.subscriptions.push(
     logger,
@@ -153,7 +64,7 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
     vscode.workspace.registerTextDocumentContentProvider(schemes.base, new BaseContentProvider(git)),
     vscode.window.registerFileDecorationProvider(new ChangeDecorationProvider(overlaps)),
     new AgentsStatusBar(manager),
-    new FinishNotifications(manager),
+    new FinishNotifications(manager, () => config.notifyOnFinish()),
     new PlanNotifications(plans, manager),
     manager.onDidChangeAgent(() => agentsChanged.fire(manager.list())),
     trackAgentDiffContext(),
@@ -168,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
         outputs,
         terminals,
         dispatch: dispatchDeps,
-        strategy,
+        strategy: () => config.mergeStrategy(),
         showLog: () => logger.show(),
         reconciler,
       }),
@@ -199,25 +110,6 @@ function resumeAndReconcile(manager: AgentManager, plans: PlanService, reconcile
   manager.resume();
   plans.resume();
   void reconciler.run().catch(() => undefined);
-}
-
-async function workspaceRepositories(git: GitService): Promise<string[]> {
-  const roots = await Promise.all(
-    (vscode.workspace.workspaceFolders ?? []).map((f) => git.repoRoot(f.uri.fsPath).catch(() => undefined)),
-  );
-  return roots.filter((r): r is string => r !== undefined);
-}
-
-/** Lets the diff editor's title bar offer Accept File / Revert File when the diff is an agent's. */
-function trackAgentDiffContext(): vscode.Disposable {
-  const update = () => {
-    const active = BaseContentProvider.changeOf(vscode.window.tabGroups.activeTabGroup.activeTab) !== undefined;
-    void vscode.commands.executeCommand('setContext', contextKeys.agentDiffActive, active);
-  };
-  return vscode.Disposable.from(
-    vscode.window.tabGroups.onDidChangeTabs(update),
-    vscode.window.tabGroups.onDidChangeTabGroups(update),
-  );
 }
 
 export function deactivate(): void {

@@ -13,7 +13,10 @@ export type AgentStatus =
   | 'timed-out'
   /** Exited 0, but the CLI reports tools it was not allowed to run: the task is likely incomplete. */
   | 'needs-permission'
-  /** A terminal agent whose terminal did not come back after a reload: its worktree is kept, Reopen in Terminal starts it again. */
+  /**
+   * A terminal agent whose terminal did not come back after a reload: its worktree is kept, Reopen
+   * in Terminal starts it again.
+   */
   | 'detached'
   | 'reviewed'
   | 'merged'

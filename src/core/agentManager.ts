@@ -63,7 +63,10 @@ export interface AgentManagerDeps {
   readonly newId: () => string;
 }
 
-/** Owns every agent: records, dispatch, follow-ups, change sets, persistence; AgentRuns follows their processes. Knows nothing of VS Code. */
+/**
+ * Owns every agent: records, dispatch, follow-ups, change sets, persistence; AgentRuns follows
+ * their processes. Knows nothing of VS Code.
+ */
 export class AgentManager implements Disposable {
   private readonly records = new Map<string, AgentRecord>();
   private readonly runs: AgentRuns;

@@ -123,7 +123,10 @@ export class AgentRuns implements Disposable {
     return true;
   }
 
-  /** Leaves supervised runs running for the next window to adopt; a runner that cannot leave its agent running stops it. */
+  /**
+   * Leaves supervised runs running for the next window to adopt; a runner that cannot leave its
+   * agent running stops it.
+   */
   dispose(): void {
     this.disposed = true;
     for (const entry of this.running.values()) {
@@ -379,7 +382,10 @@ export class AgentRuns implements Disposable {
     return (activity?.denials?.length ?? 0) > 0 ? 'needs-permission' : 'succeeded';
   }
 
-  /** Rebuilds an adopted run's progress from its log; live output waits meanwhile. A log that cannot be read leaves the saved progress. */
+  /**
+   * Rebuilds an adopted run's progress from its log; live output waits meanwhile. A log that cannot
+   * be read leaves the saved progress.
+   */
   private async replay(
     record: AgentRecord,
     process: AgentProcess,

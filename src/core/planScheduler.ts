@@ -135,7 +135,10 @@ export class PlanScheduler {
     this.settle();
   }
 
-  /** Failed or stopped: runs it again (run, then integrate); conflicted: integrates it again. Resumes a stopped plan. */
+  /**
+   * Failed or stopped: runs it again (run, then integrate); conflicted: integrates it again.
+   * Resumes a stopped plan.
+   */
   retry(id: string): void {
     const entry = this.entry(id, retryable, 'retried');
     this.clearStop();
@@ -331,7 +334,10 @@ export class PlanScheduler {
   }
 }
 
-/** Failed roots behind `entry` go to `failed`, unsatisfied prerequisites to `missing`; skipped ones are looked through. */
+/**
+ * Failed roots behind `entry` go to `failed`, unsatisfied prerequisites to `missing`; skipped ones
+ * are looked through.
+ */
 function collectUnsatisfied(entry: Entry, failed: Set<Entry>, missing: Set<Entry>): void {
   for (const p of entry.prerequisites) {
     if (p.state === 'failed') {

@@ -44,7 +44,10 @@ export class PlanService implements Disposable {
     }
   }
 
-  /** Goes on with the restored runs (once, in a trusted workspace): follows their agents, merges, starts what is ready. */
+  /**
+   * Goes on with the restored runs (once, in a trusted workspace): follows their agents, merges,
+   * starts what is ready.
+   */
   resume(): void {
     if (!this.resumed) {
       this.resumed = true;

@@ -85,7 +85,10 @@ export class Reconciler implements Disposable {
     return record;
   }
 
-  /** Saves the orphan's work under refs/parallel-agents/saved/, removes it, and lists it as a discarded agent that Restore Agent brings back. */
+  /**
+   * Saves the orphan's work under refs/parallel-agents/saved/, removes it, and lists it as a
+   * discarded agent that Restore Agent brings back.
+   */
   async discardOrphan(key: OrphanKey): Promise<AgentRecord> {
     const orphan = this.find(key);
     if (orphan.kind === 'worktree') {
@@ -139,7 +142,10 @@ export class Reconciler implements Disposable {
     );
   }
 
-  /** Drops a missing agent: its registration and branch go; commits the branch had are kept under refs/parallel-agents/saved/<id>. */
+  /**
+   * Drops a missing agent: its registration and branch go; commits the branch had are kept under
+   * refs/parallel-agents/saved/<id>.
+   */
   async forget(id: string): Promise<void> {
     const record = this.missingRecord(id);
     await this.pruneStale(record);

@@ -12,6 +12,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { delay } from '../util/async';
 import { DemoStep, describeStep, isCommand, parsePrompt } from './language';
 import { planReply } from './planner';
 
@@ -111,7 +112,7 @@ async function execute(step: DemoStep, state: RunState): Promise<void> {
       state.changed.add(step.path);
       return;
     case 'sleep':
-      await new Promise((resolve) => setTimeout(resolve, step.seconds * 1000));
+      await delay(step.seconds * 1000);
       return;
     case 'exit':
       state.exitCode = step.code;

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { settings } from '../constants';
 import { type Profile, mergeProfiles } from '../core/profiles';
-import type { Logger } from '../core/ports';
+import type { Logger, ManagerSettings, MergeStrategy } from '../core/ports';
+
+const mergeStrategies: readonly MergeStrategy[] = ['merge', 'squash', 'rebase'];
 
 /** Reads the extension's settings. Profiles are machine-scoped, so a workspace cannot define what runs. */
 export class Config {
@@ -25,6 +27,25 @@ export class Config {
     }
     this.reportedProblems = text;
     return profiles;
+  }
+
+  /** The agent settings the core reads, with agent logs under `logDir`. */
+  managerSettings(logDir: string): ManagerSettings {
+    return {
+      branchPrefix: this.branchPrefix(),
+      worktreeRoot: this.worktreeRoot(),
+      logDir,
+      agentTimeoutMs: this.agentTimeoutMinutes() * 60_000,
+      setupCommand: this.setupCommand(),
+      symlinkFolders: this.symlinkFolders(),
+      initSubmodules: this.initSubmodules(),
+    };
+  }
+
+  /** The default profile's name and mode (headless when no profile has that name). */
+  defaultProfileMode(): Pick<Profile, 'name' | 'mode'> {
+    const name = this.defaultProfile();
+    return this.profiles().find((p) => p.name === name) ?? { name, mode: 'headless' };
   }
 
   defaultProfile(): string {
@@ -68,7 +89,19 @@ export class Config {
     return (this.machineStrings(settings.symlinkFolders) ?? []).map((f) => f.trim()).filter((f) => f !== '');
   }
 
-  /** Whether new worktrees get their submodules initialised; a repository may ask for it, like any git checkout step. */
+  mergeStrategy(): MergeStrategy {
+    const value = this.section.get<MergeStrategy>(settings.mergeStrategy, 'merge');
+    return mergeStrategies.includes(value) ? value : 'merge';
+  }
+
+  notifyOnFinish(): boolean {
+    return this.section.get<boolean>(settings.notifyOnFinish, true) !== false;
+  }
+
+  /**
+   * Whether new worktrees get their submodules initialised; a repository may ask for it, like any
+   * git checkout step.
+   */
   initSubmodules(): boolean {
     return this.section.get<boolean>(settings.initSubmodules, false) === true;
   }

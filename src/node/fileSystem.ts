@@ -6,14 +6,29 @@ import type { FileSystemPort, TransferReport } from '../core/ports';
 
 type Skipped = TransferReport['skipped'][number];
 
+/** Whether something is at `p` (a symbolic link that leads nowhere counts as nothing). */
+export async function pathExists(p: string): Promise<boolean> {
+  try {
+    await fs.access(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `p` absolute, its symbolic links resolved (as it is when it does not exist), and case-folded on
+ * Windows: two spellings of one folder give the same string.
+ */
+export async function canonicalPath(p: string): Promise<string> {
+  const resolved = path.resolve(p);
+  const real = await fs.realpath(resolved).catch(() => resolved);
+  return process.platform === 'win32' ? real.toLowerCase() : real;
+}
+
 export class NodeFileSystem implements FileSystemPort {
-  async exists(p: string): Promise<boolean> {
-    try {
-      await fs.access(p);
-      return true;
-    } catch {
-      return false;
-    }
+  exists(p: string): Promise<boolean> {
+    return pathExists(p);
   }
 
   async mkdirp(p: string): Promise<void> {

@@ -1,9 +1,9 @@
 /** What every git-backed port shares: one runner (one process cap), one write queue per repository, one logger. */
-import { realpath } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { AgentError } from '../core/errors';
+import { AgentError } from '../core/errors';
 import type { Logger } from '../core/ports';
 import { SerialQueue } from '../util/async';
+import { canonicalPath } from './fileSystem';
 import {
   createGitRunner,
   defaultLockRetry,
@@ -125,14 +125,20 @@ export class GitContext {
     }
     try {
       const commonDir = (await this.runner.exec(folder, ['rev-parse', '--git-common-dir'])).stdout.trim();
-      const absolute = path.resolve(folder, commonDir);
-      const key = await realpath(absolute).catch(() => absolute);
+      const key = await canonicalPath(path.resolve(folder, commonDir));
       this.repositories.set(folder, key);
       return key;
     } catch {
       // Not (yet) a repository: the command itself will report that.
       return folder;
     }
+  }
+}
+
+/** Throws notAFullRef (reason gitFailed) unless `ref` is a full ref name. */
+export function requireFullRef(ref: string): void {
+  if (!ref.startsWith('refs/')) {
+    throw new AgentError('notAFullRef', { ref });
   }
 }
 

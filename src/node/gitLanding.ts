@@ -5,13 +5,16 @@ import { parsePathList } from '../core/changeSet';
 import { AgentError } from '../core/errors';
 import { hasConflictMarkers, parseSavedWork, parseStatusPaths, type TreeForecast } from '../core/gitOutput';
 import type { GitLandingPort, MergeForecast, MergeOutcome, MergeStrategy, SavedWork } from '../core/ports';
-import { GitContext, type GitContextOptions } from './gitContext';
+import { GitContext, requireFullRef, type GitContextOptions } from './gitContext';
 import { MergeForecaster, type MergeTreeSupport } from './gitForecast';
 import { currentBranch, hasRef, Lander, noEditor, safeMergeConfig, unmergedPaths } from './gitMerge';
 import { restoreWork, saveWork } from './gitSnapshot';
 
 export interface GitLandingOptions extends GitContextOptions {
-  /** Shares the process cap and write queues with GitService (pass its `context`); the other options are then ignored. */
+  /**
+   * Shares the process cap and write queues with GitService (pass its `context`); the other options
+   * are then ignored.
+   */
   readonly context?: GitContext;
   /** How merges are forecast; detected from `git version` when absent. Tests force the fallbacks with it. */
   readonly mergeTree?: MergeTreeSupport;
@@ -19,12 +22,6 @@ export interface GitLandingOptions extends GitContextOptions {
 
 function toForecast({ clean, conflicts }: TreeForecast): MergeForecast {
   return { clean, conflicts };
-}
-
-function requireFullRef(ref: string): void {
-  if (!ref.startsWith('refs/')) {
-    throw new AgentError('notAFullRef', { ref });
-  }
 }
 
 export class GitLanding implements GitLandingPort {

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { GitConstructError, GitError, GitPluginError, simpleGit } from 'simple-git';
 import { AgentError, isDiskFull, type AgentErrorReason } from '../core/errors';
+import { delay } from '../util/async';
 
 /** A git process that exited non-zero or could not be started. */
 export class GitProcessError extends GitError {
@@ -108,7 +109,10 @@ export function isLockFailure(message: string): boolean {
   return lockPatterns.some((pattern) => pattern.test(message));
 }
 
-/** Whether an error of a git command (GitProcessError, or an AgentError carrying git's stderr as detail) is a lock failure. */
+/**
+ * Whether an error of a git command (GitProcessError, or an AgentError carrying git's stderr as
+ * detail) is a lock failure.
+ */
 export function failedOnLock(e: unknown): boolean {
   if (e instanceof GitProcessError) {
     return isLockFailure(e.stderr);
@@ -128,7 +132,10 @@ export interface LockRetryPolicy {
   readonly random?: () => number;
 }
 
-/** 5 tries, waiting ~50, 100, 200, 400 ms between them: a lock held up to ~375 ms (the least the jitter allows) always clears. */
+/**
+ * 5 tries, waiting ~50, 100, 200, 400 ms between them: a lock held up to ~375 ms (the least the
+ * jitter allows) always clears.
+ */
 export const defaultLockRetry: LockRetryPolicy = { attempts: 5, baseDelayMs: 50 };
 
 /** Wait before retry number `retry` (1-based): exponential, with jitter of ±50% so waiting processes spread out. */
@@ -171,7 +178,7 @@ export async function retryOnLock<T>(
         delayMs,
         detail: lockLine(AgentError.is(e) ? `${e.message}\n${e.detail ?? ''}` : stderrOf(e)),
       });
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await delay(delayMs);
     }
   }
 }

@@ -4,20 +4,10 @@ import * as path from 'node:path';
 import { AgentError } from '../core/errors';
 import type { GitReconcilePort, SavedWork } from '../core/ports';
 import type { GitRefInfo } from '../core/reconcile';
-import { parseWorktreeList, type WorktreeEntry } from '../core/worktreeList';
-import type { GitContext } from './gitContext';
-
-async function exists(p: string): Promise<boolean> {
-  return fs.access(p).then(
-    () => true,
-    () => false,
-  );
-}
-
-async function canonical(p: string): Promise<string> {
-  const resolved = path.resolve(p);
-  return fs.realpath(resolved).catch(() => resolved);
-}
+import type { WorktreeEntry } from '../core/worktreeList';
+import { requireFullRef, type GitContext } from './gitContext';
+import { pathExists } from './fileSystem';
+import { listWorktrees, verifyCheckedOut } from './gitWorktrees';
 
 /** for-each-ref lines: name NUL sha NUL parents (space-separated). */
 export function parseRefs(output: string): GitRefInfo[] {
@@ -35,7 +25,7 @@ export class GitReconcile implements GitReconcilePort {
   constructor(private readonly context: GitContext) {}
 
   async listWorktrees(repoRoot: string): Promise<WorktreeEntry[]> {
-    return parseWorktreeList((await this.context.run(repoRoot, ['worktree', 'list', '--porcelain', '-z'])).stdout);
+    return listWorktrees(this.context, repoRoot);
   }
 
   async listRefs(repoRoot: string, prefixes: readonly string[]): Promise<GitRefInfo[]> {
@@ -46,7 +36,7 @@ export class GitReconcile implements GitReconcilePort {
   pruneWorktree(repoRoot: string, dir: string): Promise<void> {
     return this.context.write(repoRoot, async () => {
       const target = path.resolve(repoRoot, dir);
-      if (await exists(target)) {
+      if (await pathExists(target)) {
         throw new AgentError('worktreeStillExists', { path: target });
       }
       // For a registration whose folder is gone, `worktree remove` only drops the registration.
@@ -57,10 +47,10 @@ export class GitReconcile implements GitReconcilePort {
   checkoutWorktree(repoRoot: string, dir: string, branch: string): Promise<void> {
     return this.context.write(repoRoot, async () => {
       const target = path.resolve(repoRoot, dir);
-      const folderExisted = await exists(target);
+      const folderExisted = await pathExists(target);
       try {
         await this.context.run(repoRoot, ['worktree', 'add', target, branch], { reason: 'worktreeFailed' });
-        await this.verify(repoRoot, target, branch);
+        await verifyCheckedOut(this.context, repoRoot, target, branch);
       } catch (e) {
         const quietly = (args: string[]) => this.context.runner.exec(repoRoot, args).catch(() => undefined);
         if (!folderExisted) {
@@ -79,9 +69,7 @@ export class GitReconcile implements GitReconcilePort {
   }
 
   saveBranch(repoRoot: string, branch: string, ref: string, message: string): Promise<SavedWork> {
-    if (!ref.startsWith('refs/')) {
-      throw new AgentError('notAFullRef', { ref });
-    }
+    requireFullRef(ref);
     return this.context.write(repoRoot, async () => {
       const tip = await this.context.out(repoRoot, [
         'rev-parse',
@@ -94,18 +82,5 @@ export class GitReconcile implements GitReconcilePort {
       const seconds = await this.context.out(repoRoot, ['log', '-1', '--format=%ct', sha]);
       return { ref, sha, date: Number.parseInt(seconds, 10) * 1000 };
     });
-  }
-
-  private async verify(repoRoot: string, target: string, branch: string): Promise<void> {
-    const wanted = await canonical(target);
-    for (const entry of await this.listWorktrees(repoRoot)) {
-      if ((await canonical(entry.path)) === wanted) {
-        if (entry.branch === `refs/heads/${branch}`) {
-          return;
-        }
-        throw new AgentError('worktreeOnOtherBranch', { path: target, branch: entry.branch, expected: branch });
-      }
-    }
-    throw new AgentError('worktreeNotListed', { path: target });
   }
 }

@@ -5,11 +5,12 @@ import { buildChangeSet, countStatusEntries, parsePathList } from '../core/chang
 import type { ChangedFile } from '../core/agent';
 import { AgentError, type AgentErrorData } from '../core/errors';
 import type { GitPort, Logger, WorkState } from '../core/ports';
-import { parseWorktreeList, type WorktreeEntry } from '../core/worktreeList';
 import { GitContext, type GitContextOptions } from './gitContext';
 import { diskFullError } from './diskSpace';
 import { GitProcessError, stderrOf, type FailureReason, type GitRunner } from './gitProcess';
 import { sniffBinaryFiles } from './binarySniffer';
+import { pathExists } from './fileSystem';
+import { findWorktree } from './gitWorktrees';
 
 export interface GitServiceOptions extends GitContextOptions {
   /** Shares the process cap and write queues with other git ports; the other options are then ignored. */
@@ -18,19 +19,6 @@ export interface GitServiceOptions extends GitContextOptions {
 
 function isFullSha(s: string): boolean {
   return /^([0-9a-f]{40}|[0-9a-f]{64})$/i.test(s);
-}
-
-async function exists(p: string): Promise<boolean> {
-  return fs.access(p).then(
-    () => true,
-    () => false,
-  );
-}
-
-async function canonical(p: string): Promise<string> {
-  const resolved = path.resolve(p);
-  const real = await fs.realpath(resolved).catch(() => resolved);
-  return process.platform === 'win32' ? real.toLowerCase() : real;
 }
 
 export class GitService implements GitPort {
@@ -94,7 +82,7 @@ export class GitService implements GitPort {
       if (await this.branchExists(repoRoot, branch)) {
         throw new AgentError('branchExists', { branch });
       }
-      const folderExisted = await exists(target);
+      const folderExisted = await pathExists(target);
       const args = ['worktree', 'add', '-b', branch, target, baseSha];
       try {
         // A lock failure may come after -b made the branch: each try undoes itself, then the whole add is retried.
@@ -124,14 +112,14 @@ export class GitService implements GitPort {
   removeWorktree(repoRoot: string, dir: string, force: boolean): Promise<void> {
     return this.write(repoRoot, async () => {
       const target = path.resolve(repoRoot, dir);
-      if (await exists(target)) {
+      if (await pathExists(target)) {
         await this.worktreeRemove(repoRoot, target, force);
         await this.prune(repoRoot);
         return;
       }
       // Folder deleted by hand: prune drops the registration unless the worktree is locked.
       await this.prune(repoRoot);
-      const entry = await this.findWorktree(repoRoot, target);
+      const entry = await findWorktree(this.context, repoRoot, target);
       if (entry) {
         if (!force) {
           throw new AgentError('worktreeLocked', { path: target }, entry.locked);
@@ -231,23 +219,9 @@ export class GitService implements GitPort {
     }
   }
 
-  private async listWorktrees(repoRoot: string): Promise<WorktreeEntry[]> {
-    return parseWorktreeList(await this.read(repoRoot, ['worktree', 'list', '--porcelain', '-z']));
-  }
-
-  private async findWorktree(repoRoot: string, target: string): Promise<WorktreeEntry | undefined> {
-    const wanted = await canonical(target);
-    for (const entry of await this.listWorktrees(repoRoot)) {
-      if ((await canonical(entry.path)) === wanted) {
-        return entry;
-      }
-    }
-    return undefined;
-  }
-
   /** An exit code of 0 is not enough: a racing add can exit 0 yet leave no usable registration. */
   private async verifyRegistration(repoRoot: string, target: string, branch: string, baseSha: string): Promise<void> {
-    const entry = await this.findWorktree(repoRoot, target);
+    const entry = await findWorktree(this.context, repoRoot, target);
     const problem: AgentErrorData['worktreeNotCreated'] | undefined = !entry
       ? { path: target, problem: 'notListed' }
       : entry.branch !== `refs/heads/${branch}`
@@ -282,20 +256,21 @@ export class GitService implements GitPort {
     };
     // Without its .git file the target holds no checkout, and git keeps no registration of a failed
     // add: nothing to ask `worktree list` about (which a concurrent add may have made unreadable).
-    const checkedOut = () => exists(path.join(target, '.git'));
+    const checkedOut = () => pathExists(path.join(target, '.git'));
     await attempt('removing the worktree', async () => {
-      if ((await checkedOut()) && (await this.findWorktree(repoRoot, target))) {
+      if ((await checkedOut()) && (await findWorktree(this.context, repoRoot, target))) {
         await this.runner.text(repoRoot, ['worktree', 'remove', '--force', '--force', target]);
         if (folderExisted) {
           await fs.mkdir(target, { recursive: true });
         }
-      } else if (!folderExisted && (await exists(target))) {
+      } else if (!folderExisted && (await pathExists(target))) {
         await fs.rm(target, { recursive: true, force: true });
       }
     });
     await attempt('pruning', () => this.runner.text(repoRoot, ['worktree', 'prune']));
     await attempt('deleting the branch', async () => {
-      // update-ref, unlike branch -D, does not read the worktree registry; the branch was made by this add, at the base.
+      // update-ref, unlike branch -D, does not read the worktree registry; the branch was made by
+      // this add, at the base.
       if (!(await checkedOut()) && (await this.branchExists(repoRoot, branch))) {
         await this.runner.text(repoRoot, [
           'update-ref',
@@ -306,7 +281,7 @@ export class GitService implements GitPort {
       }
     });
     const branchLeft = await this.branchExists(repoRoot, branch).catch(() => true);
-    return !branchLeft && (folderExisted || !(await exists(target)));
+    return !branchLeft && (folderExisted || !(await pathExists(target)));
   }
 
   private async worktreeRemove(repoRoot: string, target: string, force: boolean): Promise<void> {

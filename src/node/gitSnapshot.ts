@@ -7,8 +7,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentError } from '../core/errors';
 import type { SavedWork } from '../core/ports';
-import { parseWorktreeList } from '../core/worktreeList';
-import type { GitContext } from './gitContext';
+import { requireFullRef, type GitContext } from './gitContext';
+import { pathExists } from './fileSystem';
+import { verifyCheckedOut } from './gitWorktrees';
 
 /**
  * Commits the worktree exactly as it is (tracked changes, deletions, untracked but not ignored
@@ -17,9 +18,7 @@ import type { GitContext } from './gitContext';
  * assume-unchanged bit can hide a change. Runs no hooks.
  */
 export async function saveWork(context: GitContext, cwd: string, ref: string, message: string): Promise<SavedWork> {
-  if (!ref.startsWith('refs/')) {
-    throw new AgentError('notAFullRef', { ref });
-  }
+  requireFullRef(ref);
   const temp = await fs.mkdtemp(path.join(os.tmpdir(), 'pa-save-'));
   const env = { GIT_INDEX_FILE: path.join(temp, 'index') };
   try {
@@ -80,39 +79,17 @@ export async function restoreWork(
   if (existing && existing !== parent) {
     throw new AgentError('branchMovedSinceSave', { branch, now: existing, saved: parent });
   }
-  const folderExisted = await fs.access(target).then(
-    () => true,
-    () => false,
-  );
+  const folderExisted = await pathExists(target);
   const add = existing ? ['worktree', 'add', target, branch] : ['worktree', 'add', '-b', branch, target, parent];
   try {
     await context.run(repoRoot, add, { reason: 'worktreeFailed' });
-    await verifyRegistration(context, repoRoot, target, branch);
+    await verifyCheckedOut(context, repoRoot, target, branch);
     // No-overlay by default: files absent from the snapshot are deleted; the index is not touched.
     await context.run(target, ['restore', `--source=${saved}`, '--worktree', '--', ':/'], { reason: 'worktreeFailed' });
   } catch (e) {
     await undoRestore(context, repoRoot, target, existing ? undefined : { branch, parent }, folderExisted);
     throw e;
   }
-}
-
-async function verifyRegistration(
-  context: GitContext,
-  repoRoot: string,
-  target: string,
-  branch: string,
-): Promise<void> {
-  const list = parseWorktreeList((await context.run(repoRoot, ['worktree', 'list', '--porcelain', '-z'])).stdout);
-  const wanted = await fs.realpath(target);
-  for (const entry of list) {
-    if ((await fs.realpath(entry.path).catch(() => entry.path)) === wanted) {
-      if (entry.branch === `refs/heads/${branch}`) {
-        return;
-      }
-      throw new AgentError('worktreeOnOtherBranch', { path: target, branch: entry.branch, expected: branch });
-    }
-  }
-  throw new AgentError('worktreeNotListed', { path: target });
 }
 
 type CreatedBranch = { readonly branch: string; readonly parent: string };

@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentProcess, ProcessExit } from '../core/ports';
 import { Emitter, type Event } from '../util/event';
-import { delay, endGroup, signalGroup } from '../supervisor/processGroup';
+import { delay } from '../util/async';
+import { endGroup, signalGroup } from '../supervisor/processGroup';
 import type { SupervisorStatus } from '../supervisor/protocol';
 import { type LogSlice, readLog } from './logReader';
 import { LogTailer } from './logTailer';
@@ -98,7 +99,10 @@ export class SupervisedProcess implements AgentProcess {
     return this.stopping;
   }
 
-  /** Stops watching and leaves the agent running (stop() then does nothing): for a window that closes while its agents work on. */
+  /**
+   * Stops watching and leaves the agent running (stop() then does nothing): for a window that
+   * closes while its agents work on.
+   */
   detach(): void {
     this.detached = true;
     this.cleanUp();

@@ -1,4 +1,7 @@
-/** What the runner concludes from a status file the supervisor wrote: is it alive, is the agent still ours, how did it end. */
+/**
+ * What the runner concludes from a status file the supervisor wrote: is it alive, is the agent
+ * still ours, how did it end.
+ */
 import * as fs from 'node:fs';
 import type { ProcessExit } from '../core/ports';
 import { groupAlive } from '../supervisor/processGroup';

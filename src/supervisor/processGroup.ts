@@ -1,6 +1,7 @@
 /** The agent runs in a process group of its own, so that ending it also ends the children it started. */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import { delay } from '../util/async';
 import { pidAlive, procStat } from './processIdentity';
 
 const isWindows = process.platform === 'win32';
@@ -48,11 +49,10 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
-export function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** SIGTERM to the group, SIGKILL to what is left after `graceMs`; resolves when the group is gone (or 2 s after SIGKILL). */
+/**
+ * SIGTERM to the group, SIGKILL to what is left after `graceMs`; resolves when the group is gone
+ * (or 2 s after SIGKILL).
+ */
 export async function endGroup(pgid: number, graceMs: number): Promise<void> {
   signalGroup(pgid, 'SIGTERM');
   const deadline = Date.now() + graceMs;

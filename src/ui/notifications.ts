@@ -1,14 +1,17 @@
 import * as vscode from 'vscode';
 import type { AgentStatus } from '../core/agent';
 import type { AgentManager } from '../core/agentManager';
-import { commands, settings } from '../constants';
+import { commands } from '../constants';
 
 /** Tells the user when an agent's run ends, with the next step one click away. */
 export class FinishNotifications implements vscode.Disposable {
   private readonly last = new Map<string, AgentStatus>();
   private readonly subscription: vscode.Disposable;
 
-  constructor(manager: AgentManager) {
+  constructor(
+    manager: AgentManager,
+    private readonly enabled: () => boolean,
+  ) {
     for (const record of manager.list()) {
       this.last.set(record.id, record.status);
     }
@@ -21,7 +24,7 @@ export class FinishNotifications implements vscode.Disposable {
       const before = this.last.get(id);
       this.last.set(id, record.status);
       // Plan tasks are reported by their plan (PlanNotifications), not one by one.
-      if (before === 'running' && before !== record.status && !record.plan && enabled()) {
+      if (before === 'running' && before !== record.status && !record.plan && this.enabled()) {
         void this.notify(id, record.title, record.status, record.changedFiles.length);
       }
     });
@@ -66,8 +69,4 @@ export class FinishNotifications implements vscode.Disposable {
   dispose(): void {
     this.subscription.dispose();
   }
-}
-
-function enabled(): boolean {
-  return vscode.workspace.getConfiguration(settings.section).get<boolean>(settings.notifyOnFinish, true);
 }

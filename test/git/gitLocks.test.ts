@@ -28,14 +28,29 @@ class RecordingLogger implements Logger {
 }
 
 /** Creates `file` now (as another git process would) and removes it after `ms`. */
-function holdFile(file: string, ms: number, content = ''): Promise<void> {
-  fs.writeFileSync(file, content);
-  return new Promise((resolve) =>
-    setTimeout(() => {
-      fs.rmSync(file, { force: true });
-      resolve();
-    }, ms),
-  );
+/**
+ * Calls `release` once at least `ms` have passed AND `releaseWhen` holds (the code under test has
+ * met the lock once), so a slow, loaded machine cannot start the operation after the release and
+ * never meet the lock; after a minute it releases anyway.
+ */
+function releaseLater(ms: number, release: () => void, releaseWhen: () => boolean = () => true): Promise<void> {
+  const start = Date.now();
+  return new Promise((resolve) => {
+    const timer = setInterval(() => {
+      const waited = Date.now() - start;
+      if ((waited >= ms && releaseWhen()) || waited >= 60000) {
+        clearInterval(timer);
+        release();
+        resolve();
+      }
+    }, 10);
+    timer.unref();
+  });
+}
+
+function holdFile(file: string, ms: number, releaseWhen?: () => boolean): Promise<void> {
+  fs.writeFileSync(file, '');
+  return releaseLater(ms, () => fs.rmSync(file, { force: true }), releaseWhen);
 }
 
 describe('git lock failures are retried with backoff (real git)', function () {
@@ -63,7 +78,7 @@ describe('git lock failures are retried with backoff (real git)', function () {
 
   it('a write waits out an index.lock held for 300 ms, logging each retry at info level', async () => {
     fs.writeFileSync(path.join(repo, 'b.txt'), 'b\n');
-    const released = holdFile(path.join(repo, '.git', 'index.lock'), 300);
+    const released = holdFile(path.join(repo, '.git', 'index.lock'), 300, () => logger.retries().length > 0);
     const t0 = Date.now();
     await context.write(repo, () => context.run(repo, ['add', '--', 'b.txt']));
     const elapsed = Date.now() - t0;
@@ -86,7 +101,7 @@ describe('git lock failures are retried with backoff (real git)', function () {
   });
 
   it('a command that accepts any exit code is retried too, and gets its answer', async () => {
-    const released = holdFile(path.join(repo, '.git', 'index.lock'), 150);
+    const released = holdFile(path.join(repo, '.git', 'index.lock'), 150, () => logger.retries().length > 0);
     const result = await context.run(repo, ['commit', '--allow-empty', '-q', '-m', 'second'], { okCodes: 'any' });
     await released;
     assert.equal(result.exitCode, 0, result.stderr);
@@ -123,7 +138,7 @@ describe('git lock failures are retried with backoff (real git)', function () {
   });
 
   it('a read that meets a worktree entry another add is still writing is retried', async () => {
-    const released = holdGhostWorktree(repo, 250);
+    const released = holdGhostWorktree(repo, 250, () => logger.retries().length > 0);
     const listed = await context.out(repo, ['worktree', 'list', '--porcelain']);
     await released;
     assert.match(listed, /^worktree /);
@@ -139,7 +154,7 @@ describe('git lock failures are retried with backoff (real git)', function () {
     const target = path.join(tmp, 'repo.worktrees', 'one');
     // Git itself leaves the branch of a `worktree add -b` that failed this way; a plain rerun would
     // then fail with "a branch named ... already exists".
-    const released = holdGhostWorktree(repo, 300);
+    const released = holdGhostWorktree(repo, 300, () => logger.retries().some((l) => l.includes('worktree add in')));
     const t0 = Date.now();
     await service.addWorktree(repo, target, 'agents/one', base);
     const elapsed = Date.now() - t0;
@@ -155,7 +170,7 @@ describe('git lock failures are retried with backoff (real git)', function () {
       .filter((l) => l.startsWith('worktree '));
     assert.deepEqual(worktrees, [`worktree ${repo}`, `worktree ${target}`]);
     console.log(
-      `      registry entry being written for 300 ms: worktree add succeeded after ${elapsed} ms, ${logger.retries().length} retries`,
+      `      registry entry being written for 300 ms or more: worktree add succeeded after ${elapsed} ms, ${logger.retries().length} retries`,
     );
   });
 
@@ -188,17 +203,12 @@ describe('git lock failures are retried with backoff (real git)', function () {
  * entry is locked "initializing" (so prune leaves it), has its gitdir file and a commondir file not
  * written yet. Git answers "failed to read .git/worktrees/<id>/commondir". Removed after `ms`.
  */
-function holdGhostWorktree(repo: string, ms: number): Promise<void> {
+/** A worktree registration being written (no commondir yet), removed as releaseLater says. */
+function holdGhostWorktree(repo: string, ms: number, releaseWhen?: () => boolean): Promise<void> {
   const ghost = path.join(repo, '.git', 'worktrees', 'ghost');
   fs.mkdirSync(ghost, { recursive: true });
   fs.writeFileSync(path.join(ghost, 'locked'), 'initializing');
   fs.writeFileSync(path.join(ghost, 'gitdir'), `${path.join(path.dirname(repo), 'ghost')}/.git\n`);
   fs.writeFileSync(path.join(ghost, 'commondir'), '');
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      fs.rmSync(ghost, { recursive: true, force: true });
-      resolve();
-    }, ms);
-    timer.unref();
-  });
+  return releaseLater(ms, () => fs.rmSync(ghost, { recursive: true, force: true }), releaseWhen);
 }

@@ -2,21 +2,14 @@ import * as vscode from 'vscode';
 import type { AgentManager } from '../../core/agentManager';
 import { isActive } from '../../core/agent';
 import type { PlanService } from '../../core/planService';
-import type { Orphan } from '../../core/reconcile';
-import type { Event } from '../../util/event';
 import type { OverlapModel } from '../overlapModel';
-import { AgentNode, FileNode, type TreeNode as AgentTreeNode } from './nodes';
+import { AgentsViewModel, type OrphanSource } from './agentsViewModel';
+import { AgentNode, type ViewNode } from './nodes';
 import { OrphanNode } from './orphanNodes';
-import { PlanNode, TaskNode } from './planNodes';
-import { statusText } from './presentation';
+import { PlanNode } from './planNodes';
 
-export type TreeNode = AgentTreeNode | PlanNode | TaskNode | OrphanNode;
-
-/** Reconcile Agents' last findings, held in memory. */
-export interface OrphanSource {
-  orphans(): readonly Orphan[];
-  readonly onDidChange: Event<void>;
-}
+export type { OrphanSource } from './agentsViewModel';
+export type TreeNode = ViewNode;
 
 export interface ViewRow {
   readonly label: string;
@@ -25,10 +18,12 @@ export interface ViewRow {
   readonly children: ViewRow[];
 }
 
-/** Reads only the manager's memory; per-agent change events refresh just that row. */
-export class AgentsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
-  private readonly nodes = new Map<string, AgentNode>();
-  private readonly emitter = new vscode.EventEmitter<TreeNode | undefined>();
+/** Reads only the view model (memory); per-agent change events refresh just that row. */
+export class AgentsTreeProvider implements vscode.TreeDataProvider<ViewNode>, vscode.Disposable {
+  private readonly model: AgentsViewModel;
+  /** One node per top-level agent, so that a change event can name the row VS Code already has. */
+  private readonly agentNodes = new Map<string, AgentNode>();
+  private readonly emitter = new vscode.EventEmitter<ViewNode | undefined>();
   private readonly subscriptions: vscode.Disposable[] = [];
   private ticker: ReturnType<typeof setInterval> | undefined;
 
@@ -36,97 +31,64 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   constructor(
     private readonly manager: AgentManager,
-    private readonly overlaps: OverlapModel,
-    private readonly plans: PlanService,
-    private readonly orphanSource?: OrphanSource,
+    overlaps: OverlapModel,
+    plans: PlanService,
+    orphanSource?: OrphanSource,
   ) {
+    this.model = new AgentsViewModel(manager, overlaps, plans, orphanSource);
     this.subscriptions.push(
       plans.onDidChange(() => this.emitter.fire(undefined)),
       ...(orphanSource ? [orphanSource.onDidChange(() => this.emitter.fire(undefined))] : []),
       overlaps.onDidChange(() => this.emitter.fire(undefined)),
       manager.onDidChangeAgent((change) => {
-        const node = this.nodes.get(change.id);
-        if (change.kind === 'updated' && node) {
-          node.record = manager.get(change.id);
-          this.emitter.fire(node);
-        } else {
-          this.emitter.fire(undefined);
-        }
+        const node = this.agentNodes.get(change.id);
+        this.emitter.fire(change.kind === 'updated' && node ? node : undefined);
         this.updateTicker();
       }),
     );
     this.updateTicker();
   }
 
-  getTreeItem(node: TreeNode): vscode.TreeItem {
-    if (node instanceof PlanNode || node instanceof OrphanNode) {
-      return node.toTreeItem();
-    }
-    if (node instanceof TaskNode) {
-      const agentId = node.run.agentOf(node.task.id);
-      const record = agentId ? this.manager.list().find((r) => r.id === agentId) : undefined;
-      return node.toTreeItem(
-        record ? `${record.profile} · ${statusText(record.status)}` : undefined,
-        (record?.changedFiles.length ?? 0) > 0,
-      );
-    }
-    return node instanceof AgentNode
-      ? node.toTreeItem(Date.now(), this.overlaps.agentsOverlapping(node.id))
-      : node.toTreeItem(this.overlaps.othersFor(node.agentId, node.file.path));
+  getTreeItem(node: ViewNode): vscode.TreeItem {
+    return node.treeItem(this.model);
   }
 
-  getChildren(node?: TreeNode): TreeNode[] {
-    if (node instanceof PlanNode) {
-      const byId = new Map(node.run.plan.tasks.map((t) => [t.id, t]));
-      return [...node.run.scheduler.states().keys()].map((id) => new TaskNode(node.run, byId.get(id)!));
-    }
-    if (node instanceof TaskNode) {
-      const agentId = node.run.agentOf(node.task.id);
-      const record = agentId ? this.manager.list().find((r) => r.id === agentId) : undefined;
-      return record ? record.changedFiles.map((f) => new FileNode(record.id, record.cwd, f)) : [];
-    }
-    if (!node) {
-      const plans = this.plans.list().map((run) => new PlanNode(run));
-      const records = this.manager.list().filter((r) => !r.plan);
-      const live = new Set(records.map((r) => r.id));
-      for (const id of this.nodes.keys()) {
-        if (!live.has(id)) {
-          this.nodes.delete(id);
-        }
+  getChildren(node?: ViewNode): ViewNode[] {
+    return node ? node.children(this.model) : this.roots();
+  }
+
+  getParent(node: ViewNode): ViewNode | undefined {
+    const parent = node.parent(this.model);
+    return parent instanceof AgentNode ? (this.agentNodes.get(parent.id) ?? parent) : parent;
+  }
+
+  /** Plans first, then Reconcile's orphans, then the agents that are not a plan's task. */
+  private roots(): ViewNode[] {
+    const records = this.model.standaloneAgents();
+    const live = new Set(records.map((r) => r.id));
+    for (const id of this.agentNodes.keys()) {
+      if (!live.has(id)) {
+        this.agentNodes.delete(id);
       }
-      const orphans = (this.orphanSource?.orphans() ?? []).map((o) => new OrphanNode(o));
-      return [
-        ...plans,
-        ...orphans,
-        ...records.map((r) => {
-          const existing = this.nodes.get(r.id);
-          if (existing) {
-            existing.record = r;
-            return existing;
-          }
-          const created = new AgentNode(r);
-          this.nodes.set(r.id, created);
-          return created;
-        }),
-      ];
     }
-    if (node instanceof AgentNode) {
-      return node.record.changedFiles.map((f) => new FileNode(node.id, node.record.cwd, f));
-    }
-    return [];
-  }
-
-  getParent(node: TreeNode): TreeNode | undefined {
-    return node instanceof FileNode
-      ? this.nodes.get(node.agentId)
-      : node instanceof TaskNode
-        ? new PlanNode(node.run)
-        : undefined;
+    const agents = records.map((r) => {
+      let node = this.agentNodes.get(r.id);
+      if (!node) {
+        node = new AgentNode(r.id);
+        this.agentNodes.set(r.id, node);
+      }
+      return node;
+    });
+    return [
+      ...this.model.planRuns().map((run) => new PlanNode(run.id)),
+      ...this.model.orphans().map((o) => new OrphanNode(o)),
+      ...agents,
+    ];
   }
 
   /** The rows as the view renders them (labels, descriptions, context values): for tests and the API. */
   snapshot(): ViewRow[] {
-    const row = (node: TreeNode): ViewRow => {
+    const row = (node: ViewNode): ViewRow => {
       const item = this.getTreeItem(node);
       const label =
         typeof item.label === 'string'
@@ -147,8 +109,9 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     const anyRunning = this.manager.list().some((r) => isActive(r.status));
     if (anyRunning && !this.ticker) {
       this.ticker = setInterval(() => {
-        for (const node of this.nodes.values()) {
-          if (isActive(node.record.status)) {
+        for (const node of this.agentNodes.values()) {
+          const record = this.model.agent(node.id);
+          if (record && isActive(record.status)) {
             this.emitter.fire(node);
           }
         }

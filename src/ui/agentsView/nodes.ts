@@ -2,24 +2,44 @@ import * as vscode from 'vscode';
 import type { AgentRecord, ChangedFile } from '../../core/agent';
 import { commands, schemes } from '../../constants';
 import { joinPath, parentDir } from '../../util/paths';
+import { TaskNode } from './planNodes';
+import type { AgentsViewModel } from './agentsViewModel';
 import { agentDescription, agentTooltip, changeLetters, resultSummary, statusIcon } from './presentation';
 
-export class AgentNode {
+/**
+ * One row kind of the Agents view. A node holds keys only (ids, paths) and reads what it shows
+ * from the view model each time, so a refresh never shows a stale copy. Commands get the node as
+ * their argument and read those keys (`id`, `agentId` + `path`, `runId` + `taskId`, `orphan`).
+ */
+export interface ViewNode {
+  readonly type: 'agent' | 'file' | 'plan' | 'task' | 'orphan';
+  treeItem(model: AgentsViewModel): vscode.TreeItem;
+  children(model: AgentsViewModel): ViewNode[];
+  parent(model: AgentsViewModel): ViewNode | undefined;
+}
+
+export function fileNodes(record: AgentRecord | undefined): FileNode[] {
+  return record ? record.changedFiles.map((f) => new FileNode(record.id, f.path)) : [];
+}
+
+export class AgentNode implements ViewNode {
   readonly type = 'agent';
-  constructor(public record: AgentRecord) {}
+  constructor(readonly id: string) {}
 
-  get id(): string {
-    return this.record.id;
-  }
-
-  toTreeItem(now: number, overlapping: readonly string[]): vscode.TreeItem {
-    const r = this.record;
+  treeItem(model: AgentsViewModel): vscode.TreeItem {
+    const r = model.agent(this.id);
+    if (!r) {
+      // Removed between the change event and the view's read: the next refresh drops the row.
+      return new vscode.TreeItem(this.id, vscode.TreeItemCollapsibleState.None);
+    }
+    const overlapping = model.agentsOverlapping(r.id);
     const item = new vscode.TreeItem(
       r.title,
       r.changedFiles.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
     );
     item.id = r.id;
-    item.description = agentDescription(r, now) + (overlapping.length > 0 ? ` · ⚠ ${vscode.l10n.t('overlaps')}` : '');
+    item.description =
+      agentDescription(r, model.now()) + (overlapping.length > 0 ? ` · ⚠ ${vscode.l10n.t('overlaps')}` : '');
     item.iconPath = statusIcon(r.status);
     item.tooltip = agentTooltip(r);
     if (overlapping.length > 0) {
@@ -40,44 +60,60 @@ export class AgentNode {
     }
     return item;
   }
+
+  children(model: AgentsViewModel): ViewNode[] {
+    return fileNodes(model.agent(this.id));
+  }
+
+  parent(): undefined {
+    return undefined;
+  }
 }
 
-export class FileNode {
+export class FileNode implements ViewNode {
   readonly type = 'file';
   constructor(
     readonly agentId: string,
-    readonly cwd: string,
-    readonly file: ChangedFile,
+    readonly path: string,
   ) {}
 
   get id(): string {
-    return `${this.agentId}/${this.file.path}`;
+    return `${this.agentId}/${this.path}`;
   }
 
-  /** The decoration provider reads the change kind back from this URI. */
-  get resourceUri(): vscode.Uri {
-    return changeUri(this.agentId, this.cwd, this.file);
-  }
-
-  toTreeItem(others: readonly string[]): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.resourceUri, vscode.TreeItemCollapsibleState.None);
+  treeItem(model: AgentsViewModel): vscode.TreeItem {
+    const record = model.agent(this.agentId);
+    const file = record?.changedFiles.find((f) => f.path === this.path);
+    if (!record || !file) {
+      return new vscode.TreeItem(this.path, vscode.TreeItemCollapsibleState.None);
+    }
+    // The decoration provider reads the change kind back from this URI.
+    const item = new vscode.TreeItem(changeUri(this.agentId, record.cwd, file), vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
-    const dir = parentDir(this.file.path);
-    const location = this.file.path.includes('/') ? dir : '';
-    item.description = this.file.oldPath ? `${location} ← ${this.file.oldPath}`.trim() : location;
+    const location = file.path.includes('/') ? parentDir(file.path) : '';
+    item.description = file.oldPath ? `${location} ← ${file.oldPath}`.trim() : location;
+    const others = model.othersFor(this.agentId, file.path);
     const overlap = others.length > 0 ? `\n⚠ ${vscode.l10n.t('Also changed by: {0}', others.join(', '))}` : '';
-    item.tooltip = `${changeLetters[this.file.kind]} ${this.file.oldPath ? `${this.file.oldPath} → ` : ''}${this.file.path}${this.file.binary ? ` ${vscode.l10n.t('(binary)')}` : ''}${overlap}`;
-    item.contextValue = `agentFile.${this.file.kind}`;
+    const binary = file.binary ? ` ${vscode.l10n.t('(binary)')}` : '';
+    item.tooltip = `${changeLetters[file.kind]} ${file.oldPath ? `${file.oldPath} → ` : ''}${file.path}${binary}${overlap}`;
+    item.contextValue = `agentFile.${file.kind}`;
     item.command = {
       command: commands.openChange,
       title: vscode.l10n.t('Open Changes'),
-      arguments: [{ agentId: this.agentId, path: this.file.path }],
+      arguments: [{ agentId: this.agentId, path: file.path }],
     };
     return item;
   }
-}
 
-export type TreeNode = AgentNode | FileNode;
+  children(): ViewNode[] {
+    return [];
+  }
+
+  parent(model: AgentsViewModel): ViewNode | undefined {
+    const record = model.agent(this.agentId);
+    return record?.plan ? new TaskNode(record.plan.runId, record.plan.taskId) : new AgentNode(this.agentId);
+  }
+}
 
 export function changeUri(agentId: string, cwd: string, file: ChangedFile): vscode.Uri {
   return vscode.Uri.from({

@@ -1,12 +1,14 @@
 import * as vscode from 'vscode';
 import type { Orphan } from '../../core/reconcile';
+import type { ViewNode } from './nodes';
 
 /** A worktree or branch the extension made that no agent record knows: Adopt or Discard it. */
-export class OrphanNode {
+export class OrphanNode implements ViewNode {
   readonly type = 'orphan';
+  /** A finding of Reconcile Agents (no agent record exists for it); Adopt and Discard read its path and branch. */
   constructor(readonly orphan: Orphan) {}
 
-  toTreeItem(): vscode.TreeItem {
+  treeItem(): vscode.TreeItem {
     const o = this.orphan;
     const item = new vscode.TreeItem(o.branch, vscode.TreeItemCollapsibleState.None);
     item.id = `orphan:${o.repoRoot}:${o.branch}`;
@@ -35,5 +37,13 @@ export class OrphanNode {
           );
     item.contextValue = `orphan.${o.kind}`;
     return item;
+  }
+
+  children(): ViewNode[] {
+    return [];
+  }
+
+  parent(): undefined {
+    return undefined;
   }
 }

@@ -1,7 +1,10 @@
 import * as vscode from 'vscode';
 import type { PlanRun } from '../../core/planRun';
-import type { PlanTask, TaskState } from '../../core/planTypes';
+import type { TaskState } from '../../core/planTypes';
 import { storedErrorText } from '../errorMessages';
+import type { AgentsViewModel } from './agentsViewModel';
+import { fileNodes, type ViewNode } from './nodes';
+import { statusText } from './presentation';
 
 const taskIcons: Record<TaskState, [string, string?]> = {
   waiting: ['circle-outline', 'disabledForeground'],
@@ -59,19 +62,23 @@ export function taskStateText(state: TaskState): string {
   }
 }
 
-export class PlanNode {
+export class PlanNode implements ViewNode {
   readonly type = 'plan';
-  constructor(readonly run: PlanRun) {}
+  constructor(readonly runId: string) {}
 
   get id(): string {
-    return `plan:${this.run.id}`;
+    return `plan:${this.runId}`;
   }
 
-  toTreeItem(): vscode.TreeItem {
-    const states = [...this.run.scheduler.states().values()];
+  treeItem(model: AgentsViewModel): vscode.TreeItem {
+    const run = model.planRun(this.runId);
+    if (!run) {
+      return new vscode.TreeItem(this.runId, vscode.TreeItemCollapsibleState.None);
+    }
+    const states = [...run.scheduler.states().values()];
     const done = states.filter((s) => s === 'done' || s === 'skipped').length;
-    const status = planStatus(this.run);
-    const item = new vscode.TreeItem(this.run.plan.title, vscode.TreeItemCollapsibleState.Expanded);
+    const status = planStatus(run);
+    const item = new vscode.TreeItem(run.plan.title, vscode.TreeItemCollapsibleState.Expanded);
     item.id = this.id;
     item.description = vscode.l10n.t('plan · {0}/{1} done · {2}', done, states.length, planStatusText(status));
     item.iconPath = new vscode.ThemeIcon(
@@ -80,51 +87,72 @@ export class PlanNode {
     item.tooltip = new vscode.MarkdownString(
       vscode.l10n.t(
         'Plan "{0}": integration branch `{1}` in `{2}`',
-        this.run.plan.title,
-        this.run.integrationBranch,
-        this.run.integrationPath,
+        run.plan.title,
+        run.integrationBranch,
+        run.integrationPath,
       ),
     );
     item.contextValue = `plan.${status}`;
     return item;
   }
+
+  /** The tasks in the scheduler's (dependency) order. */
+  children(model: AgentsViewModel): ViewNode[] {
+    const run = model.planRun(this.runId);
+    return run ? [...run.scheduler.states().keys()].map((taskId) => new TaskNode(this.runId, taskId)) : [];
+  }
+
+  parent(): undefined {
+    return undefined;
+  }
 }
 
-export class TaskNode {
+export class TaskNode implements ViewNode {
   readonly type = 'task';
   constructor(
-    readonly run: PlanRun,
-    readonly task: PlanTask,
+    readonly runId: string,
+    readonly taskId: string,
   ) {}
 
   get id(): string {
-    return `task:${this.run.id}/${this.task.id}`;
+    return `task:${this.runId}/${this.taskId}`;
   }
 
-  get state(): TaskState {
-    return this.run.scheduler.states().get(this.task.id) ?? 'waiting';
-  }
-
-  toTreeItem(agentDescription: string | undefined, hasFiles: boolean): vscode.TreeItem {
-    const state = this.state;
-    const kept = this.run.scheduler.reason(this.task.id);
+  treeItem(model: AgentsViewModel): vscode.TreeItem {
+    const run = model.planRun(this.runId);
+    const task = run?.plan.tasks.find((t) => t.id === this.taskId);
+    if (!run || !task) {
+      return new vscode.TreeItem(this.taskId, vscode.TreeItemCollapsibleState.None);
+    }
+    const record = model.taskAgent(this.runId, this.taskId);
+    const state = run.scheduler.states().get(task.id) ?? 'waiting';
+    const kept = run.scheduler.reason(task.id);
     const reason = kept === undefined ? undefined : storedErrorText(kept);
-    const needs = this.task.dependsOn?.length ? vscode.l10n.t('needs: {0}', this.task.dependsOn.join(', ')) : undefined;
+    const needs = task.dependsOn?.length ? vscode.l10n.t('needs: {0}', task.dependsOn.join(', ')) : undefined;
+    const agent = record ? `${record.profile} · ${statusText(record.status)}` : undefined;
     const item = new vscode.TreeItem(
-      this.task.title,
-      hasFiles ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+      task.title,
+      (record?.changedFiles.length ?? 0) > 0
+        ? vscode.TreeItemCollapsibleState.Collapsed
+        : vscode.TreeItemCollapsibleState.None,
     );
     item.id = this.id;
-    item.description = [this.task.id, taskStateText(state), reason, needs, agentDescription]
-      .filter(Boolean)
-      .join(' · ');
+    item.description = [task.id, taskStateText(state), reason, needs, agent].filter(Boolean).join(' · ');
     const [icon, color] = taskIcons[state];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**${this.task.id}** — ${taskStateText(state)}${reason ? ` (${reason})` : ''}\n\n`);
-    md.appendCodeblock(this.task.prompt, 'text');
+    md.appendMarkdown(`**${task.id}** — ${taskStateText(state)}${reason ? ` (${reason})` : ''}\n\n`);
+    md.appendCodeblock(task.prompt, 'text');
     item.tooltip = md;
     item.contextValue = `planTask.${state}`;
     return item;
+  }
+
+  children(model: AgentsViewModel): ViewNode[] {
+    return fileNodes(model.taskAgent(this.runId, this.taskId));
+  }
+
+  parent(): ViewNode {
+    return new PlanNode(this.runId);
   }
 }

@@ -6,8 +6,8 @@ import { AgentError } from '../../core/errors';
 import type { TerminalRunner } from '../../host/terminalRunner';
 import type { AgentOutputViews } from '../outputViews';
 import { openChange } from '../diff/openChange';
-import { statusText } from '../agentsView/presentation';
-import { agentIdOf } from './commandRunner';
+import { pickAgentId } from './agentPick';
+import { agentIdOf, cancelled } from './commandRunner';
 
 export interface AgentCommandDeps {
   readonly manager: AgentManager;
@@ -22,45 +22,25 @@ export interface DiscardArgs {
   readonly confirm?: boolean;
 }
 
-async function pickAgent(
-  manager: AgentManager,
-  arg: unknown,
-  filter: (r: AgentRecord) => boolean = () => true,
-): Promise<AgentRecord> {
-  const id = agentIdOf(arg);
-  if (id) {
-    return manager.get(id);
-  }
-  const candidates = manager.list().filter(filter);
-  if (candidates.length === 0) {
-    throw new AgentError('noAgentApplies', {});
-  }
-  const picked = await vscode.window.showQuickPick(
-    candidates.map((r) => ({ label: r.title, description: `${r.profile} · ${statusText(r.status)}`, id: r.id })),
-    { placeHolder: vscode.l10n.t('Which agent?') },
-  );
-  if (!picked) {
-    throw new AgentError('cancelled', {});
-  }
-  return manager.get(picked.id);
-}
-
 export function agentCommands(deps: AgentCommandDeps) {
   const { manager } = deps;
+  const pickAgent = async (arg: unknown, filter?: (r: AgentRecord) => boolean): Promise<AgentRecord> => {
+    return manager.get(await pickAgentId(manager, arg, { filter, none: 'noAgentApplies' }));
+  };
   return {
     stop: async (arg?: unknown) => {
-      const record = await pickAgent(manager, arg, (r) => r.status === 'running' || r.status === 'waiting-for-input');
+      const record = await pickAgent(arg, (r) => r.status === 'running' || r.status === 'waiting-for-input');
       await manager.stop(record.id);
     },
     showOutput: async (arg?: unknown) => {
-      const record = await pickAgent(manager, arg);
+      const record = await pickAgent(arg);
       if (record.mode === 'terminal' && deps.terminals.reveal(record.id)) {
         return;
       }
       await deps.outputs.show(record.id);
     },
     showResult: async (arg?: unknown) => {
-      const record = await pickAgent(manager, arg, (r) => r.activity?.result !== undefined);
+      const record = await pickAgent(arg, (r) => r.activity?.result !== undefined);
       const result = record.activity?.result;
       if (!result) {
         throw new AgentError('noResult', { title: record.title });
@@ -72,7 +52,7 @@ export function agentCommands(deps: AgentCommandDeps) {
       await vscode.window.showTextDocument(document, { preview: true });
     },
     openWorktree: async (arg?: unknown) => {
-      const record = await pickAgent(manager, arg, (r) => r.worktreePath !== undefined);
+      const record = await pickAgent(arg, (r) => r.worktreePath !== undefined);
       if (!record.worktreePath) {
         throw new AgentError('notInWorktree', { title: record.title });
       }
@@ -81,13 +61,13 @@ export function agentCommands(deps: AgentCommandDeps) {
       });
     },
     revealTerminal: async (arg?: unknown) => {
-      const record = await pickAgent(manager, arg, (r) => r.mode === 'terminal');
+      const record = await pickAgent(arg, (r) => r.mode === 'terminal');
       if (!deps.terminals.reveal(record.id)) {
         throw new AgentError('terminalClosed', { title: record.title });
       }
     },
     reopenTerminal: async (arg?: unknown) => {
-      const record = await pickAgent(manager, arg, (r) => r.status === 'detached');
+      const record = await pickAgent(arg, (r) => r.status === 'detached');
       if (record.status !== 'detached') {
         throw new AgentError('notDetached', { title: record.title, status: record.status });
       }
@@ -98,7 +78,7 @@ export function agentCommands(deps: AgentCommandDeps) {
       deps.terminals.reveal(record.id);
     },
     discard: async (arg?: unknown) => {
-      const record = await pickAgent(manager, arg, (r) => r.status !== 'discarded');
+      const record = await pickAgent(arg, (r) => r.status !== 'discarded');
       const options = (arg && typeof arg === 'object' ? arg : {}) as DiscardArgs;
       if (record.worktreeMissing) {
         throw new AgentError('worktreeMissing', { title: record.title });
@@ -109,7 +89,7 @@ export function agentCommands(deps: AgentCommandDeps) {
       await deps.landing.discard(record.id);
     },
     restore: async (arg?: unknown) => {
-      const record = await pickAgent(manager, arg, (r) => r.worktreePresent === false && r.savedRef !== undefined);
+      const record = await pickAgent(arg, (r) => r.worktreePresent === false && r.savedRef !== undefined);
       await deps.landing.restore(record.id);
     },
     refresh: async (arg?: unknown) => {
@@ -152,6 +132,6 @@ async function confirmDiscard(manager: AgentManager, record: AgentRecord): Promi
       discard,
     )) !== discard
   ) {
-    throw new AgentError('cancelled', {});
+    cancelled();
   }
 }

@@ -23,6 +23,11 @@ export function registerCommands(table: Record<string, CommandHandler>, logger: 
   );
 }
 
+/** Ends a command the user backed out of (a dismissed pick, input box or dialog): no message is shown. */
+export function cancelled(): never {
+  throw new AgentError('cancelled', {});
+}
+
 /** Shows the message without waiting for it to be dismissed: the command itself is over. */
 export function reportError(e: unknown, logger: Logger): void {
   if (AgentError.is(e, 'cancelled')) {

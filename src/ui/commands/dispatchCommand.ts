@@ -7,6 +7,7 @@ import type { GitPort } from '../../core/ports';
 import type { Profile } from '../../core/profiles';
 import { stateKeys } from '../../constants';
 import { checkedRepositoryFolder, pickRepositoryFolder } from './folderPick';
+import { cancelled } from './commandRunner';
 
 export interface DispatchArgs {
   readonly prompt?: string;
@@ -23,10 +24,6 @@ export interface DispatchDeps {
   readonly memento: vscode.Memento;
   /** Tells which folders are git repositories. */
   readonly git: Pick<GitPort, 'repoRoot'>;
-}
-
-function cancelled(): never {
-  throw new AgentError('cancelled', {});
 }
 
 /** Asks for whatever the arguments leave open, then dispatches with a progress notification. */

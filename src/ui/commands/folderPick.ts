@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { AgentError } from '../../core/errors';
 import { chooseFolder, isRepository, type WorkspaceFolderInfo } from '../../core/folderChoice';
 import type { GitPort } from '../../core/ports';
+import { cancelled } from './commandRunner';
 
 type RepoRoot = Pick<GitPort, 'repoRoot'>;
 
@@ -17,7 +18,10 @@ export async function checkedRepositoryFolder(git: RepoRoot, folder: string): Pr
   return folder;
 }
 
-/** The only repository among the workspace folders silently; a pick among several; a refusal naming the folders when none is. */
+/**
+ * The only repository among the workspace folders silently; a pick among several; a refusal naming
+ * the folders when none is.
+ */
 export async function pickRepositoryFolder(
   git: RepoRoot,
   words: { readonly title: string; readonly noFolder: 'noFolderToDispatch' | 'noFolderForPlan' },
@@ -44,7 +48,7 @@ export async function pickRepositoryFolder(
         ignoreFocusOut: true,
       });
       if (!picked) {
-        throw new AgentError('cancelled', {});
+        cancelled();
       }
       return picked.path;
     }

@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
+import type { AgentRecord } from '../../core/agent';
 import type { AgentLanding, MergeResult } from '../../core/agentLanding';
 import type { AgentManager } from '../../core/agentManager';
 import { AgentError } from '../../core/errors';
 import type { MergeStrategy } from '../../core/ports';
 import { joinPath } from '../../util/paths';
 import { statusText } from '../agentsView/presentation';
-import { agentIdOf } from './commandRunner';
+import { pickAgentId } from './agentPick';
+import { cancelled } from './commandRunner';
 
 export interface LandDeps {
   readonly manager: AgentManager;
@@ -21,26 +23,13 @@ interface MergeArgs {
   readonly confirm?: boolean;
 }
 
-function cancelled(): never {
-  throw new AgentError('cancelled', {});
+/** Agents with a branch whose work can be committed or merged now. */
+function landable(r: AgentRecord): unknown {
+  return r.branch && r.worktreePresent !== false && !['running', 'preparing', 'merged', 'discarded'].includes(r.status);
 }
 
-async function pickLandable(manager: AgentManager, arg: unknown): Promise<string> {
-  const id = agentIdOf(arg);
-  if (id) {
-    return id;
-  }
-  const candidates = manager
-    .list()
-    .filter(
-      (r) =>
-        r.branch && r.worktreePresent !== false && !['running', 'preparing', 'merged', 'discarded'].includes(r.status),
-    );
-  const picked = await vscode.window.showQuickPick(
-    candidates.map((r) => ({ label: r.title, description: `${r.branch} · ${statusText(r.status)}`, id: r.id })),
-    { placeHolder: vscode.l10n.t('Which agent?') },
-  );
-  return picked?.id ?? cancelled();
+function pickLandable(manager: AgentManager, arg: unknown): Promise<string> {
+  return pickAgentId(manager, arg, { filter: landable, describe: (r) => `${r.branch} · ${statusText(r.status)}` });
 }
 
 export function landCommands({ manager, landing, strategy }: LandDeps) {

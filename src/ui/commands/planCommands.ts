@@ -10,6 +10,7 @@ import type { Plan, PlanProblem } from '../../core/planTypes';
 import type { GitPort, MergeStrategy } from '../../core/ports';
 import type { Profile } from '../../core/profiles';
 import { pickRepositoryFolder } from './folderPick';
+import { cancelled } from './commandRunner';
 
 /** Problems of the last Dispatch Plan of each plan file, shown in the Problems view and the editor. */
 export const planDiagnostics = vscode.languages.createDiagnosticCollection('parallelAgents.plan');
@@ -47,10 +48,6 @@ export interface PlanCommandDeps {
   readonly strategy: () => MergeStrategy;
   /** Tells which workspace folders are git repositories. */
   readonly git: Pick<GitPort, 'repoRoot'>;
-}
-
-function cancelled(): never {
-  throw new AgentError('cancelled', {});
 }
 
 function describeProblems(problems: readonly PlanProblem[]): string {

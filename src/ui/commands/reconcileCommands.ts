@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
 import type { AgentManager } from '../../core/agentManager';
-import { AgentError } from '../../core/errors';
 import type { Orphan } from '../../core/reconcile';
 import type { OrphanKey, ReconcileReport, Reconciler } from '../../core/reconciler';
-import { agentIdOf } from './commandRunner';
-import { storedErrorText } from '../errorMessages';
+import { pickAgentId } from './agentPick';
+import { cancelled } from './commandRunner';
 
 export interface ReconcileCommandDeps {
   readonly manager: AgentManager;
@@ -83,7 +82,7 @@ export function reconcileCommands(deps: ReconcileCommandDeps) {
         void vscode.window.showInformationMessage(summary(report));
         if (report.errors.length > 0) {
           void vscode.window.showWarningMessage(
-            vscode.l10n.t('Reconcile could not read: {0}', report.errors.map(storedErrorText).join('; ')),
+            vscode.l10n.t('Reconcile could not read: {0}', report.errors.join('; ')),
           );
         }
       }
@@ -108,7 +107,7 @@ export function reconcileCommands(deps: ReconcileCommandDeps) {
             discard,
           )) !== discard
         ) {
-          throw new AgentError('cancelled', {});
+          cancelled();
         }
       }
       return (await reconciler.discardOrphan(key)).id;
@@ -130,7 +129,7 @@ export function reconcileCommands(deps: ReconcileCommandDeps) {
             forget,
           )) !== forget
         ) {
-          throw new AgentError('cancelled', {});
+          cancelled();
         }
       }
       await reconciler.forget(id);
@@ -138,24 +137,11 @@ export function reconcileCommands(deps: ReconcileCommandDeps) {
   };
 }
 
-async function missingId(manager: AgentManager, arg: unknown): Promise<string> {
-  const id = agentIdOf(arg);
-  if (id) {
-    return id;
-  }
-  const missing = manager.list().filter((r) => r.worktreeMissing);
-  if (missing.length === 0) {
-    throw new AgentError('noMissingAgent', {});
-  }
-  const picked =
-    missing.length === 1
-      ? { id: missing[0].id }
-      : await vscode.window.showQuickPick(
-          missing.map((r) => ({ label: r.title, description: r.worktreePath, id: r.id })),
-          { placeHolder: vscode.l10n.t('Which agent?') },
-        );
-  if (!picked) {
-    throw new AgentError('cancelled', {});
-  }
-  return picked.id;
+function missingId(manager: AgentManager, arg: unknown): Promise<string> {
+  return pickAgentId(manager, arg, {
+    filter: (r) => r.worktreeMissing,
+    describe: (r) => r.worktreePath,
+    none: 'noMissingAgent',
+    takeOnlyOne: true,
+  });
 }

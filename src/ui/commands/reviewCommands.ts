@@ -7,15 +7,18 @@ import type { GitLandingPort } from '../../core/ports';
 import { joinPath, parentDir } from '../../util/paths';
 import { BaseContentProvider } from '../diff/baseContentProvider';
 import { diffSides } from '../diff/openChange';
-import { statusText } from '../agentsView/presentation';
-import { agentIdOf } from './commandRunner';
+import { pickAgentId } from './agentPick';
+import { cancelled } from './commandRunner';
 
 export interface ReviewDeps {
   readonly manager: AgentManager;
   readonly landing: GitLandingPort;
 }
 
-/** A file command's target: a file row, `{ agentId, path }`, or (from the diff editor's title) the active agent diff. */
+/**
+ * A file command's target: a file row, `{ agentId, path }`, or (from the diff editor's title) the
+ * active agent diff.
+ */
 function fileOf(manager: AgentManager, arg: unknown): { record: AgentRecord; file: ChangedFile } {
   const o = (arg && typeof arg === 'object' ? arg : {}) as {
     agentId?: unknown;
@@ -39,10 +42,15 @@ function fileOf(manager: AgentManager, arg: unknown): { record: AgentRecord; fil
   return { record, file };
 }
 
+/** Agents with something to review: changed files, or a run that is over. */
+function pickFinished(manager: AgentManager, arg: unknown): Promise<string> {
+  return pickAgentId(manager, arg, { filter: (r) => r.changedFiles.length > 0 || r.status !== 'running' });
+}
+
 export function reviewCommands({ manager, landing }: ReviewDeps) {
   return {
     reviewAll: async (arg?: unknown) => {
-      const id = agentIdOf(arg) ?? (await pickFinished(manager));
+      const id = await pickFinished(manager, arg);
       const record = manager.get(id);
       if (record.changedFiles.length === 0) {
         void vscode.window.showInformationMessage(vscode.l10n.t('Agent "{0}" has not changed any file.', record.title));
@@ -75,7 +83,7 @@ export function reviewCommands({ manager, landing }: ReviewDeps) {
     },
     followUp: async (arg?: unknown) => {
       const o = (arg && typeof arg === 'object' ? arg : {}) as { prompt?: unknown };
-      const id = agentIdOf(arg) ?? (await pickFinished(manager));
+      const id = await pickFinished(manager, arg);
       const record = manager.get(id);
       const prompt =
         typeof o.prompt === 'string'
@@ -87,7 +95,7 @@ export function reviewCommands({ manager, landing }: ReviewDeps) {
               validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('Describe the next step.') : undefined),
             });
       if (prompt === undefined) {
-        throw new AgentError('cancelled', {});
+        cancelled();
       }
       await manager.followUp(id, prompt);
     },
@@ -119,16 +127,4 @@ async function acceptFile(record: AgentRecord, file: ChangedFile): Promise<void>
       }
     });
   }
-}
-
-async function pickFinished(manager: AgentManager): Promise<string> {
-  const candidates = manager.list().filter((r) => r.changedFiles.length > 0 || r.status !== 'running');
-  const picked = await vscode.window.showQuickPick(
-    candidates.map((r) => ({ label: r.title, description: `${r.profile} · ${statusText(r.status)}`, id: r.id })),
-    { placeHolder: vscode.l10n.t('Which agent?') },
-  );
-  if (!picked) {
-    throw new AgentError('cancelled', {});
-  }
-  return picked.id;
 }

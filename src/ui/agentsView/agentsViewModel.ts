@@ -1,0 +1,68 @@
+import type { AgentRecord } from '../../core/agent';
+import type { AgentManager } from '../../core/agentManager';
+import type { PlanRun } from '../../core/planRun';
+import type { PlanService } from '../../core/planService';
+import type { Orphan } from '../../core/reconcile';
+import type { Event } from '../../util/event';
+import type { OverlapModel } from '../overlapModel';
+
+/** Reconcile Agents' last findings, held in memory. */
+export interface OrphanSource {
+  orphans(): readonly Orphan[];
+  readonly onDidChange: Event<void>;
+}
+
+/**
+ * What the Agents view shows, read from memory on every call: the manager's records, the plan
+ * runs, Reconcile's orphans and the overlaps between agents. Nodes hold keys only (ids), never a
+ * copy of a record, so a row always shows the record as it is now.
+ */
+export class AgentsViewModel {
+  constructor(
+    private readonly manager: AgentManager,
+    private readonly overlaps: OverlapModel,
+    private readonly plans: PlanService,
+    private readonly orphanSource?: OrphanSource,
+  ) {}
+
+  agent(id: string): AgentRecord | undefined {
+    return this.manager.list().find((r) => r.id === id);
+  }
+
+  /** Agents shown at the top level: those that are not a plan's task. */
+  standaloneAgents(): AgentRecord[] {
+    return this.manager.list().filter((r) => !r.plan);
+  }
+
+  planRuns(): PlanRun[] {
+    return this.plans.list();
+  }
+
+  planRun(runId: string): PlanRun | undefined {
+    return this.plans.find(runId);
+  }
+
+  /** The agent that runs (or ran) a plan's task, if any. */
+  taskAgent(runId: string, taskId: string): AgentRecord | undefined {
+    const agentId = this.plans.find(runId)?.agentOf(taskId);
+    return agentId ? this.agent(agentId) : undefined;
+  }
+
+  orphans(): readonly Orphan[] {
+    return this.orphanSource?.orphans() ?? [];
+  }
+
+  /** Titles of the agents changing at least one of the same files as agent `id`. */
+  agentsOverlapping(id: string): string[] {
+    return this.overlaps.agentsOverlapping(id);
+  }
+
+  /** Titles of the other agents changing `path` of agent `id`. */
+  othersFor(id: string, path: string): string[] {
+    return this.overlaps.othersFor(id, path);
+  }
+
+  now(): number {
+    return Date.now();
+  }
+}
