@@ -144,11 +144,18 @@ export class Reconciler implements Disposable {
   async forget(id: string): Promise<void> {
     const record = this.missingRecord(id);
     await this.pruneStale(record);
-    const tip = (await this.deps.reconcileGit.listRefs(record.repoRoot, [`refs/heads/${record.branch}`])).find(
-      (r) => r.name === `refs/heads/${record.branch}`,
+    const refs = new Map(
+      (
+        await this.deps.reconcileGit.listRefs(record.repoRoot, [
+          `refs/heads/${record.branch}`,
+          ...(record.savedRef ? [record.savedRef] : []),
+        ])
+      ).map((r) => [r.name, r]),
     );
+    const tip = refs.get(`refs/heads/${record.branch}`);
     if (tip) {
-      if (tip.sha !== record.baseSha) {
+      // Saved work taken on the branch tip holds its commits and more: it is kept, not written over.
+      if (tip.sha !== record.baseSha && restoreSource(record, refs) !== 'saved') {
         await this.deps.reconcileGit.saveBranch(
           record.repoRoot,
           record.branch,
