@@ -243,7 +243,7 @@ export class Lander {
       }
       throw failure(this.context, agentCwd, 'rebase', rebased);
     }
-    const ff = ['merge', '--ff-only', branch];
+    const ff = [...safeMergeConfig, 'merge', '--ff-only', branch];
     const merged = await this.context.run(cwd, ff, { okCodes: 'any', env: noEditor });
     if (merged.exitCode !== 0) {
       // Put the agent branch back where it was: no half-landed state.

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { AgentError, type AgentErrorReason } from '../../src/core/errors';
 import type { MergeStrategy } from '../../src/core/ports';
 import { GitLanding } from '../../src/node/gitLanding';
-import { assertRestored, assertUntouched, recordWorkspace } from '../harness/untouched';
+import { assertRestored, assertUntouched, recordWorkspace, workspaceChanges } from '../harness/untouched';
 
 const strategies: readonly MergeStrategy[] = ['merge', 'squash', 'rebase'];
 
@@ -163,6 +163,84 @@ describe('GitLanding guards: a landing that does not happen touches nothing', fu
       assert.match(error.message, /\.env/);
       assertUntouched(mainBefore, `the workspace (${strategy})`);
       assert.equal(fs.readFileSync(path.join(repo, '.env'), 'utf8'), 'TOKEN=the-users-secret\n');
+    }
+  });
+
+  describe('what a landing refuses up front, touching nothing', () => {
+    it('refuses to land the branch checked out in the workspace, and to land on a detached HEAD', async () => {
+      const wt = agent('feature', { 'feature.ts': 'export const f = 1;\n' });
+      const before = recordWorkspace(repo);
+      const itself = await rejection(landing.land(repo, repo, 'main', 'merge', 'x'), 'gitFailed');
+      assert.match(itself.message, /cannot be landed on itself/);
+      assertUntouched(before);
+      git(repo, 'checkout', '-q', '--detach');
+      const detached = recordWorkspace(repo);
+      const error = await rejection(landing.land(repo, wt, 'agents/feature', 'merge', 'x'), 'gitFailed');
+      assert.match(error.message, /detached HEAD/);
+      assertUntouched(detached);
+    });
+
+    it('refuses staged changes, which a squash would swallow into the landing commit', async () => {
+      const wt = agent('feature', { 'feature.ts': 'export const f = 1;\n' });
+      write(repo, 'README.md', '# the user’s staged edit\n');
+      git(repo, 'add', 'README.md');
+      for (const strategy of strategies) {
+        const before = recordWorkspace(repo);
+        const error = await rejection(landing.land(repo, wt, 'agents/feature', strategy, 'x'), 'dirtyWorkspace');
+        assert.match(error.message, /staged changes/);
+        assertUntouched(before, strategy);
+      }
+    });
+
+    it('rebase: refuses an agent worktree with another branch checked out, or with uncommitted tracked changes', async () => {
+      const wt = agent('feature', { 'feature.ts': 'export const f = 1;\n' });
+      write(repo, 'README.md', '# main moved on\n');
+      commitAll(repo, 'main moves on');
+      git(wt, 'checkout', '-q', '-b', 'elsewhere');
+      const [main, worktree] = [recordWorkspace(repo), recordWorkspace(wt)];
+      const error = await rejection(landing.land(repo, wt, 'agents/feature', 'rebase', 'x'), 'gitFailed');
+      assert.match(error.message, /has elsewhere checked out, not agents\/feature/);
+      assertUntouched(main, 'the workspace, another branch checked out');
+      assertUntouched(worktree, 'the agent worktree, another branch checked out');
+
+      git(wt, 'checkout', '-q', 'agents/feature');
+      write(wt, 'feature.ts', 'export const f = 2; // not committed\n');
+      const [main2, worktree2] = [recordWorkspace(repo), recordWorkspace(wt)];
+      const dirty = await rejection(landing.land(repo, wt, 'agents/feature', 'rebase', 'x'), 'dirtyWorkspace');
+      assert.match(dirty.message, /uncommitted changes/);
+      assertUntouched(main2, 'the workspace, uncommitted agent changes');
+      assertUntouched(worktree2, 'the agent worktree, uncommitted agent changes');
+    });
+  });
+
+  it('squash of a branch whose work is already in the current branch: nothing committed, no squash state left', async () => {
+    const wt = agent('feature', { 'feature.ts': 'export const f = 1;\n' });
+    write(repo, 'README.md', '# main moved on\n');
+    commitAll(repo, 'main moves on');
+    assert.ok((await landing.land(repo, wt, 'agents/feature', 'squash', 'Land')).ok);
+    const before = recordWorkspace(repo);
+    const head = git(repo, 'rev-parse', 'HEAD');
+    assert.deepEqual(await landing.land(repo, wt, 'agents/feature', 'squash', 'Again'), { ok: true, sha: head });
+    assertRestored(before, 'no commit, no SQUASH_MSG');
+  });
+
+  it('a landing keeps the user’s other branches and uncommitted files as they were, whatever merge.autoStash or rebase.updateRefs say', async () => {
+    git(repo, 'config', 'merge.autoStash', 'true');
+    git(repo, 'config', 'rebase.autoStash', 'true');
+    git(repo, 'config', 'rebase.updateRefs', 'true');
+    for (const strategy of strategies) {
+      const wt = agent(strategy, { [`${strategy}.ts`]: 'export const f = 1;\n' });
+      write(wt, `${strategy}-more.ts`, 'more\n');
+      commitAll(wt, 'second commit');
+      // The user branched off the agent's first commit.
+      git(repo, 'branch', `keep-${strategy}`, `agents/${strategy}~`);
+      write(repo, 'app.ts', `line 1\nline 2\nline 3, the user’s own edit before ${strategy}\n`);
+      write(repo, 'README.md', `# main moved on before ${strategy}\n`);
+      git(repo, 'commit', '-q', '-m', 'main moves on', '--', 'README.md');
+      const before = recordWorkspace(repo);
+      assert.ok((await landing.land(repo, wt, `agents/${strategy}`, strategy, 'Land')).ok);
+      const changes = workspaceChanges(before).filter((c) => /^(file app\.ts|ref refs\/heads\/keep-)/.test(c.key));
+      assert.deepEqual(changes, [], `${strategy}: the user's file and branch are as they were`);
     }
   });
 });
