@@ -68,11 +68,12 @@ export class Reconciler implements Disposable {
 
   async adopt(key: OrphanKey): Promise<AgentRecord> {
     const orphan = this.find(key);
+    // The record first: a branch that cannot be shown is refused before a worktree is made for it.
+    const record = await this.recordFor(orphan, {});
     if (orphan.kind === 'branch') {
       await this.deps.fs.mkdirp(parentDir(orphan.path));
       await this.deps.reconcileGit.checkoutWorktree(orphan.repoRoot, orphan.path, orphan.branch);
     }
-    const record = await this.recordFor(orphan, {});
     this.deps.manager.register(record);
     await this.deps.fs
       .appendText(
@@ -98,24 +99,21 @@ export class Reconciler implements Disposable {
       this.dropOrphan(orphan);
       return this.deps.manager.get(record.id);
     }
-    const id = this.deps.newId();
+    const record = await this.recordFor(orphan, {
+      status: 'discarded',
+      statusBeforeDiscard: 'stopped',
+      worktreePresent: false,
+    });
     const saved = await this.deps.reconcileGit.saveBranch(
       orphan.repoRoot,
       orphan.branch,
-      `${savedRefPrefix}${id}`,
+      `${savedRefPrefix}${record.id}`,
       `Parallel Agents: branch ${orphan.branch} saved before deleting it`,
     );
-    const record = await this.recordFor(orphan, {
-      id,
-      status: 'discarded',
-      statusBeforeDiscard: 'stopped',
-      savedRef: saved.ref,
-      worktreePresent: false,
-    });
     await this.deps.git.deleteBranch(orphan.repoRoot, orphan.branch, true);
-    this.deps.manager.register(record);
+    this.deps.manager.register({ ...record, savedRef: saved.ref });
     this.dropOrphan(orphan);
-    return record;
+    return this.deps.manager.get(record.id);
   }
 
   /** Brings a missing agent's worktree back: from its saved work when that is newest, else on its branch. */
@@ -149,11 +147,18 @@ export class Reconciler implements Disposable {
   async forget(id: string): Promise<void> {
     const record = this.missingRecord(id);
     await this.pruneStale(record);
-    const tip = (await this.deps.reconcileGit.listRefs(record.repoRoot, [`refs/heads/${record.branch}`])).find(
-      (r) => r.name === `refs/heads/${record.branch}`,
+    const refs = new Map(
+      (
+        await this.deps.reconcileGit.listRefs(record.repoRoot, [
+          `refs/heads/${record.branch}`,
+          ...(record.savedRef ? [record.savedRef] : []),
+        ])
+      ).map((r) => [r.name, r]),
     );
+    const tip = refs.get(`refs/heads/${record.branch}`);
     if (tip) {
-      if (tip.sha !== record.baseSha) {
+      // Saved work taken on the branch tip holds its commits and more: it is kept, not written over.
+      if (tip.sha !== record.baseSha && restoreSource(record, refs) !== 'saved') {
         await this.deps.reconcileGit.saveBranch(
           record.repoRoot,
           record.branch,

@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ExecutableResolver, ResolvedExecutable } from '../core/ports';
 import { demoCommand } from '../core/profiles';
+import { launchForShim } from './windowsShim';
 
 export interface PathExecutableResolverOptions {
   /** Absolute path of the bundled demo agent (dist/demoAgent.js). */
@@ -42,7 +43,20 @@ export class PathExecutableResolver implements ExecutableResolver {
       return undefined;
     }
     const found = hasDirectory(trimmed, this.isWindows) ? await this.findPath(trimmed) : await this.searchPath(trimmed);
-    return found === undefined ? undefined : { file: found, prefixArgs: [], env: {} };
+    if (found === undefined) {
+      return undefined;
+    }
+    const shim = this.isWindows ? await this.unwrapShim(found) : undefined;
+    return { file: shim?.file ?? found, prefixArgs: shim?.prefixArgs ?? [], env: {} };
+  }
+
+  /** An npm `.cmd` shim is run as what it starts (node and its script), never through cmd.exe. */
+  private unwrapShim(file: string) {
+    return launchForShim(file, {
+      readText: (f) => fs.readFile(f, 'utf8').catch(() => undefined),
+      isFile,
+      findNode: () => this.searchPath('node'),
+    });
   }
 
   private get isWindows(): boolean {

@@ -3,6 +3,8 @@
  * or rebase + fast-forward; any failure is undone (merge --abort, reset --merge, rebase --abort)
  * before it is reported. Callers hold the repository's write queue.
  */
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
 import { parsePathList } from '../core/changeSet';
 import { AgentError } from '../core/errors';
 import { hasStagedChanges, parseStatusPaths } from '../core/gitOutput';
@@ -84,17 +86,28 @@ export class Lander {
 
   /**
    * Staged changes would be swallowed by a squash commit, and local changes in a file the landing
-   * changes would be overwritten: both are refused up front, naming the files.
+   * changes, or an ignored file where it adds one, would be overwritten: all are refused up front,
+   * naming the files.
    */
   private async refuseDirty(cwd: string, mergedTree: string | undefined): Promise<void> {
     const status = (await this.context.run(cwd, ['status', '--porcelain=v1', '-z', '--untracked-files=all'])).stdout;
     if (hasStagedChanges(status)) {
       throw new AgentError('stagedChanges', { cwd });
     }
-    const dirty = parseStatusPaths(status);
-    if (dirty.length === 0 || !mergedTree) {
+    if (!mergedTree) {
       return;
     }
+    const dirty = parseStatusPaths(status);
+    const clash = [
+      ...(dirty.length > 0 ? await this.changingAmong(cwd, mergedTree, dirty) : []),
+      ...(await this.ignoredInTheWay(cwd, mergedTree, dirty)),
+    ];
+    if (clash.length > 0) {
+      throw new AgentError('landingWouldOverwrite', { cwd, files: clash });
+    }
+  }
+
+  private async changingAmong(cwd: string, mergedTree: string, dirty: readonly string[]): Promise<string[]> {
     const changing = new Set(
       parsePathList(
         (
@@ -111,10 +124,32 @@ export class Lander {
         ).stdout,
       ),
     );
-    const clash = dirty.filter((p) => changing.has(p));
-    if (clash.length > 0) {
-      throw new AgentError('landingWouldOverwrite', { cwd, files: clash });
+    return dirty.filter((p) => changing.has(p));
+  }
+
+  /**
+   * Files the landing adds that are in the worktree already, ignored (a .env): git overwrites an
+   * ignored file without a word, so they are refused like uncommitted changes.
+   */
+  private async ignoredInTheWay(cwd: string, mergedTree: string, listed: readonly string[]): Promise<string[]> {
+    const args = ['diff', '--name-only', '--no-renames', '--no-relative', '-z', '--diff-filter=A', 'HEAD', mergedTree];
+    const added = parsePathList((await this.context.run(cwd, [...args, '--'])).stdout);
+    if (added.length === 0) {
+      return [];
     }
+    const top = await this.context.out(cwd, ['rev-parse', '--show-toplevel']);
+    const known = new Set(listed);
+    const present = await Promise.all(
+      added.map(
+        (p) =>
+          !known.has(p) &&
+          fs.lstat(path.join(top, p)).then(
+            () => true,
+            () => false,
+          ),
+      ),
+    );
+    return added.filter((_, i) => present[i]);
   }
 
   private async head(cwd: string): Promise<MergeOutcome> {
@@ -122,13 +157,15 @@ export class Lander {
   }
 
   private async merge(cwd: string, branch: string, message: string): Promise<MergeOutcome> {
+    // A merge the user has in progress is theirs: git refuses to start another one, and it is never aborted here.
+    const usersMerge = await hasRef(this.context, cwd, 'MERGE_HEAD');
     const args = [...safeMergeConfig, 'merge', '--no-ff', '--no-edit', '-m', message, branch];
     const result = await this.context.run(cwd, args, { okCodes: 'any', env: noEditor });
     if (result.exitCode === 0) {
       return this.head(cwd);
     }
     const conflicts = await unmergedPaths(this.context, cwd);
-    if (await hasRef(this.context, cwd, 'MERGE_HEAD')) {
+    if (!usersMerge && (await hasRef(this.context, cwd, 'MERGE_HEAD'))) {
       await this.context.run(cwd, ['merge', '--abort']);
     }
     if (conflicts.length > 0) {
@@ -187,7 +224,7 @@ export class Lander {
       }
       throw failure(this.context, agentCwd, 'rebase', rebased);
     }
-    const ff = ['merge', '--ff-only', branch];
+    const ff = [...safeMergeConfig, 'merge', '--ff-only', branch];
     const merged = await this.context.run(cwd, ff, { okCodes: 'any', env: noEditor });
     if (merged.exitCode !== 0) {
       // Put the agent branch back where it was: no half-landed state.

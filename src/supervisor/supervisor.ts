@@ -8,8 +8,9 @@
  * The file formats live in protocol.ts and the process checks in processIdentity.ts and
  * processGroup.ts, which SupervisedRunner imports too. Plain Node: no vscode.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
+import { execa } from 'execa';
 import type { Readable } from 'node:stream';
 import { CappedLog } from './cappedLog';
 import { endGroup, signalGroup } from './processGroup';
@@ -57,11 +58,22 @@ class Supervisor {
     const { file, args, cwd, env } = this.spec;
     let child: ChildProcess;
     try {
-      child = spawn(file, [...args], {
+      // execa: argv only (no shell), Windows' PATHEXT and quoting rules; output streamed to the log,
+      // never buffered; the exact env of the spec; the agent is ours to end (no cleanup on exit).
+      child = execa(file, [...args], {
         cwd,
         env,
+        extendEnv: false,
         detached: !isWindows,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdin: 'ignore',
+        stdout: 'pipe',
+        stderr: 'pipe',
+        encoding: 'buffer',
+        buffer: false,
+        reject: false,
+        cleanup: false,
+        forceKillAfterDelay: false,
+        stripFinalNewline: false,
         windowsHide: true,
         shell: false,
       });

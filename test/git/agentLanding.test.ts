@@ -5,6 +5,7 @@ import { AgentLanding } from '../../src/core/agentLanding';
 import type { AgentManager } from '../../src/core/agentManager';
 import type { MergeStrategy } from '../../src/core/ports';
 import { GitLanding } from '../../src/node/gitLanding';
+import { assertUntouched, recordWorkspace } from '../harness/untouched';
 import { git, ManagerFixture } from './managerFixture';
 
 const quiet = { info() {}, warn() {}, error() {} };
@@ -81,12 +82,16 @@ describe('AgentLanding: commit, merge, conflicts, discard and restore with real 
     await landing.commit(b.id, 'B');
     assert.equal((await landing.merge(a.id, 'merge', 'A')).kind, 'merged');
     const head = git(fx.repo, 'rev-parse', 'HEAD');
+    const workspace = recordWorkspace(fx.repo);
     const result = await landing.merge(b.id, 'merge', 'B');
     assert.deepEqual(result, { kind: 'conflicts', files: ['app.js'], target: 'main' });
+    assertUntouched(workspace, 'the workspace after a forecast conflict');
     assert.equal(git(fx.repo, 'rev-parse', 'HEAD'), head);
     assert.equal(git(fx.repo, 'status', '--porcelain'), '');
     assert.equal(manager.get(b.id).status, 'succeeded');
+    const beforeResolving = recordWorkspace(fx.repo);
     assert.deepEqual(await landing.resolveInWorktree(b.id), ['app.js']);
+    assertUntouched(beforeResolving, 'resolving in the agent worktree leaves the workspace untouched');
     assert.match(
       fs.readFileSync(path.join(b.cwd, 'app.js'), 'utf8'),
       /<<<<<<<[\s\S]*from B[\s\S]*=======[\s\S]*from A/,
@@ -98,8 +103,10 @@ describe('AgentLanding: commit, merge, conflicts, discard and restore with real 
     const agent = await run('replace app.js: hi => agent', 'Touches app');
     await landing.commit(agent.id, 'agent');
     fs.writeFileSync(path.join(fx.repo, 'app.js'), 'my own edit\n');
+    const workspace = recordWorkspace(fx.repo);
     const result = await landing.merge(agent.id, 'merge', 'x');
     assert.deepEqual(result, { kind: 'dirtyMain', files: ['app.js'] });
+    assertUntouched(workspace, 'a refused merge leaves the workspace untouched');
     assert.equal(fs.readFileSync(path.join(fx.repo, 'app.js'), 'utf8'), 'my own edit\n');
     assert.equal(manager.get(agent.id).status, 'succeeded');
     // The offered way out: park the user's edit in the stash, then merge.

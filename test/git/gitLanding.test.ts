@@ -23,6 +23,7 @@ import type { MergeStrategy } from '../../src/core/ports';
 import { parseWorktreeList } from '../../src/core/worktreeList';
 import { GitLanding } from '../../src/node/gitLanding';
 import { englishMessage } from '../../src/ui/errorText';
+import { assertRestored, assertUntouched, recordWorkspace } from '../harness/untouched';
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -178,10 +179,13 @@ describe('GitLanding (real git)', function () {
       const head = sha(repo);
       const branchTip = sha(repo, 'agents/clash');
       for (const strategy of ['merge', 'squash', 'rebase'] as const) {
+        const [mainBefore, agentBefore] = [recordWorkspace(repo), recordWorkspace(wt)];
         assert.deepEqual(await landing.land(repo, wt, 'agents/clash', strategy, 'x'), {
           ok: false,
           conflicts: ['src/app.ts'],
         });
+        assertUntouched(mainBefore, `the workspace (${strategy})`);
+        assertUntouched(agentBefore, `the agent worktree (${strategy})`);
         assert.equal(sha(repo), head);
         assert.equal(status(repo), '');
         assert.equal(sha(repo, 'agents/clash'), branchTip);
@@ -193,7 +197,9 @@ describe('GitLanding (real git)', function () {
       const wt = await agent('edit', { 'src/util.ts': 'export const u = 2;\n' });
       await write(repo, 'src/util.ts', 'export const u = 3; // local\n');
       const head = sha(repo);
+      const workspace = recordWorkspace(repo);
       await rejectsWith(landing.land(repo, wt, 'agents/edit', 'merge', 'x'), 'dirtyWorkspace');
+      assertUntouched(workspace);
       assert.equal(sha(repo), head);
       assert.equal(status(repo), ' M src/util.ts\n');
     });
@@ -210,7 +216,9 @@ describe('GitLanding (real git)', function () {
       git(repo, 'config', 'core.hooksPath', hooks);
       const head = sha(repo);
       for (const strategy of ['merge', 'squash'] as const) {
+        const workspace = recordWorkspace(repo);
         const error = await rejectsWith(landing.land(repo, wt, 'agents/hooked', strategy, 'x'), 'gitFailed');
+        assertRestored(workspace, `the workspace after a refused ${strategy}`);
         assert.match(error.detail ?? '', /hook says no/);
         assert.equal(sha(repo), head);
         assert.equal(status(repo), '');
@@ -376,8 +384,10 @@ describe('GitLanding (real git)', function () {
       const filesBefore = await listing(wt);
       const statusBefore = status(wt);
       const head = sha(wt);
+      const worktree = recordWorkspace(wt);
 
       const saved = await landing.saveWork(wt, 'refs/parallel-agents/busy', 'Saved work of busy');
+      assertUntouched(worktree, 'saving work only adds its ref', { except: ['ref refs/parallel-agents/busy'] });
       assert.deepEqual(await readFile(indexFile), indexBefore);
       assert.equal(sha(wt), head);
       assert.deepEqual(await listing(wt), filesBefore);
