@@ -86,7 +86,8 @@ export class AgentLanding {
     }
     const savedRef = await this.removeWorktree(this.manager.get(id), { deleteBranch: 'always' });
     this.manager.transition(id, 'discarded', {
-      statusBeforeDiscard: record.status,
+      // Restore gives this status back: an agent discarded while it ran comes back stopped, not running.
+      statusBeforeDiscard: isActive(record.status) ? 'stopped' : record.status,
       savedRef: savedRef ?? record.savedRef,
     });
   }
