@@ -241,9 +241,11 @@ describe('Reconcile Agents with real git: Adopt and Discard act on the orphan ch
     assert.equal(record.profile, 'demo');
     assert.equal(record.mode, 'headless');
     assert.equal(record.prompt, '');
+    assert.deepEqual(record.changedFiles, []);
     assert.equal(record.repoRoot, f.repo);
     assert.ok(record.createdAt >= before && record.endedAt === record.createdAt);
     assert.deepEqual(f.manager.get(record.id), record);
+    assert.equal(record.logPath, path.join(f.fx.tmp, 'logs', `${record.id}.log`));
     assert.equal(
       fs.readFileSync(record.logPath!, 'utf8'),
       `Adopted by Reconcile Agents: worktree ${dir} on agents/older, base ${base.slice(0, 12)}.\n`,

@@ -138,6 +138,15 @@ describe('Reconcile Agents with real git: Forget and Restore Missing keep what i
     assert.equal(git(agent.worktreePath!, 'rev-parse', 'HEAD'), tip);
     assert.equal(git(agent.worktreePath!, 'status', '--porcelain'), '?? draft.txt');
     assert.equal(f.manager.get(agent.id).worktreeMissing, false);
+    await f.manager.refreshChanges(agent.id);
+    assert.deepEqual(
+      f.manager
+        .get(agent.id)
+        .changedFiles.map((c) => `${c.kind} ${c.path}`)
+        .sort(),
+      ['added Newest.txt', 'untracked draft.txt'],
+      'its changes are followed again',
+    );
     assert.deepEqual((await f.reconciler.run()).missing, []);
   });
 

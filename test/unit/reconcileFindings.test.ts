@@ -129,6 +129,17 @@ describe('reconcile findings: the edges of what is ours, what is missing and wha
     assert.deepEqual(findings.orphans, []);
   });
 
+  it("never reports an agent's own folder after the user switched it to another own-looking branch", () => {
+    const findings = reconcile(
+      input({
+        records: [record('1', 'work')],
+        worktrees: [wt(repoRoot, 'main'), wt(`${root}/work`, 'agents/work-v2')],
+        refs: heads('main', 'agents/work', 'agents/work-v2'),
+      }),
+    );
+    assert.deepEqual(findings.orphans, []);
+  });
+
   it('takes the worktree root with a trailing slash or backslashes, and puts a branch orphan directly inside it', () => {
     const findings = reconcile(
       input({
