@@ -7,6 +7,7 @@ import { AgentLanding } from '../../src/core/agentLanding';
 import type { AgentManager } from '../../src/core/agentManager';
 import { AgentError, type AgentErrorReason } from '../../src/core/errors';
 import { GitLanding } from '../../src/node/gitLanding';
+import { englishMessage } from '../../src/ui/errorText';
 import { assertUntouched, recordWorkspace } from '../harness/untouched';
 import { waitFor } from '../harness/waitFor';
 import { git, ManagerFixture } from './managerFixture';
@@ -127,7 +128,8 @@ describe('AgentLanding edge cases a user can reach', function () {
     git(fx.repo, 'checkout', '-q', '--detach');
     const [main, worktree] = [recordWorkspace(fx.repo), recordWorkspace(other.cwd)];
     const error = await rejection(landing.merge(other.id, 'merge', 'x'), 'gitFailed');
-    assert.match(error.message, /detached HEAD/);
+    assert.ok(AgentError.isCode(error, 'workspaceDetachedHead'), error.message);
+    assert.match(englishMessage(error), /detached HEAD/);
     assertUntouched(main, 'the workspace');
     assertUntouched(worktree, 'the agent worktree');
 
