@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'pa-test-'));
-const reporter = join(root, 'out', 'test', 'harness', 'countingReporter.js');
+const reporter = join(root, 'scripts', 'countingReporter.cjs');
 const mochaBin = join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : undefined;
