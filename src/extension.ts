@@ -14,6 +14,7 @@ import { type DispatchArgs, dispatchCommand } from './ui/commands/dispatchComman
 import { planDiagnostics } from './ui/commands/planCommands';
 import { trackAgentDiffContext } from './ui/diff/agentDiffContext';
 import { BaseContentProvider } from './ui/diff/baseContentProvider';
+import { apiError } from './ui/errorMessages';
 import { ChangeDecorationProvider } from './ui/diff/changeDecorations';
 import { FinishNotifications } from './ui/notifications';
 import { AgentOutputViews } from './ui/outputViews';
@@ -97,7 +98,11 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
   }
 
   return {
-    dispatch: async (options) => (await dispatchCommand(dispatchDeps, options)) as string,
+    dispatch: (options) =>
+      dispatchCommand(dispatchDeps, options).then(
+        (id) => id as string,
+        (e: unknown) => Promise.reject(apiError(e)),
+      ),
     agents: () => manager.list(),
     onDidChangeAgents: agentsChanged.event,
     viewSnapshot: () => tree.snapshot(),

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { commands } from '../constants';
-import type { AgentError, AgentErrorCode, AgentErrorData } from '../core/errors';
+import { AgentError, type AgentErrorCode, type AgentErrorData } from '../core/errors';
 import { taskStateText } from './agentsView/planNodes';
 import { statusText } from './agentsView/presentation';
 import { englishMessage, renderStored, textOf, type ErrorText, type TextArg } from './errorText';
@@ -93,4 +93,17 @@ export function showError(message: string, actions: readonly ErrorAction[]): voi
 /** The log text of `e`: its English message, its code and data, then git's or the OS's words. */
 export function errorLogText(e: AgentError): string {
   return [englishMessage(e), e.message, e.detail].filter((line) => line !== undefined && line !== '').join('\n');
+}
+
+/**
+ * A failure as a caller of the extension's API gets it: the message the user would read (in the
+ * UI's language), with the code, reason and data kept for code that tells failures apart.
+ */
+export function apiError(e: unknown): unknown {
+  if (!AgentError.is(e)) {
+    return e;
+  }
+  const error = new Error(errorMessage(e));
+  error.name = 'AgentError';
+  return Object.assign(error, { code: e.code, reason: e.reason, data: e.data });
 }
