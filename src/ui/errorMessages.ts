@@ -103,7 +103,6 @@ export function apiError(e: unknown): unknown {
   if (!AgentError.is(e)) {
     return e;
   }
-  const error = new Error(errorMessage(e));
-  error.name = 'AgentError';
-  return Object.assign(error, { code: e.code, reason: e.reason, data: e.data });
+  // The error's class name, not a text for the user.
+  return Object.assign(new Error(errorMessage(e)), { name: e.name, code: e.code, reason: e.reason, data: e.data });
 }

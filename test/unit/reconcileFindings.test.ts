@@ -1,58 +1,6 @@
 import * as assert from 'node:assert/strict';
-import type { AgentRecord } from '../../src/core/agent';
-import {
-  type GitRefInfo,
-  ownSlug,
-  reconcile,
-  type ReconcileInput,
-  restoreSource,
-  samePathKey,
-} from '../../src/core/reconcile';
-import type { WorktreeEntry } from '../../src/core/worktreeList';
-
-const repoRoot = '/home/u/repo';
-const root = '/home/u/repo.worktrees';
-const sha = (c: string) => c.repeat(40);
-
-function record(id: string, slug: string, patch: Partial<AgentRecord> = {}): AgentRecord {
-  return {
-    id,
-    title: slug,
-    prompt: slug,
-    profile: 'demo',
-    mode: 'headless',
-    isolation: 'worktree',
-    status: 'succeeded',
-    repoRoot,
-    cwd: `${root}/${slug}`,
-    worktreePath: `${root}/${slug}`,
-    branch: `agents/${slug}`,
-    baseSha: sha('a'),
-    createdAt: 1,
-    changedFiles: [],
-    ...patch,
-  };
-}
-
-function wt(path: string, branch?: string, extra: Partial<WorktreeEntry> = {}): WorktreeEntry {
-  return { path, branch: branch && `refs/heads/${branch}`, head: sha('b'), bare: false, detached: !branch, ...extra };
-}
-
-const heads = (...names: string[]): GitRefInfo[] => names.map((n) => ({ name: `refs/heads/${n}`, sha: sha('b') }));
-
-function input(patch: Partial<ReconcileInput>): ReconcileInput {
-  const records = patch.records ?? [];
-  return {
-    repoRoot,
-    worktreeRoot: root,
-    branchPrefix: 'agents',
-    records,
-    worktrees: [wt(repoRoot, 'main')],
-    refs: heads('main'),
-    existingFolders: new Set(records.flatMap((r) => (r.worktreePath ? [r.worktreePath] : []))),
-    ...patch,
-  };
-}
+import { type GitRefInfo, ownSlug, reconcile, restoreSource, samePathKey } from '../../src/core/reconcile';
+import { heads, input, record, repoRoot, root, sha, wt } from './reconcileFixture';
 
 const kinds = (findings: ReturnType<typeof reconcile>) => findings.orphans.map((o) => `${o.kind} ${o.branch}`);
 
