@@ -17,17 +17,37 @@ const nodeBuiltins = [
 ];
 const builtinPatterns = [...nodeBuiltins, ...nodeBuiltins.map((m) => `node:${m}`)];
 
-function restrict(paths, patterns, message) {
+function restrict(paths, patterns, message, extraGroups = []) {
   return {
     'no-restricted-imports': [
       'error',
       {
         paths: paths.map((name) => ({ name, message })),
-        patterns: patterns.map((group) => ({ group: [group], message })),
+        patterns: [...patterns.map((group) => ({ group: [group], message })), ...extraGroups],
       },
     ],
   };
 }
+
+// core/'s feature folders meet each other only through their index: from outside a folder, import
+// 'core/agents', never 'core/agents/agentRuns'.
+const coreFolders = ['agents', 'clis', 'landing', 'plans', 'reconcile'];
+const internalsMessage = "Import a core feature folder through its index ('core/<folder>'), not its files.";
+const internals = (prefixOf) =>
+  coreFolders.flatMap((folder) => {
+    const prefix = prefixOf(folder);
+    return prefix ? [{ group: [`${prefix}${folder}/*`], message: internalsMessage }] : [];
+  });
+const outsideCore = internals(() => '**/core/');
+const coreLayer = (files, own) => ({
+  files,
+  rules: restrict(
+    ['vscode', 'execa', 'simple-git', ...builtinPatterns],
+    ['**/node/*', '**/host/*', '**/ui/*', '**/ui/**'],
+    'src/core is plain TypeScript: it imports only core/ and util/.',
+    [...internals((folder) => (folder === own ? undefined : own ? '../' : './')), ...outsideCore],
+  ),
+});
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**'] },
@@ -63,14 +83,8 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    files: ['src/core/**/*.ts'],
-    rules: restrict(
-      ['vscode', 'execa', 'simple-git', ...builtinPatterns],
-      ['**/node/*', '**/host/*', '**/ui/*', '**/ui/**'],
-      'src/core is plain TypeScript: it imports only core/ and util/.',
-    ),
-  },
+  coreLayer(['src/core/*.ts']),
+  ...coreFolders.map((folder) => coreLayer([`src/core/${folder}/**/*.ts`], folder)),
   {
     files: ['src/util/**/*.ts'],
     rules: restrict(
@@ -81,10 +95,14 @@ export default tseslint.config(
   },
   {
     files: ['src/node/**/*.ts'],
-    rules: restrict(['vscode'], ['**/host/*', '**/ui/**'], 'src/node never imports vscode, host/ or ui/.'),
+    rules: restrict(['vscode'], ['**/host/*', '**/ui/**'], 'src/node never imports vscode, host/ or ui/.', outsideCore),
   },
   {
     files: ['src/host/**/*.ts'],
-    rules: restrict([], ['**/ui/**'], 'src/host never imports ui/.'),
+    rules: restrict([], ['**/ui/**'], 'src/host never imports ui/.', outsideCore),
+  },
+  {
+    files: ['src/*.ts', 'src/ui/**/*.ts', 'src/demoAgent/**/*.ts', 'src/supervisor/**/*.ts'],
+    rules: restrict([], [], '', outsideCore),
   },
 );

@@ -2,9 +2,9 @@
 // it, minus VS Code: state in memory, no file watcher.
 import * as path from 'node:path';
 import type { AgentRecord } from '../src/core/agent';
-import { AgentManager, type AgentManagerDeps } from '../src/core/agentManager';
+import { AgentManager, type AgentManagerDeps } from '../src/core/agents/agentManager';
 import type { FolderWatcher, GitPort, StateStore } from '../src/core/ports';
-import { builtinProfiles } from '../src/core/profiles';
+import { builtinProfiles } from '../src/core/clis/profiles';
 import { PathExecutableResolver } from '../src/node/executableResolver';
 import { NodeFileSystem } from '../src/node/fileSystem';
 import { GitService } from '../src/node/gitService';

@@ -1,6 +1,6 @@
 // Where a dispatch's time goes: the same real AgentManager with every port (and GitService's git
 // runner) wrapped in a stopwatch. Sequential dispatches only, so the steps add up to the total.
-import type { AgentManagerDeps } from '../src/core/agentManager';
+import type { AgentManagerDeps } from '../src/core/agents/agentManager';
 import type { GitPort } from '../src/core/ports';
 import type { GitService } from '../src/node/gitService';
 import { createBenchManager, delegateGit } from './manager';

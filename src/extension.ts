@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import { schemes, views } from './constants';
 import type { AgentRecord } from './core/agent';
-import { PlanService } from './core/planService';
+import { PlanService } from './core/plans';
 import { Config } from './host/config';
 import { ChannelLogger } from './host/logger';
-import type { AgentManager } from './core/agentManager';
-import type { Reconciler } from './core/reconciler';
+import type { AgentManager } from './core/agents';
+import type { Reconciler } from './core/reconcile';
 import { createServices } from './services';
 import { AgentsTreeProvider, type ViewRow } from './ui/agentsView/agentsTreeProvider';
 import { commandTable } from './ui/commands/commandTable';

@@ -4,7 +4,7 @@
  * `message` is a technical line for the log, never shown as the user's message.
  */
 import type { AgentStatus } from './agent';
-import type { TaskState } from './planTypes';
+import type { TaskState } from './plans';
 
 /** The broad kind of a failure: what callers branch on (`AgentError.is(e, 'dirtyWorkspace')`). */
 export type AgentErrorReason =

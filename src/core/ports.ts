@@ -2,9 +2,9 @@
 import type { AgentRecord, ChangedFile } from './agent';
 import type { Disposable, Event } from '../util/event';
 import type { GitRefInfo } from './reconcile';
-import type { InputState } from './inputState';
-import type { WorktreeEntry } from './worktreeList';
-import type { PlanRunRecord } from './planTypes';
+import type { InputState } from './agents';
+import type { WorktreeEntry } from './reconcile';
+import type { PlanRunRecord } from './plans';
 
 export interface Logger {
   info(message: string): void;

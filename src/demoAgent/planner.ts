@@ -5,8 +5,8 @@
  * never touch the same file. The first task is the foundation every other task depends on, and the
  * last depends on all the others: a diamond from 3 tasks on.
  */
-import { readPlanningRequest } from '../core/planningRequest';
-import type { Plan, PlanTask } from '../core/planTypes';
+import { readPlanningRequest } from '../core/plans';
+import type { Plan, PlanTask } from '../core/plans';
 
 const maxTasks = 8;
 const maxTitle = 60;

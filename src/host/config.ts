@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { settings } from '../constants';
-import { type Profile, mergeProfiles } from '../core/profiles';
+import { type Profile, mergeProfiles } from '../core/clis';
 import type { Logger, ManagerSettings, MergeStrategy } from '../core/ports';
 
 const mergeStrategies: readonly MergeStrategy[] = ['merge', 'squash', 'rebase'];

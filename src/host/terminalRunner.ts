@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { systemTimers } from '../core/agentProgress';
-import { type InputState, inputState } from '../core/inputState';
+import { systemTimers } from '../core/clis';
+import { type InputState, inputState } from '../core/agents';
 import type { AgentProcess, AgentRunner, LaunchRequest, Logger, ProcessExit } from '../core/ports';
-import { type CloseReason, agentIdVariable, closeExit, findTerminalByPid, reviveWaitMs } from '../core/terminalAgents';
+import { type CloseReason, agentIdVariable, closeExit, findTerminalByPid, reviveWaitMs } from '../core/clis';
 import { Emitter } from '../util/event';
 
 interface Followed {

@@ -2,7 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ExecutableResolver, ResolvedExecutable } from '../core/ports';
-import { demoCommand } from '../core/profiles';
+import { demoCommand } from '../core/clis';
 import { launchForShim } from './windowsShim';
 
 export interface PathExecutableResolverOptions {

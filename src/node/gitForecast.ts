@@ -7,7 +7,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentError } from '../core/errors';
-import { parsePathList } from '../core/changeSet';
+import { parsePathList } from '../core/landing';
 import { parseCommitCheck, parseMergeTree, parseMergeTreeBatch, type TreeForecast } from '../core/gitOutput';
 import { atLeast, type GitContext } from './gitContext';
 

@@ -1,7 +1,7 @@
 /** GitLandingPort on the real git binary: commits, forecasts, landing, snapshots. */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { parsePathList } from '../core/changeSet';
+import { parsePathList } from '../core/landing';
 import { AgentError } from '../core/errors';
 import { hasConflictMarkers, parseSavedWork, parseStatusPaths, type TreeForecast } from '../core/gitOutput';
 import type { GitLandingPort, MergeForecast, MergeOutcome, MergeStrategy, SavedWork } from '../core/ports';

@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { parsePathList } from '../core/changeSet';
+import { parsePathList } from '../core/landing';
 import { AgentError } from '../core/errors';
 import { hasStagedChanges, parseStatusPaths } from '../core/gitOutput';
 import type { MergeOutcome, MergeStrategy } from '../core/ports';

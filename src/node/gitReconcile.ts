@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { AgentError } from '../core/errors';
 import type { GitReconcilePort, SavedWork } from '../core/ports';
 import type { GitRefInfo } from '../core/reconcile';
-import type { WorktreeEntry } from '../core/worktreeList';
+import type { WorktreeEntry } from '../core/reconcile';
 import { requireFullRef, type GitContext } from './gitContext';
 import { pathExists } from './fileSystem';
 import { listWorktrees, verifyCheckedOut } from './gitWorktrees';

@@ -1,7 +1,7 @@
 /** GitPort on the real git binary (through simple-git). */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { buildChangeSet, countStatusEntries, parsePathList } from '../core/changeSet';
+import { buildChangeSet, countStatusEntries, parsePathList } from '../core/landing';
 import type { ChangedFile } from '../core/agent';
 import { AgentError, type AgentErrorData } from '../core/errors';
 import type { GitPort, Logger, WorkState } from '../core/ports';

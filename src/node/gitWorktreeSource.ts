@@ -1,7 +1,7 @@
 /** WorktreeSourcePort on the real git binary: which ignored files a new worktree gets from the main one. */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { parsePathList } from '../core/changeSet';
+import { parsePathList } from '../core/landing';
 import type { WorktreeSourcePort } from '../core/ports';
 import type { GitContext } from './gitContext';
 

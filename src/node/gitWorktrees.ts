@@ -1,6 +1,6 @@
 /** Reading `git worktree list`: the one place that runs it, finds a worktree in it, and checks one. */
 import { AgentError } from '../core/errors';
-import { parseWorktreeList, type WorktreeEntry } from '../core/worktreeList';
+import { parseWorktreeList, type WorktreeEntry } from '../core/reconcile';
 import { canonicalPath } from './fileSystem';
 import type { GitContext } from './gitContext';
 

@@ -4,7 +4,7 @@
  */
 import type { AgentStatus } from '../core/agent';
 import type { AgentError, AgentErrorCode, AgentErrorData } from '../core/errors';
-import type { TaskState } from '../core/planTypes';
+import type { TaskState } from '../core/plans';
 
 /** A value for a placeholder; a status or a task state is shown in the user's language. */
 export type TextArg = string | number | { readonly agentStatus: AgentStatus } | { readonly taskState: TaskState };

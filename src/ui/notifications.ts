@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentStatus } from '../core/agent';
-import type { AgentManager } from '../core/agentManager';
+import type { AgentManager } from '../core/agents';
 import { commands } from '../constants';
 
 /** Tells the user when an agent's run ends, with the next step one click away. */

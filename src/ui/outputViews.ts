@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AgentManager } from '../core/agentManager';
+import type { AgentManager } from '../core/agents';
 
 /** One output channel per agent, made on first Show Output: the log so far, then live output. */
 export class AgentOutputViews implements vscode.Disposable {

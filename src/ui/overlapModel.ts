@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { AgentManager } from '../core/agentManager';
-import { findOverlaps, type OverlapIndex, sameOverlaps } from '../core/overlaps';
+import type { AgentManager } from '../core/agents';
+import { findOverlaps, type OverlapIndex, sameOverlaps } from '../core/landing';
 
 /** Which live agents change the same files; recomputed on every agent change, fires only on a difference. */
 export class OverlapModel implements vscode.Disposable {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { AgentManager } from '../core/agentManager';
-import type { PlanService } from '../core/planService';
-import type { TaskState } from '../core/planTypes';
+import type { AgentManager } from '../core/agents';
+import type { PlanService } from '../core/plans';
+import type { TaskState } from '../core/plans';
 import { joinPath } from '../util/paths';
 
 /**

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { finishedStatuses, isActive } from '../core/agent';
-import type { AgentManager } from '../core/agentManager';
+import type { AgentManager } from '../core/agents';
 import { commands, contextKeys } from '../constants';
 
 /** "2 agents running" / "3 agents ready for review"; also keeps the view's context keys current. */

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AgentLanding } from '../../src/core/agentLanding';
-import type { AgentManager } from '../../src/core/agentManager';
+import { AgentLanding } from '../../src/core/landing/agentLanding';
+import type { AgentManager } from '../../src/core/agents/agentManager';
 import type { MergeStrategy } from '../../src/core/ports';
 import { GitLanding } from '../../src/node/gitLanding';
 import { assertUntouched, recordWorkspace } from '../harness/untouched';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AgentManager, AgentManagerDeps } from '../../src/core/agentManager';
+import type { AgentManager, AgentManagerDeps } from '../../src/core/agents/agentManager';
 import { AgentError } from '../../src/core/errors';
 import type { AgentRunner } from '../../src/core/ports';
 import { SupervisedRunner } from '../../src/node/supervisedRunner';

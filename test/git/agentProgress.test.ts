@@ -4,8 +4,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentRecord } from '../../src/core/agent';
-import type { AgentManager } from '../../src/core/agentManager';
-import { builtinProfiles, type Profile } from '../../src/core/profiles';
+import type { AgentManager } from '../../src/core/agents/agentManager';
+import { builtinProfiles, type Profile } from '../../src/core/clis/profiles';
 import { ManagerFixture } from './managerFixture';
 import { recordedClaudeProfile } from './recordedCli';
 

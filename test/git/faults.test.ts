@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AgentManager } from '../../src/core/agentManager';
+import type { AgentManager } from '../../src/core/agents/agentManager';
 import { AgentError } from '../../src/core/errors';
 import { parseStatus } from '../../src/supervisor/protocol';
 import { git, ManagerFixture } from './managerFixture';

@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AgentError, type AgentErrorReason } from '../../src/core/errors';
 import type { MergeStrategy } from '../../src/core/ports';
-import { parseWorktreeList } from '../../src/core/worktreeList';
+import { parseWorktreeList } from '../../src/core/reconcile/worktreeList';
 import { GitLanding } from '../../src/node/gitLanding';
 import { englishMessage } from '../../src/ui/errorText';
 import { assertRestored, assertUntouched, recordWorkspace } from '../harness/untouched';

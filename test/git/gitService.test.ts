@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, realpath, rename, rm, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentError, type AgentErrorReason } from '../../src/core/errors';
-import { parseWorktreeList } from '../../src/core/worktreeList';
+import { parseWorktreeList } from '../../src/core/reconcile/worktreeList';
 import { NodeFileSystem } from '../../src/node/fileSystem';
 import { gitEnvironment } from '../../src/node/gitProcess';
 import { GitService } from '../../src/node/gitService';

@@ -3,8 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AgentLanding } from '../../src/core/agentLanding';
-import type { AgentManager } from '../../src/core/agentManager';
+import { AgentLanding } from '../../src/core/landing/agentLanding';
+import type { AgentManager } from '../../src/core/agents/agentManager';
 import { AgentError, type AgentErrorReason } from '../../src/core/errors';
 import { GitLanding } from '../../src/node/gitLanding';
 import { englishMessage } from '../../src/ui/errorText';

@@ -4,8 +4,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AgentLanding } from '../../src/core/agentLanding';
-import type { AgentManager } from '../../src/core/agentManager';
+import { AgentLanding } from '../../src/core/landing/agentLanding';
+import type { AgentManager } from '../../src/core/agents/agentManager';
 import { AgentError, type AgentErrorReason } from '../../src/core/errors';
 import type { MergeStrategy } from '../../src/core/ports';
 import { GitLanding } from '../../src/node/gitLanding';

@@ -5,10 +5,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AgentManager } from '../../src/core/agentManager';
+import type { AgentManager } from '../../src/core/agents/agentManager';
 import { AgentError } from '../../src/core/errors';
-import { PlanService } from '../../src/core/planService';
-import type { Plan, PlanRunRecord } from '../../src/core/planTypes';
+import { PlanService } from '../../src/core/plans/planService';
+import type { Plan, PlanRunRecord } from '../../src/core/plans/planTypes';
 import type { PlanStore } from '../../src/core/ports';
 import { NodeFileSystem } from '../../src/node/fileSystem';
 import { GitLanding } from '../../src/node/gitLanding';

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AgentLanding } from '../../src/core/agentLanding';
-import type { AgentManager } from '../../src/core/agentManager';
-import { Reconciler } from '../../src/core/reconciler';
+import { AgentLanding } from '../../src/core/landing/agentLanding';
+import type { AgentManager } from '../../src/core/agents/agentManager';
+import { Reconciler } from '../../src/core/reconcile/reconciler';
 import { NodeFileSystem } from '../../src/node/fileSystem';
 import { GitLanding } from '../../src/node/gitLanding';
 import { GitReconcile } from '../../src/node/gitReconcile';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AgentError } from '../../src/core/errors';
-import type { Orphan } from '../../src/core/reconcile';
+import type { Orphan } from '../../src/core/reconcile/reconcile';
 import { binaryOf, git, ReconcileFixture, snapshot } from './reconcileFixture';
 import { englishMessage } from '../../src/ui/errorText';
 

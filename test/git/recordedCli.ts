@@ -2,7 +2,7 @@
 // from the real CLI (test/fixtures/agentOutput) in the worktree it runs in.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Profile } from '../../src/core/profiles';
+import type { Profile } from '../../src/core/clis/profiles';
 
 export const agentOutputFixtures = path.resolve(__dirname, '../../../test/fixtures/agentOutput');
 

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AgentManager } from '../../src/core/agentManager';
+import type { AgentManager } from '../../src/core/agents/agentManager';
 import type { ManagerSettings } from '../../src/core/ports';
 import { NodeFileSystem } from '../../src/node/fileSystem';
 import { git, ManagerFixture } from './managerFixture';

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentRecord } from '../../src/core/agent';
-import { builtinProfiles } from '../../src/core/profiles';
+import { builtinProfiles } from '../../src/core/clis/profiles';
 import type { ParallelAgentsApi } from '../../src/extension';
 import { cliPrompts, cliServerEnv, homeEnv, type CliName } from '../agents/cliEnv';
 import { ModelServer, type ModelScript } from '../agents/modelServer';

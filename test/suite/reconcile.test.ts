@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ReconcileReport } from '../../src/core/reconciler';
+import type { ReconcileReport } from '../../src/core/reconcile/reconciler';
 import type { ParallelAgentsApi } from '../../src/extension';
 import { activateApi, git, waitFor, workspaceDir } from './helpers';
 

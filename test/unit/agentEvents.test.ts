@@ -2,8 +2,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AgentEventParser, lineLimit, resultLimit } from '../../src/core/agentEvents';
-import type { ProfileOutput } from '../../src/core/profiles';
+import { AgentEventParser, lineLimit, resultLimit } from '../../src/core/clis/agentEvents';
+import type { ProfileOutput } from '../../src/core/clis/profiles';
 
 const fixtures = path.resolve(__dirname, '../../../test/fixtures/agentOutput');
 const read = (name: string) => fs.readFileSync(path.join(fixtures, name), 'utf8');

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentActivity } from '../../src/core/agent';
-import { type LogRead, ProgressFeed, Throttle, type Timers, replayLimit } from '../../src/core/agentProgress';
+import { type LogRead, ProgressFeed, Throttle, type Timers, replayLimit } from '../../src/core/clis/agentProgress';
 
 const fixtures = path.resolve(__dirname, '../../../test/fixtures/agentOutput');
 const read = (name: string) => fs.readFileSync(path.join(fixtures, name), 'utf8');

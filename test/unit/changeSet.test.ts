@@ -8,8 +8,8 @@ import {
   parseNumstatBinaryPaths,
   parsePathList,
   sameChangeSet,
-} from '../../src/core/changeSet';
-import { parseWorktreeList } from '../../src/core/worktreeList';
+} from '../../src/core/landing/changeSet';
+import { parseWorktreeList } from '../../src/core/reconcile/worktreeList';
 import type { ChangedFile } from '../../src/core/agent';
 
 // Outputs captured from git 2.39 (`-z`: every record ends with NUL, paths are not quoted).

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { ChangedFile } from '../../src/core/agent';
-import { ChangeTracker } from '../../src/core/changeTracker';
+import { ChangeTracker } from '../../src/core/agents/changeTracker';
 
 const quiet = { info() {}, warn() {}, error() {} };
 

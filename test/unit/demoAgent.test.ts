@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { LaunchRequest, ProcessExit } from '../../src/core/ports';
-import { demoCommand, expandArgs, findProfile, builtinProfiles } from '../../src/core/profiles';
+import { demoCommand, expandArgs, findProfile, builtinProfiles } from '../../src/core/clis/profiles';
 import { PathExecutableResolver } from '../../src/node/executableResolver';
 import { SupervisedRunner, type SupervisedProcess } from '../../src/node/supervisedRunner';
 import { pidAlive, waitForOutput, waitUntil } from './processTestUtils';

@@ -3,10 +3,10 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { validatePlan } from '../../src/core/plan';
-import { topologicalOrder } from '../../src/core/planGraph';
-import { extractPlanJson, planningPrompt } from '../../src/core/planningRequest';
-import type { Plan } from '../../src/core/planTypes';
+import { validatePlan } from '../../src/core/plans/plan';
+import { topologicalOrder } from '../../src/core/plans/planGraph';
+import { extractPlanJson, planningPrompt } from '../../src/core/plans/planningRequest';
+import type { Plan } from '../../src/core/plans/planTypes';
 import { demoPlan, planReply, sentences } from '../../src/demoAgent/planner';
 
 // Compiled to out/test/unit/; the bundled agent is dist/demoAgent.js at the repository root.

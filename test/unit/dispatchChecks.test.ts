@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { checkPrompt, maxPromptBytes } from '../../src/core/dispatchChecks';
+import { checkPrompt, maxPromptBytes } from '../../src/core/agents/dispatchChecks';
 import { AgentError } from '../../src/core/errors';
 import { englishMessage } from '../../src/ui/errorText';
 

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { demoCommand } from '../../src/core/profiles';
+import { demoCommand } from '../../src/core/clis/profiles';
 import { PathExecutableResolver } from '../../src/node/executableResolver';
 
 describe('PathExecutableResolver', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { AgentRecord } from '../../src/core/agent';
-import { forecastPairs, liveBranchAgents, readForecasts, suggestMergeOrder } from '../../src/core/mergeOrder';
+import { forecastPairs, liveBranchAgents, readForecasts, suggestMergeOrder } from '../../src/core/landing/mergeOrder';
 
 type Pair = readonly [string, string];
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { AgentRecord, ChangedFile } from '../../src/core/agent';
-import { findOverlaps, sameOverlaps } from '../../src/core/overlaps';
+import { findOverlaps, sameOverlaps } from '../../src/core/landing/overlaps';
 
 function agent(id: string, files: string[], extra: Partial<AgentRecord> = {}): AgentRecord {
   return {

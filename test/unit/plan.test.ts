@@ -12,16 +12,16 @@ import {
   taskFields,
   taskIdPattern,
   validatePlan,
-} from '../../src/core/plan';
-import { topologicalOrder } from '../../src/core/planGraph';
+} from '../../src/core/plans/plan';
+import { topologicalOrder } from '../../src/core/plans/planGraph';
 import {
   extractPlanJson,
   planningPrompt,
   planRequestMarker,
   readPlanningRequest,
   replyText,
-} from '../../src/core/planningRequest';
-import type { Plan, PlanProblem } from '../../src/core/planTypes';
+} from '../../src/core/plans/planningRequest';
+import type { Plan, PlanProblem } from '../../src/core/plans/planTypes';
 
 // Compiled to out/test/unit/; the schema lives at the repository root.
 const schemaPath = path.resolve(__dirname, '../../../schemas/agents-plan.schema.json');

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { AgentError } from '../../src/core/errors';
-import { topologicalOrder } from '../../src/core/planGraph';
-import { conflictReason, PlanScheduler } from '../../src/core/planScheduler';
+import { topologicalOrder } from '../../src/core/plans/planGraph';
+import { conflictReason, PlanScheduler } from '../../src/core/plans/planScheduler';
 import type {
   IntegrationOutcome,
   Plan,
@@ -10,7 +10,7 @@ import type {
   StartPoint,
   TaskRunner,
   TaskState,
-} from '../../src/core/planTypes';
+} from '../../src/core/plans/planTypes';
 import { englishMessage } from '../../src/ui/errorText';
 
 interface Deferred<T> {

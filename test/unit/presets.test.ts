@@ -1,7 +1,7 @@
 // The argv every built-in preset produces. Flags and their sources: src/core/profiles.ts and the
 // report of the real-CLI tests (test/agents/realClis.test.ts runs claude, codex and gemini).
 import * as assert from 'node:assert/strict';
-import { builtinProfiles, expandArgs, findProfile } from '../../src/core/profiles';
+import { builtinProfiles, expandArgs, findProfile } from '../../src/core/clis/profiles';
 
 const prompt = 'Fix the "login" bug; then run `npm test` $(whoami)';
 

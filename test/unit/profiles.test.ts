@@ -11,7 +11,7 @@ import {
   mergeProfiles,
   promptPlaceholder,
   validateProfile,
-} from '../../src/core/profiles';
+} from '../../src/core/clis/profiles';
 import { SupervisedRunner } from '../../src/node/supervisedRunner';
 
 // Compiled to out/test/unit/; the bundled supervisor is dist/supervisor.js at the repository root.

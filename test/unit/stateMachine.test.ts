@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { allStatuses, assertTransition, canTransition } from '../../src/core/agentStateMachine';
+import { allStatuses, assertTransition, canTransition } from '../../src/core/agents/agentStateMachine';
 import { AgentError } from '../../src/core/errors';
 
 describe('agent state machine', () => {

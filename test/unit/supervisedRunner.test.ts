@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { AgentError } from '../../src/core/errors';
 import type { LaunchRequest } from '../../src/core/ports';
-import { demoCommand, expandArgs, findProfile, builtinProfiles } from '../../src/core/profiles';
+import { demoCommand, expandArgs, findProfile, builtinProfiles } from '../../src/core/clis/profiles';
 import { PathExecutableResolver } from '../../src/node/executableResolver';
 import {
   SupervisedRunner,

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import type { Timers } from '../../src/core/agentProgress';
-import { inputPatch, inputState } from '../../src/core/inputState';
-import { closeExit, findTerminalByPid, type TerminalSource } from '../../src/core/terminalAgents';
+import type { Timers } from '../../src/core/clis/agentProgress';
+import { inputPatch, inputState } from '../../src/core/agents/inputState';
+import { closeExit, findTerminalByPid, type TerminalSource } from '../../src/core/clis/terminalAgents';
 import { Emitter } from '../../src/util/event';
 
 interface FakeTerminal {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { AgentManager } from '../../core/agentManager';
+import type { AgentManager } from '../../core/agents';
 import { isActive } from '../../core/agent';
-import type { PlanService } from '../../core/planService';
+import type { PlanService } from '../../core/plans';
 import type { OverlapModel } from '../overlapModel';
 import { AgentsViewModel, type OrphanSource } from './agentsViewModel';
 import { AgentNode, type ViewNode } from './nodes';

@@ -1,7 +1,7 @@
 import type { AgentRecord } from '../../core/agent';
-import type { AgentManager } from '../../core/agentManager';
-import type { PlanRun } from '../../core/planRun';
-import type { PlanService } from '../../core/planService';
+import type { AgentManager } from '../../core/agents';
+import type { PlanRun } from '../../core/plans';
+import type { PlanService } from '../../core/plans';
 import type { Orphan } from '../../core/reconcile';
 import type { Event } from '../../util/event';
 import type { OverlapModel } from '../overlapModel';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { PlanRun } from '../../core/planRun';
-import type { TaskState } from '../../core/planTypes';
+import type { PlanRun } from '../../core/plans';
+import type { TaskState } from '../../core/plans';
 import { storedErrorText } from '../errorMessages';
 import type { AgentsViewModel } from './agentsViewModel';
 import { fileNodes, type ViewNode } from './nodes';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentRecord } from '../../core/agent';
-import type { AgentLanding } from '../../core/agentLanding';
-import type { AgentManager } from '../../core/agentManager';
+import type { AgentLanding } from '../../core/landing';
+import type { AgentManager } from '../../core/agents';
 import { AgentError } from '../../core/errors';
 import type { TerminalRunner } from '../../host/terminalRunner';
 import type { AgentOutputViews } from '../outputViews';

@@ -1,7 +1,7 @@
 /** The one quick pick that asks which agent a command acts on. */
 import * as vscode from 'vscode';
 import type { AgentRecord } from '../../core/agent';
-import type { AgentManager } from '../../core/agentManager';
+import type { AgentManager } from '../../core/agents';
 import { AgentError } from '../../core/errors';
 import { statusText } from '../agentsView/presentation';
 import { agentIdOf, cancelled } from './commandRunner';

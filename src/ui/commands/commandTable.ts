@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { commands, views } from '../../constants';
-import type { AgentLanding } from '../../core/agentLanding';
-import type { AgentManager } from '../../core/agentManager';
-import type { PlanService } from '../../core/planService';
-import type { Reconciler } from '../../core/reconciler';
+import type { AgentLanding } from '../../core/landing';
+import type { AgentManager } from '../../core/agents';
+import type { PlanService } from '../../core/plans';
+import type { Reconciler } from '../../core/reconcile';
 import type { GitLandingPort, MergeStrategy } from '../../core/ports';
 import type { TerminalRunner } from '../../host/terminalRunner';
 import type { AgentOutputViews } from '../outputViews';

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import type { Isolation } from '../../core/agent';
-import type { AgentManager, DispatchOptions } from '../../core/agentManager';
+import type { AgentManager, DispatchOptions } from '../../core/agents';
 import { AgentError } from '../../core/errors';
 import { titleFromPrompt } from '../../core/naming';
 import type { GitPort } from '../../core/ports';
-import type { Profile } from '../../core/profiles';
+import type { Profile } from '../../core/clis';
 import { stateKeys } from '../../constants';
 import { checkedRepositoryFolder, pickRepositoryFolder } from './folderPick';
 import { cancelled } from './commandRunner';

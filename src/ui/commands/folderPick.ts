@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { AgentError } from '../../core/errors';
-import { chooseFolder, isRepository, type WorkspaceFolderInfo } from '../../core/folderChoice';
+import { chooseFolder, isRepository, type WorkspaceFolderInfo } from '../../core/agents';
 import type { GitPort } from '../../core/ports';
 import { cancelled } from './commandRunner';
 

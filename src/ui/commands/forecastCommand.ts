@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentRecord } from '../../core/agent';
-import type { AgentManager } from '../../core/agentManager';
+import type { AgentManager } from '../../core/agents';
 import {
   forecastPairs,
   liveBranchAgents,
@@ -8,7 +8,7 @@ import {
   suggestMergeOrder,
   type ForecastConflict,
   type MergeSuggestion,
-} from '../../core/mergeOrder';
+} from '../../core/landing';
 import type { GitLandingPort } from '../../core/ports';
 
 export interface ForecastDeps {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentRecord } from '../../core/agent';
-import type { AgentLanding, MergeResult } from '../../core/agentLanding';
-import type { AgentManager } from '../../core/agentManager';
+import type { AgentLanding, MergeResult } from '../../core/landing';
+import type { AgentManager } from '../../core/agents';
 import { AgentError } from '../../core/errors';
 import type { MergeStrategy } from '../../core/ports';
 import { joinPath } from '../../util/paths';

@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
-import type { AgentLanding } from '../../core/agentLanding';
-import type { AgentManager } from '../../core/agentManager';
+import type { AgentLanding } from '../../core/landing';
+import type { AgentManager } from '../../core/agents';
 import { AgentError } from '../../core/errors';
 import { slugify } from '../../core/naming';
-import { parsePlan } from '../../core/plan';
-import { extractPlanJson, planningPrompt, replyText } from '../../core/planningRequest';
-import type { PlanService } from '../../core/planService';
-import type { Plan, PlanProblem } from '../../core/planTypes';
+import { parsePlan } from '../../core/plans';
+import { extractPlanJson, planningPrompt, replyText } from '../../core/plans';
+import type { PlanService } from '../../core/plans';
+import type { Plan, PlanProblem } from '../../core/plans';
 import type { GitPort, MergeStrategy } from '../../core/ports';
-import type { Profile } from '../../core/profiles';
+import type { Profile } from '../../core/clis';
 import { pickRepositoryFolder } from './folderPick';
 import { cancelled } from './commandRunner';
 

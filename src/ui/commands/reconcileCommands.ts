@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { AgentManager } from '../../core/agentManager';
+import type { AgentManager } from '../../core/agents';
 import type { Orphan } from '../../core/reconcile';
-import type { OrphanKey, ReconcileReport, Reconciler } from '../../core/reconciler';
+import type { OrphanKey, ReconcileReport, Reconciler } from '../../core/reconcile';
 import { pickAgentId } from './agentPick';
 import { cancelled } from './commandRunner';
 

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { AgentRecord, ChangedFile } from '../../core/agent';
-import type { AgentManager } from '../../core/agentManager';
+import type { AgentManager } from '../../core/agents';
 import { AgentError } from '../../core/errors';
-import { repoRelativePath } from '../../core/overlaps';
+import { repoRelativePath } from '../../core/landing';
 import type { GitLandingPort } from '../../core/ports';
 import { joinPath, parentDir } from '../../util/paths';
 import { BaseContentProvider } from '../diff/baseContentProvider';

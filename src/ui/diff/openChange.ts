@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentRecord, ChangedFile } from '../../core/agent';
 import { AgentError } from '../../core/errors';
-import { repoRelativePath } from '../../core/overlaps';
+import { repoRelativePath } from '../../core/landing';
 import { baseName, joinPath } from '../../util/paths';
 import { BaseContentProvider } from './baseContentProvider';
 

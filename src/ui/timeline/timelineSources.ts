@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { AgentManager } from '../../core/agentManager';
-import type { PlanRun } from '../../core/planRun';
-import type { PlanService } from '../../core/planService';
-import { barsFromAgents, computeFigures, type TimelineFigures } from '../../core/timeline';
+import type { AgentManager } from '../../core/agents';
+import type { PlanRun } from '../../core/plans';
+import type { PlanService } from '../../core/plans';
+import { barsFromAgents, computeFigures, type TimelineFigures } from '../../core/plans';
 import type { TimelineSource } from './timelinePanel';
 import { TimelinePanel } from './timelinePanel';
 

@@ -1,7 +1,7 @@
-import { uniqueSlug } from './naming';
-import type { FileSystemPort, GitPort, ManagerSettings } from './ports';
-import { SerialQueue } from '../util/async';
-import { baseName, joinPath, parentDir } from '../util/paths';
+import { uniqueSlug } from '../naming';
+import type { FileSystemPort, GitPort, ManagerSettings } from '../ports';
+import { SerialQueue } from '../../util/async';
+import { baseName, joinPath, parentDir } from '../../util/paths';
 
 export interface ReservedWorktree {
   readonly worktreePath: string;

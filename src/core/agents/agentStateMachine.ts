@@ -1,5 +1,5 @@
-import type { AgentStatus } from './agent';
-import { AgentError } from './errors';
+import type { AgentStatus } from '../agent';
+import { AgentError } from '../errors';
 
 /**
  * Status moves forward; the one way back to "running" is a follow-up, a new run in the same

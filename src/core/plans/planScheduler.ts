@@ -12,12 +12,12 @@
  * integrate). `waiting`, `queued` and `blocked` are derived from the prerequisites and recomputed
  * after every change; the other states change only on a runner outcome or a user action.
  */
-import { SerialQueue } from '../util/async';
-import { Emitter, type Event } from '../util/event';
-import { AgentError } from './errors';
+import { SerialQueue } from '../../util/async';
+import { Emitter, type Event } from '../../util/event';
+import { AgentError } from '../errors';
 import { topologicalOrder } from './planGraph';
 import type { Plan, PlanTask, RunOutcome, SchedulerSnapshot, TaskRunner, TaskState, TaskTimings } from './planTypes';
-import type { Clock } from './ports';
+import type { Clock } from '../ports';
 
 export interface PlanSchedulerOptions {
   /** Wins over plan.maxParallel: the caller resolves plan value vs setting. Integer >= 1. */

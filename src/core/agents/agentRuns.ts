@@ -3,11 +3,11 @@
  * process and following it to its end. The records themselves belong to AgentManager; a run
  * reaches them only through RunHost.
  */
-import type { AgentActivity, AgentRecord, AgentStatus } from './agent';
-import { ProgressFeed, type Timers } from './agentProgress';
+import type { AgentActivity, AgentRecord, AgentStatus } from '../agent';
+import { ProgressFeed, type Timers } from '../clis';
 import { inputPatch } from './inputState';
 import type { ResolvedProfile } from './dispatchChecks';
-import { isDiskFull } from './errors';
+import { isDiskFull } from '../errors';
 import type {
   AgentProcess,
   AgentRunner,
@@ -17,10 +17,10 @@ import type {
   ManagerSettings,
   ProcessExit,
   WorktreeSourcePort,
-} from './ports';
-import { type Profile, type ProfileOutput, expandArgs } from './profiles';
+} from '../ports';
+import { type Profile, type ProfileOutput, expandArgs } from '../clis';
 import { WorktreePrep, setupFailure, setupRequest, submoduleFailure } from './worktreePrep';
-import type { Disposable } from '../util/event';
+import type { Disposable } from '../../util/event';
 
 /** Characters of a run's last output kept to tell why it failed (a full disk). */
 const outputTailChars = 4096;

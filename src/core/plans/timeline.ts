@@ -3,7 +3,7 @@
  * say how well the parallel run went. Plain data in and out, so the figures can be checked
  * without a clock or a window.
  */
-import type { AgentRecord, AgentStatus } from './agent';
+import type { AgentRecord, AgentStatus } from '../agent';
 
 /**
  * queued: created, waiting for a slot or being prepared (worktree); running: the agent's process

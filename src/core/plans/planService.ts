@@ -1,9 +1,9 @@
-import { AgentError } from './errors';
+import { AgentError } from '../errors';
 import type { Plan, PlanRunRecord } from './planTypes';
 import { PlanRun, type PlanRunDeps } from './planRun';
-import type { MergeStrategy, PlanStore } from './ports';
-import { CoalescedSave } from '../util/async';
-import { type Disposable, Emitter } from '../util/event';
+import type { MergeStrategy, PlanStore } from '../ports';
+import { CoalescedSave } from '../../util/async';
+import { type Disposable, Emitter } from '../../util/event';
 
 /**
  * Every plan run of the workspace: start, control, land, remove; fires when any run or task

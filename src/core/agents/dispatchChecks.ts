@@ -1,8 +1,8 @@
-import { AgentError } from './errors';
-import { isValidBranchPrefix } from './naming';
-import type { ExecutableResolver, ManagerSettings, ResolvedExecutable } from './ports';
-import { type Profile, findProfile } from './profiles';
-import { toForwardSlashes } from '../util/paths';
+import { AgentError } from '../errors';
+import { isValidBranchPrefix } from '../naming';
+import type { ExecutableResolver, ManagerSettings, ResolvedExecutable } from '../ports';
+import { type Profile, findProfile } from '../clis';
+import { toForwardSlashes } from '../../util/paths';
 
 /** Linux refuses a single argument over 128 KiB (E2BIG); refuse a longer task before creating anything. */
 export const maxPromptBytes = 120 * 1024;

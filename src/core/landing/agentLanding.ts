@@ -1,8 +1,8 @@
-import type { AgentRecord } from './agent';
-import { isActive } from './agent';
-import type { AgentManager } from './agentManager';
-import { AgentError } from './errors';
-import type { GitLandingPort, GitPort, Logger, MergeStrategy } from './ports';
+import type { AgentRecord } from '../agent';
+import { isActive } from '../agent';
+import type { AgentManager } from '../agents';
+import { AgentError } from '../errors';
+import type { GitLandingPort, GitPort, Logger, MergeStrategy } from '../ports';
 
 export type MergeResult =
   /** The main worktree has uncommitted changes to files the merge would touch: nothing was done. */

@@ -3,8 +3,8 @@
  * a schema cannot: references between tasks, cycles, profile names), and a task's dependents. The
  * order to run tasks in is planGraph.ts's; the exchange with a planning agent is planningRequest.ts's.
  */
-import { jsonSyntaxMessage } from '../util/jsonSyntax';
-import type { Isolation } from './agent';
+import { jsonSyntaxMessage } from '../../util/jsonSyntax';
+import type { Isolation } from '../agent';
 import type { Plan, PlanProblem, PlanTask } from './planTypes';
 
 export interface PlanResult {

@@ -1,4 +1,4 @@
-import type { AgentRecord, AgentStatus } from './agent';
+import type { AgentRecord, AgentStatus } from '../agent';
 
 /** agent id → path (relative to the agent's folder) → ids of the other agents changing that file. */
 export type OverlapIndex = ReadonlyMap<string, ReadonlyMap<string, readonly string[]>>;

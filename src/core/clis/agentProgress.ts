@@ -3,7 +3,7 @@
  * agent record at most every few hundred milliseconds: a CLI may print hundreds of lines a second,
  * and every report refreshes the tree and saves the state.
  */
-import type { AgentActivity } from './agent';
+import type { AgentActivity } from '../agent';
 import { AgentEventParser, type AgentEventsState } from './agentEvents';
 import type { ProfileOutput } from './profiles';
 

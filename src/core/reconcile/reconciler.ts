@@ -1,13 +1,13 @@
-import type { AgentRecord } from './agent';
-import { isActive } from './agent';
-import { type AgentLanding, savedRefPrefix } from './agentLanding';
-import type { AgentManager } from './agentManager';
-import { AgentError } from './errors';
-import type { FileSystemPort, GitLandingPort, GitPort, GitReconcilePort, Logger, ManagerSettings } from './ports';
+import type { AgentRecord } from '../agent';
+import { isActive } from '../agent';
+import { type AgentLanding, savedRefPrefix } from '../landing';
+import type { AgentManager } from '../agents';
+import { AgentError } from '../errors';
+import type { FileSystemPort, GitLandingPort, GitPort, GitReconcilePort, Logger, ManagerSettings } from '../ports';
 import { type MissingAgent, type Orphan, reconcile, restoreSource, samePathKey } from './reconcile';
-import { WorktreeNames } from './worktreeNames';
-import { type Disposable, Emitter } from '../util/event';
-import { joinPath, parentDir } from '../util/paths';
+import { WorktreeNames } from '../agents';
+import { type Disposable, Emitter } from '../../util/event';
+import { joinPath, parentDir } from '../../util/paths';
 
 export interface ReconcileReport {
   readonly orphans: readonly Orphan[];

@@ -4,10 +4,10 @@
  * worktree, `symlinkFolders` are linked to the main worktree's, and the setup command's request
  * and failure message are made here (the manager runs it).
  */
-import type { AgentRecord } from './agent';
-import { AgentError } from './errors';
-import type { FileSystemPort, LaunchRequest, Logger, ProcessExit, TransferReport, WorktreeSourcePort } from './ports';
-import { joinPath, toForwardSlashes } from '../util/paths';
+import type { AgentRecord } from '../agent';
+import { AgentError } from '../errors';
+import type { FileSystemPort, LaunchRequest, Logger, ProcessExit, TransferReport, WorktreeSourcePort } from '../ports';
+import { joinPath, toForwardSlashes } from '../../util/paths';
 
 /** Names listed one by one in the agent's log; beyond that only a count. */
 const listedAtMost = 40;

@@ -1,5 +1,5 @@
 /** The plan file format (`*.agents.json`, `.vscode/agents/*.json`) and a plan run's task states. */
-import type { Isolation } from './agent';
+import type { Isolation } from '../agent';
 
 export interface PlanTask {
   readonly id: string;

@@ -8,9 +8,9 @@
  * out in a folder directly inside the extension's worktree root. Anything else is the user's and
  * is never reported, pruned or changed.
  */
-import { type AgentRecord, isActive } from './agent';
+import { type AgentRecord, isActive } from '../agent';
 import type { WorktreeEntry } from './worktreeList';
-import { parentDir, toForwardSlashes } from '../util/paths';
+import { parentDir, toForwardSlashes } from '../../util/paths';
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 

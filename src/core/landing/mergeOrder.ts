@@ -9,8 +9,8 @@
  * otherwise the best order merges a maximum independent set of the conflict graph first. Only
  * committed work is seen: merge-tree compares branch tips, not worktrees.
  */
-import type { AgentRecord, AgentStatus } from './agent';
-import type { MergeForecast } from './ports';
+import type { AgentRecord, AgentStatus } from '../agent';
+import type { MergeForecast } from '../ports';
 
 export interface MergeSuggestion {
   /** No conflict was forecast, so every order (and `order` in particular) merges cleanly. */

@@ -1,4 +1,4 @@
-import { AgentError } from './errors';
+import { AgentError } from '../errors';
 
 export type ProfileMode = 'headless' | 'terminal';
 

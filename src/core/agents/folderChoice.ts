@@ -2,8 +2,8 @@
  * Which workspace folder an agent works on: only git repositories qualify. The UI words the
  * outcome (in the user's language) and asks when there is a real choice.
  */
-import { AgentError } from './errors';
-import type { GitPort } from './ports';
+import { AgentError } from '../errors';
+import type { GitPort } from '../ports';
 
 export interface WorkspaceFolderInfo {
   readonly name: string;

@@ -2,7 +2,7 @@
  * A plan's tasks as a graph: the one topological order the scheduler and the rest of the extension
  * share, with its defensive checks (duplicate ids, unknown dependencies, cycles) as typed errors.
  */
-import { AgentError } from './errors';
+import { AgentError } from '../errors';
 import type { Plan, PlanTask } from './planTypes';
 
 /**

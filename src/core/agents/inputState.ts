@@ -3,7 +3,7 @@
  * signal trusted here, and not for a terminal revived after a reload (VS Code reports integration
  * there that is not really running). With no trustworthy signal the answer is "unknown": never a guess.
  */
-import type { AgentRecord } from './agent';
+import type { AgentRecord } from '../agent';
 
 export type InputState = 'waiting' | 'busy' | 'unknown';
 

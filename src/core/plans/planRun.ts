@@ -1,11 +1,11 @@
-import type { AgentManager } from './agentManager';
-import { savedRefPrefix } from './agentLanding';
-import { AgentError } from './errors';
-import { slugify } from './naming';
+import type { AgentManager } from '../agents';
+import { savedRefPrefix } from '../landing';
+import { AgentError } from '../errors';
+import { slugify } from '../naming';
 import type { Plan, PlanRunRecord, PlanTask, RunOutcome, TaskRunner } from './planTypes';
-import type { Clock, FileSystemPort, GitLandingPort, GitPort, Logger, ManagerSettings, MergeStrategy } from './ports';
+import type { Clock, FileSystemPort, GitLandingPort, GitPort, Logger, ManagerSettings, MergeStrategy } from '../ports';
 import { PlanScheduler } from './planScheduler';
-import { parentDir } from '../util/paths';
+import { parentDir } from '../../util/paths';
 
 export interface PlanRunDeps {
   readonly manager: AgentManager;

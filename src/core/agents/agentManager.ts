@@ -1,11 +1,11 @@
-import { type AgentRecord, type ChangedFile, type Isolation, isActive } from './agent';
+import { type AgentRecord, type ChangedFile, type Isolation, isActive } from '../agent';
 import { AgentRuns } from './agentRuns';
 import { assertTransition } from './agentStateMachine';
 import { ChangeTracker } from './changeTracker';
-import { sameChangeSet } from './changeSet';
+import { sameChangeSet } from '../landing';
 import { checkPrompt, checkSettings, checkWorktreeRoot, resolveProfile } from './dispatchChecks';
-import { AgentError, isDiskFull } from './errors';
-import { slugify, titleFromPrompt } from './naming';
+import { AgentError, isDiskFull } from '../errors';
+import { slugify, titleFromPrompt } from '../naming';
 import { WorktreeNames } from './worktreeNames';
 import { setupRunId } from './worktreePrep';
 import type {
@@ -20,11 +20,11 @@ import type {
   StateStore,
   WorkState,
   WorktreeSourcePort,
-} from './ports';
-import type { Profile } from './profiles';
-import { CoalescedSave } from '../util/async';
-import { type Disposable, Emitter } from '../util/event';
-import { joinPath, parentDir } from '../util/paths';
+} from '../ports';
+import type { Profile } from '../clis';
+import { CoalescedSave } from '../../util/async';
+import { type Disposable, Emitter } from '../../util/event';
+import { joinPath, parentDir } from '../../util/paths';
 
 export interface DispatchOptions {
   readonly prompt: string;

@@ -2,7 +2,7 @@
  * Pure parsers for the git outputs a change set is made of. Every input is NUL-separated (`-z`),
  * so paths arrive verbatim: no quoting, spaces and non-ASCII characters as they are.
  */
-import type { ChangedFile, FileChangeKind } from './agent';
+import type { ChangedFile, FileChangeKind } from '../agent';
 
 /** One entry of `git diff --name-status -z -M <base>`. */
 export interface TrackedChange {

@@ -3,8 +3,8 @@
  * (the one whose process id the record kept: a revived terminal keeps its pid but loses the env
  * and options it was created with), and which closes end an agent (not those of a window shutting down).
  */
-import type { ProcessExit } from './ports';
-import type { Disposable } from '../util/event';
+import type { ProcessExit } from '../ports';
+import type { Disposable } from '../../util/event';
 import type { Timers } from './agentProgress';
 
 /** How long activation waits for VS Code to revive an agent's terminal before calling it detached. */

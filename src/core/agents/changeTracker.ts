@@ -1,7 +1,7 @@
-import type { ChangedFile } from './agent';
-import type { FolderWatcher, Logger } from './ports';
-import { debounce } from '../util/async';
-import type { Disposable } from '../util/event';
+import type { ChangedFile } from '../agent';
+import type { FolderWatcher, Logger } from '../ports';
+import { debounce } from '../../util/async';
+import type { Disposable } from '../../util/event';
 
 export interface TrackedFolder {
   readonly cwd: string;

@@ -1,0 +1,11 @@
+/**
+ * Agent CLIs: the profiles that say how to run each CLI (argv, environment, output format), and the
+ * readers of what they print (Claude's stream-json, Codex and Gemini JSON lines) into progress, usage,
+ * permission denials and a final message; also which revived terminal belongs to which agent.
+ */
+export { ProgressFeed, systemTimers } from './agentProgress';
+export type { Timers } from './agentProgress';
+export { demoCommand, expandArgs, findProfile, mergeProfiles } from './profiles';
+export type { Profile, ProfileOutput } from './profiles';
+export { agentIdVariable, closeExit, findTerminalByPid, reviveWaitMs } from './terminalAgents';
+export type { CloseReason } from './terminalAgents';

@@ -1,0 +1,19 @@
+/**
+ * Landing: what an agent changed (its change set), where agents overlap, the order to merge them in
+ * from the conflict forecasts, and landing one agent (forecast, merge, squash or rebase, saved work
+ * before a discard) with the promise that a refused landing leaves the workspace untouched.
+ */
+export { AgentLanding, savedRefPrefix } from './agentLanding';
+export type { MergeResult } from './agentLanding';
+export {
+  binarySniffLength,
+  buildChangeSet,
+  countStatusEntries,
+  looksBinary,
+  parsePathList,
+  sameChangeSet,
+} from './changeSet';
+export { forecastPairs, liveBranchAgents, readForecasts, suggestMergeOrder } from './mergeOrder';
+export type { ForecastConflict, MergeSuggestion } from './mergeOrder';
+export { findOverlaps, repoRelativePath, sameOverlaps } from './overlaps';
+export type { OverlapIndex } from './overlaps';

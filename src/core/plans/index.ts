@@ -1,0 +1,12 @@
+/**
+ * Plans: a plan file read and checked, its tasks run as a dependency graph (each task an agent,
+ * landed in order), runs kept across reloads, the planning request to an agent that writes a plan,
+ * and the timeline figures (speedup obtained) of a run.
+ */
+export { parsePlan } from './plan';
+export type { PlanRun } from './planRun';
+export { PlanService } from './planService';
+export type { Plan, PlanProblem, PlanRunRecord, PlanTask, TaskState } from './planTypes';
+export { extractPlanJson, planningPrompt, readPlanningRequest, replyText } from './planningRequest';
+export { barsFromAgents, computeFigures } from './timeline';
+export type { TimelineBar, TimelineFigures } from './timeline';
