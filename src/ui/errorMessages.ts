@@ -76,13 +76,19 @@ export function errorActions(e: AgentError): ErrorAction[] {
 }
 
 /**
- * Shows `message` with the actions and Show Log, without waiting for it to be dismissed. The
- * chosen button runs its command.
+ * Shows `message` with the actions, Details when git or the OS said more (`detail`, shown in a
+ * modal dialog), and Show Log, without waiting for it to be dismissed. The chosen button runs.
  */
-export function showError(message: string, actions: readonly ErrorAction[]): void {
+export function showError(message: string, actions: readonly ErrorAction[], detail?: string): void {
   const showLog: ErrorAction = { title: vscode.l10n.t('Show Log'), command: commands.showLog };
+  const details = detail?.trim() ? vscode.l10n.t('Details') : undefined;
   const all = [...actions, showLog];
-  void vscode.window.showErrorMessage(message, ...all.map((a) => a.title)).then((choice) => {
+  const titles = [...actions.map((a) => a.title), ...(details ? [details] : []), showLog.title];
+  void vscode.window.showErrorMessage(message, ...titles).then((choice) => {
+    if (choice !== undefined && choice === details) {
+      void vscode.window.showErrorMessage(message, { modal: true, detail: detail?.trim() });
+      return;
+    }
     const action = all.find((a) => a.title === choice);
     if (action) {
       void vscode.commands.executeCommand(action.command, ...(action.args ?? []));

@@ -30,7 +30,10 @@ type Table = { readonly [C in AgentErrorCode]: (data: AgentErrorData[C]) => Erro
 
 const texts: Table = {
   gitNotFound: (d) =>
-    l10n.t('Git was not found (looked for "{0}"). Install git, or set the path to it in the settings.', d.binary),
+    l10n.t(
+      'Git was not found (looked for "{0}" on the PATH). Install git, make sure VS Code sees it on its PATH, then reload the window.',
+      d.binary,
+    ),
   gitDiskFull: (d) =>
     l10n.t(
       'The disk is full: git could not write in {0} — free some space (or set parallelAgents.worktreeRoot to a folder on a disk with room), then try again.',

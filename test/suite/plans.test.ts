@@ -177,7 +177,7 @@ describe('Plans in a real VS Code', function () {
     fs.rmSync(path.dirname(file), { recursive: true });
   });
 
-  it('shows a speedup above 2 for 4 independent sleep 5 tasks at maxParallel 4', async () => {
+  it('runs 4 independent sleep 5 tasks at once at maxParallel 4, and the timeline shows it', async () => {
     const plan = {
       title: 'Sleepers',
       maxParallel: 4,
@@ -190,7 +190,9 @@ describe('Plans in a real VS Code', function () {
       60000,
     );
     const figures = await vscode.commands.executeCommand<TimelineFigures>('parallelAgents.showTimeline', { runId });
-    assert.ok(figures.speedup > 2, `speedup ${figures.speedup}`);
+    // How much faster it was is a timing, measured by `npm run bench`; here: all four ran at once.
+    assert.equal(figures.peakConcurrency, 4, `peak concurrency ${figures.peakConcurrency}`);
+    assert.equal(figures.speedup, figures.sumMs / figures.wallMs);
     assert.ok(figures.sumMs >= 4 * 5000, `agent time ${figures.sumMs}`);
     const panel = await waitFor(
       'the timeline panel',

@@ -35,7 +35,7 @@ export function reportError(e: unknown, logger: Logger): void {
   }
   if (AgentError.is(e)) {
     logger.error(`[Command] ${errorLogText(e)}`);
-    showError(errorMessage(e), errorActions(e));
+    showError(errorMessage(e), errorActions(e), e.detail);
     return;
   }
   const message = vscode.l10n.t('Unexpected error: {0}', (e as Error)?.message ?? String(e));
