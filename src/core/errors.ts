@@ -30,6 +30,8 @@ export type AgentErrorReason =
   | 'invalidPlan'
   /** The disk (or the folder's file system) is full: git or the agent got ENOSPC. */
   | 'diskFull'
+  /** A plan task waits for, or is blocked by, other tasks (a task's kept reason, not a failure). */
+  | 'taskNotReady'
   | 'cancelled';
 
 type Empty = Record<string, never>;
@@ -121,6 +123,20 @@ export interface AgentErrorData {
   duplicateTaskId: { readonly taskId: string };
   unknownDependency: { readonly taskId: string; readonly dependency: string };
   dependencyCycle: { readonly cycle: readonly string[] };
+  // kept in a record as why an agent ended or a task waits (a line `code {json}`; more lines may follow)
+  setupCommandNotStarted: { readonly command: string; readonly error: string };
+  setupCommandKilled: { readonly command: string; readonly signal: string };
+  setupCommandFailed: { readonly command: string; readonly exitCode?: number };
+  /** git's words follow on the next lines. */
+  submodulesFailed: { readonly command: string };
+  /** The cause follows on the next line. */
+  worktreePrepFailed: Empty;
+  agentDiskFull: { readonly cwd: string };
+  supervisorFailed: { readonly error: string };
+  supervisorNotStarted: { readonly error: string };
+  taskWaitingFor: { readonly tasks: readonly string[] };
+  taskBlockedBy: { readonly tasks: readonly string[] };
+  taskConflicted: Empty;
   // commands, src/ui
   cancelled: Empty;
   untrustedDispatch: Empty;
@@ -229,6 +245,17 @@ const reasons: { readonly [C in AgentErrorCode]: AgentErrorReason } = {
   duplicateTaskId: 'invalidPlan',
   unknownDependency: 'invalidPlan',
   dependencyCycle: 'invalidPlan',
+  setupCommandNotStarted: 'launchFailed',
+  setupCommandKilled: 'launchFailed',
+  setupCommandFailed: 'launchFailed',
+  submodulesFailed: 'worktreeFailed',
+  worktreePrepFailed: 'worktreeFailed',
+  agentDiskFull: 'diskFull',
+  supervisorFailed: 'launchFailed',
+  supervisorNotStarted: 'launchFailed',
+  taskWaitingFor: 'taskNotReady',
+  taskBlockedBy: 'taskNotReady',
+  taskConflicted: 'mergeConflicts',
   cancelled: 'cancelled',
   untrustedDispatch: 'untrustedWorkspace',
   untrustedPlan: 'untrustedWorkspace',
@@ -288,6 +315,11 @@ export class AgentError<C extends AgentErrorCode = AgentErrorCode> extends Error
   static isCode<K extends AgentErrorCode>(e: unknown, code: K): e is AgentError<K> {
     return e instanceof AgentError && e.code === code;
   }
+}
+
+/** The line kept in a record for `code` with `data`: rendered in the user's language when shown. */
+export function storedLine<C extends AgentErrorCode>(code: C, data: AgentErrorData[C]): string {
+  return new AgentError(code, data).message;
 }
 
 /** Whether a message from git or the OS says the disk is full. */

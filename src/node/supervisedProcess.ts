@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentProcess, ProcessExit } from '../core/ports';
+import { storedLine } from '../core/errors';
 import { Emitter, type Event } from '../util/event';
 import { delay } from '../util/async';
 import { endGroup, signalGroup } from '../supervisor/processGroup';
@@ -123,7 +124,7 @@ export class SupervisedProcess implements AgentProcess {
       this.supervisorExited = true;
       fs.rmSync(this.init.specPath, { force: true });
       fs.appendFile(this.init.logPath, `[runner] could not start the supervisor: ${e.message}\n`, () => undefined);
-      this.settle({ error: `could not start the supervisor: ${e.message}` });
+      this.settle({ error: storedLine('supervisorNotStarted', { error: e.message }) });
     });
   }
 

@@ -12,6 +12,7 @@ import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import { execa } from 'execa';
 import type { Readable } from 'node:stream';
+import { storedLine } from '../core/errors';
 import { CappedLog } from './cappedLog';
 import { endGroup, signalGroup } from './processGroup';
 import { bootId, processStart } from './processIdentity';
@@ -131,7 +132,7 @@ class Supervisor {
     if (pid !== undefined) {
       signalGroup(pid, 'SIGKILL');
     }
-    this.finish(pid, { error: `supervisor failed: ${e instanceof Error ? e.message : String(e)}` });
+    this.finish(pid, { error: storedLine('supervisorFailed', { error: e instanceof Error ? e.message : String(e) }) });
   }
 
   /** Writes the end to the status file (after every output byte reached the log), then exits. */

@@ -228,6 +228,40 @@ const texts: Table = {
   duplicateTaskId: (d) => l10n.t('Two tasks have the id "{0}".', d.taskId),
   unknownDependency: (d) => l10n.t('Task "{0}" depends on "{1}", which is not in the plan.', d.taskId, d.dependency),
   dependencyCycle: (d) => l10n.t('Tasks depend on each other in a cycle: {0}.', d.cycle.join(' → ')),
+  setupCommandNotStarted: (d) =>
+    l10n.t(
+      'The setup command (parallelAgents.setupCommand) {0} could not be started: {1}; the agent was not started.',
+      d.command,
+      d.error,
+    ),
+  setupCommandKilled: (d) =>
+    l10n.t(
+      'The setup command (parallelAgents.setupCommand) {0} was ended by {1}; the agent was not started.',
+      d.command,
+      d.signal,
+    ),
+  setupCommandFailed: (d) =>
+    l10n.t(
+      'The setup command (parallelAgents.setupCommand) {0} failed with exit code {1}; the agent was not started.',
+      d.command,
+      d.exitCode ?? '?',
+    ),
+  submodulesFailed: (d) =>
+    l10n.t(
+      'Initialising the submodules (parallelAgents.initSubmodules) with {0} failed; the agent was not started and its worktree is kept.',
+      d.command,
+    ),
+  worktreePrepFailed: () => l10n.t('Preparing the worktree failed:'),
+  agentDiskFull: (d) =>
+    l10n.t(
+      'The disk is full: the agent could not write in {0} (its log says "No space left on device") — free some space (or set parallelAgents.worktreeRoot to a folder on a disk with room), then send a follow-up or dispatch it again. Its work so far is kept.',
+      d.cwd,
+    ),
+  supervisorFailed: (d) => l10n.t('supervisor failed: {0}', d.error),
+  supervisorNotStarted: (d) => l10n.t('could not start the supervisor: {0}', d.error),
+  taskWaitingFor: (d) => l10n.t('waiting for {0}', d.tasks.join(', ')),
+  taskBlockedBy: (d) => l10n.t('blocked by {0}', d.tasks.join(', ')),
+  taskConflicted: () => l10n.t('conflicts while integrating'),
   cancelled: () => l10n.t('Cancelled.'),
   untrustedDispatch: () => l10n.t('Agents run code and git hooks: trust this workspace before dispatching an agent.'),
   untrustedPlan: () => l10n.t('Plans run agents and git hooks: trust this workspace first.'),
@@ -301,6 +335,11 @@ export function plainArg(a: TextArg): string {
 export function englishMessage(e: AgentError): string {
   const text = textOf(e.code, e.data);
   return text ? fill(text.template, text.args) : e.message;
+}
+
+/** `text` as kept in a record, in English: what an English UI shows (and tests read). */
+export function englishStored(text: string): string {
+  return renderStored(text, (t) => fill(t.template, t.args));
 }
 
 /**

@@ -9,6 +9,7 @@ import { AgentError } from '../../src/core/errors';
 import { git, ManagerFixture } from './managerFixture';
 import { manyFiles } from './processProbe';
 import { englishMessage } from '../../src/ui/errorText';
+import { englishStored } from '../../src/ui/errorText';
 
 function mountTmpfs(dir: string, size: string): string | undefined {
   if (process.platform !== 'linux' || process.getuid?.() !== 0) {
@@ -110,7 +111,7 @@ describe('Full disk under the worktree root (real tmpfs)', function () {
     assert.equal(done.exitCode, 1, 'the agent exited with its error code');
     assert.equal(done.errorReason, 'diskFull', 'the record knows why it failed');
     assert.match(
-      done.error ?? '',
+      englishStored(done.error ?? ''),
       /^The disk is full: the agent could not write in .+ \(its log says "No space left on device"\) — free some space .+ Its work so far is kept\.$/,
     );
     assert.ok(done.error?.includes(done.cwd), `the error names the worktree: ${done.error}`);

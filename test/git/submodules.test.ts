@@ -11,6 +11,7 @@ import { GitLanding } from '../../src/node/gitLanding';
 import { GitService } from '../../src/node/gitService';
 import { GitWorktreeSource } from '../../src/node/gitWorktreeSource';
 import { git, ManagerFixture } from './managerFixture';
+import { englishStored } from '../../src/ui/errorText';
 
 const quiet = { info() {}, warn() {}, error() {} };
 const allowFile = ['-c', 'protocol.file.allow=always'];
@@ -162,11 +163,11 @@ describe('initSubmodules: a new worktree with its submodules initialised (real g
     const done = await fx.finished(m, agent.id);
     assert.equal(done.status, 'failed');
     assert.match(
-      done.error ?? '',
+      englishStored(done.error ?? ''),
       /^Initialising the submodules \(parallelAgents\.initSubmodules\) with git submodule update --init --recursive failed; the agent was not started and its worktree is kept\./,
     );
     assert.match(
-      done.error ?? '',
+      englishStored(done.error ?? ''),
       /clone of '[^']*lib' into submodule path '[^']*vendor\/lib' failed/,
       "git's own words",
     );

@@ -7,6 +7,7 @@ import type { AgentManager } from '../../src/core/agents/agentManager';
 import type { ManagerSettings } from '../../src/core/ports';
 import { NodeFileSystem } from '../../src/node/fileSystem';
 import { git, ManagerFixture } from './managerFixture';
+import { englishStored } from '../../src/ui/errorText';
 
 const isWindows = process.platform === 'win32';
 
@@ -136,7 +137,7 @@ describe('Worktree preparation with real git and real agent processes', function
     const done = await fx.finished(manager, record.id);
     assert.equal(done.status, 'failed');
     assert.match(
-      done.error ?? '',
+      englishStored(done.error ?? ''),
       /setup command \(parallelAgents\.setupCommand\) .* failed with exit code 3; the agent was not started\.\nmissing dependency foo/,
     );
     assert.equal(done.startedAt, undefined);
@@ -154,7 +155,7 @@ describe('Worktree preparation with real git and real agent processes', function
     });
     const failed = await fx.finished(missing, other.id);
     assert.equal(failed.status, 'failed');
-    assert.match(failed.error ?? '', /definitely-not-a-setup-command could not be started/);
+    assert.match(englishStored(failed.error ?? ''), /definitely-not-a-setup-command could not be started/);
     assert.ok(!fs.existsSync(path.join(failed.worktreePath!, 'agent-ran.txt')));
   });
 

@@ -11,7 +11,7 @@ import type {
   TaskRunner,
   TaskState,
 } from '../../src/core/plans/planTypes';
-import { englishMessage } from '../../src/ui/errorText';
+import { englishMessage, englishStored } from '../../src/ui/errorText';
 
 interface Deferred<T> {
   resolve(value: T): void;
@@ -157,8 +157,8 @@ describe('plan scheduler', () => {
     scheduler.start();
     assert.deepEqual(runner.log, ['run a from base']);
     assert.deepEqual(statesOf(scheduler), { a: 'running', b: 'waiting', c: 'waiting', d: 'waiting' });
-    assert.equal(scheduler.reason('b'), 'waiting for a');
-    assert.equal(scheduler.reason('d'), 'waiting for b, c');
+    assert.equal(englishStored(scheduler.reason('b') ?? ''), 'waiting for a');
+    assert.equal(englishStored(scheduler.reason('d') ?? ''), 'waiting for b, c');
 
     runner.end('a');
     await flush();
@@ -175,7 +175,7 @@ describe('plan scheduler', () => {
     runner.merge('b');
     await flush();
     assert.deepEqual(statesOf(scheduler), { a: 'done', b: 'done', c: 'running', d: 'waiting' });
-    assert.equal(scheduler.reason('d'), 'waiting for c');
+    assert.equal(englishStored(scheduler.reason('d') ?? ''), 'waiting for c');
 
     runner.end('c');
     await flush();
@@ -256,8 +256,8 @@ describe('plan scheduler', () => {
     runner.end('e');
     await scheduler.whenIdle();
     assert.deepEqual(statesOf(scheduler), { a: 'failed', b: 'blocked', c: 'blocked', e: 'done' });
-    assert.equal(scheduler.reason('b'), 'blocked by a');
-    assert.equal(scheduler.reason('c'), 'blocked by a');
+    assert.equal(englishStored(scheduler.reason('b') ?? ''), 'blocked by a');
+    assert.equal(englishStored(scheduler.reason('c') ?? ''), 'blocked by a');
     assert.equal(scheduler.finished, false);
     assert.ok(!runner.log.includes('integrate a'), 'a failed run is not integrated');
   });
@@ -269,11 +269,11 @@ describe('plan scheduler', () => {
     await scheduler.whenIdle();
     assert.equal(scheduler.states().get('a'), 'failed');
     assert.equal(scheduler.reason('a'), 'agent crashed');
-    assert.equal(scheduler.reason('d'), 'blocked by a');
+    assert.equal(englishStored(scheduler.reason('d') ?? ''), 'blocked by a');
 
     scheduler.retry('a');
     assert.deepEqual(statesOf(scheduler), { a: 'running', b: 'waiting', c: 'waiting', d: 'waiting' });
-    assert.equal(scheduler.reason('b'), 'waiting for a');
+    assert.equal(englishStored(scheduler.reason('b') ?? ''), 'waiting for a');
     runner.end('a');
     await flush();
     runner.end('b');
@@ -344,7 +344,7 @@ describe('plan scheduler', () => {
     scheduler.start();
     scheduler.skip('b');
     assert.deepEqual(statesOf(scheduler), { a: 'running', b: 'skipped', c: 'waiting' });
-    assert.equal(scheduler.reason('c'), 'waiting for a');
+    assert.equal(englishStored(scheduler.reason('c') ?? ''), 'waiting for a');
     runner.end('a');
     await flush();
     assert.deepEqual(runner.running(), ['c']);
@@ -550,7 +550,7 @@ describe('plan scheduler', () => {
 
       const { runner, scheduler } = restore(diamond(), first.scheduler);
       assert.deepEqual(statesOf(scheduler), { a: 'done', b: 'integrating', c: 'running', d: 'waiting' });
-      assert.equal(scheduler.reason('d'), 'waiting for b, c');
+      assert.equal(englishStored(scheduler.reason('d') ?? ''), 'waiting for b, c');
       assert.deepEqual(runner.log, [], 'nothing moves before resume()');
       assert.deepEqual(scheduler.timings().get('a'), first.scheduler.timings().get('a'));
       assert.equal(scheduler.timings().get('b')?.endedAt, 1200);

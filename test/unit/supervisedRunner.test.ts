@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { englishStored } from '../../src/ui/errorText';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -302,7 +303,7 @@ if (launcher !== undefined) {
       const noFolder = runner().start(request(["console.log('x')"], { agentId: 'a2', cwd: path.join(dir, 'missing') }));
       assert.ok((await noFolder.exit).error !== undefined);
       const noRuntime = runner({ runtime: path.join(dir, 'no-node') }).start(request([''], { agentId: 'a3' }));
-      assert.match((await noRuntime.exit).error ?? '', /could not start the supervisor.*ENOENT/);
+      assert.match(englishStored((await noRuntime.exit).error ?? ''), /could not start the supervisor.*ENOENT/);
       assert.equal(fs.existsSync(path.join(stateDir, 'a3.spec.json')), false);
     });
 

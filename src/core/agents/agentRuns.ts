@@ -7,7 +7,7 @@ import type { AgentActivity, AgentRecord, AgentStatus } from '../agent';
 import { ProgressFeed, type Timers } from '../clis';
 import { inputPatch } from './inputState';
 import type { ResolvedProfile } from './dispatchChecks';
-import { isDiskFull } from '../errors';
+import { isDiskFull, storedLine } from '../errors';
 import type {
   AgentProcess,
   AgentRunner,
@@ -27,7 +27,7 @@ const outputTailChars = 4096;
 
 /** The error of a run that failed because the disk filled up under it. */
 function diskFullWhileRunning(record: AgentRecord): string {
-  return `The disk is full: the agent could not write in ${record.cwd} (its log says "No space left on device") — free some space (or set parallelAgents.worktreeRoot to a folder on a disk with room), then send a follow-up or dispatch it again. Its work so far is kept.`;
+  return storedLine('agentDiskFull', { cwd: record.cwd });
 }
 
 /** The part of AgentManagerDeps that runs use. */
@@ -154,7 +154,9 @@ export class AgentRuns implements Disposable {
         }
       } catch (e) {
         const error = submoduleFailure(e);
-        await this.appendLog(record, `──── ${error}`);
+        // The log is English, like every log line; the record keeps the code for the user's language.
+        const git = error.slice(error.indexOf('\n') + 1);
+        await this.appendLog(record, `──── Initialising the submodules failed; the agent was not started.\n${git}`);
         this.host.update(record.id, { status: 'failed', error, endedAt: this.deps.clock.now() });
         return;
       }
@@ -167,7 +169,7 @@ export class AgentRuns implements Disposable {
     } catch (e) {
       this.host.update(record.id, {
         status: 'failed',
-        error: `Preparing the worktree failed: ${(e as Error).message}`,
+        error: `${storedLine('worktreePrepFailed', {})}\n${(e as Error).message}`,
         endedAt: this.deps.clock.now(),
       });
       return;

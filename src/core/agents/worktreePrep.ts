@@ -5,7 +5,7 @@
  * and failure message are made here (the manager runs it).
  */
 import type { AgentRecord } from '../agent';
-import { AgentError } from '../errors';
+import { AgentError, storedLine } from '../errors';
 import type { FileSystemPort, LaunchRequest, Logger, ProcessExit, TransferReport, WorktreeSourcePort } from '../ports';
 import { joinPath, toForwardSlashes } from '../../util/paths';
 
@@ -118,7 +118,7 @@ export function submoduleFailure(e: unknown): string {
     : e instanceof Error
       ? e.message
       : String(e);
-  return `Initialising the submodules (parallelAgents.initSubmodules) with ${commandText(submoduleCommand)} failed; the agent was not started and its worktree is kept.\n${git.trim().slice(-failureTailChars)}`;
+  return `${storedLine('submodulesFailed', { command: commandText(submoduleCommand) })}\n${git.trim().slice(-failureTailChars)}`;
 }
 
 /** argv as a reader would type it: elements with spaces or quotes are JSON-quoted. */
@@ -150,12 +150,16 @@ export function setupRequest(record: AgentRecord, argv: readonly string[]): Laun
 
 /** The agent's error when its setup command did not succeed; `output` is what it printed last. */
 export function setupFailure(argv: readonly string[], exit: ProcessExit, output: string): string {
-  const how =
+  const command = commandText(argv);
+  const line =
     exit.error !== undefined
-      ? `could not be started: ${exit.error}`
+      ? storedLine('setupCommandNotStarted', { command, error: exit.error })
       : exit.signal !== undefined
-        ? `was ended by ${exit.signal}`
-        : `failed with exit code ${exit.exitCode ?? '?'}`;
+        ? storedLine('setupCommandKilled', { command, signal: exit.signal })
+        : storedLine('setupCommandFailed', {
+            command,
+            ...(exit.exitCode !== undefined ? { exitCode: exit.exitCode } : {}),
+          });
   const tail = output.trim().slice(-failureTailChars);
-  return `The setup command (parallelAgents.setupCommand) ${commandText(argv)} ${how}; the agent was not started.${tail ? `\n${tail}` : ''}`;
+  return `${line}${tail ? `\n${tail}` : ''}`;
 }

@@ -14,7 +14,7 @@
  */
 import { SerialQueue } from '../../util/async';
 import { Emitter, type Event } from '../../util/event';
-import { AgentError } from '../errors';
+import { AgentError, storedLine } from '../errors';
 import { topologicalOrder } from './planGraph';
 import type { Plan, PlanTask, RunOutcome, SchedulerSnapshot, TaskRunner, TaskState, TaskTimings } from './planTypes';
 import type { Clock } from '../ports';
@@ -32,7 +32,7 @@ export interface PlanChange {
   readonly id?: string;
 }
 
-export const conflictReason = 'conflicts while integrating';
+export const conflictReason = storedLine('taskConflicted', {});
 
 interface Entry {
   readonly task: PlanTask;
@@ -179,7 +179,7 @@ export class PlanScheduler {
     return new Map(this.entries.map((e) => [e.task.id, e.state]));
   }
 
-  /** "waiting for a, b" | "blocked by x" | conflictReason | a run's or merge's error message. */
+  /** Why the task is where it is, as kept (taskWaitingFor, taskBlockedBy, conflictReason, a run's or merge's error). */
   reason(id: string): string | undefined {
     return this.byId.get(id)?.reason;
   }
@@ -233,10 +233,10 @@ export class PlanScheduler {
     const missing = new Set<Entry>();
     collectUnsatisfied(entry, failed, missing);
     if (failed.size > 0) {
-      return ['blocked', `blocked by ${ids(failed)}`];
+      return ['blocked', storedLine('taskBlockedBy', { tasks: ids(failed) })];
     }
     if (missing.size > 0) {
-      return ['waiting', `waiting for ${ids(missing)}`];
+      return ['waiting', storedLine('taskWaitingFor', { tasks: ids(missing) })];
     }
     return this.started ? ['queued', undefined] : ['waiting', undefined];
   }
@@ -350,11 +350,8 @@ function collectUnsatisfied(entry: Entry, failed: Set<Entry>, missing: Set<Entry
   }
 }
 
-function ids(entries: ReadonlySet<Entry>): string {
-  return [...entries]
-    .sort((a, b) => a.index - b.index)
-    .map((e) => e.task.id)
-    .join(', ');
+function ids(entries: ReadonlySet<Entry>): string[] {
+  return [...entries].sort((a, b) => a.index - b.index).map((e) => e.task.id);
 }
 
 function messageOf(e: unknown): string {
