@@ -32,6 +32,8 @@ const common = {
   minify: production,
   logLevel: 'warning',
   absWorkingDir: root,
+  // ES module builds first: jsonc-parser's "main" is a UMD build whose inner require()s esbuild cannot follow.
+  mainFields: ['module', 'main'],
 };
 
 const configs = [

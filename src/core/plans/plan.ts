@@ -3,7 +3,7 @@
  * a schema cannot: references between tasks, cycles, profile names), and a task's dependents. The
  * order to run tasks in is planGraph.ts's; the exchange with a planning agent is planningRequest.ts's.
  */
-import { jsonSyntaxMessage } from '../../util/jsonSyntax';
+import { parseStrictJson } from '../../util/strictJson';
 import type { Isolation } from '../agent';
 import type { Plan, PlanProblem, PlanTask } from './planTypes';
 
@@ -27,14 +27,11 @@ type Json = Record<string, unknown>;
  * `knownProfiles`, profile names are only checked to be strings.
  */
 export function parsePlan(text: string, knownProfiles?: readonly string[]): PlanResult {
-  const source = text.replace(/^\uFEFF/, '');
-  let raw: unknown;
-  try {
-    raw = JSON.parse(source);
-  } catch (e) {
-    return { problems: [{ field: '', message: jsonSyntaxMessage(source, e) }] };
+  const parsed = parseStrictJson(text.replace(/^\uFEFF/, ''));
+  if ('error' in parsed) {
+    return { problems: [{ field: '', message: parsed.error }] };
   }
-  return checkPlan(raw, knownProfiles);
+  return checkPlan(parsed.value, knownProfiles);
 }
 
 export function validatePlan(raw: unknown, knownProfiles: readonly string[]): PlanResult {
