@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { AgentError } from '../core/errors';
 import { parsePathList } from '../core/landing';
 import { parseCommitCheck, parseMergeTree, parseMergeTreeBatch, type TreeForecast } from '../core/gitOutput';
-import { atLeast, type GitContext } from './gitContext';
+import { atLeast, type GitRunner } from './git/runner';
 
 /** What the git binary offers for forecasting: merge-tree --stdin, merge-tree --write-tree, or neither. */
 export type MergeTreeSupport = 'stdin' | 'writeTree' | 'none';
@@ -22,7 +22,7 @@ export class MergeForecaster {
   private detected?: Promise<MergeTreeSupport>;
 
   constructor(
-    private readonly context: GitContext,
+    private readonly context: GitRunner,
     private readonly forced?: MergeTreeSupport,
   ) {}
 
@@ -160,7 +160,7 @@ export class MergeForecaster {
       ['worktree', 'remove', '--force', '--force', dir],
       ['worktree', 'prune'],
     ]) {
-      await this.context.runner.exec(repoRoot, args).catch((e: unknown) => {
+      await this.context.exec(repoRoot, args).catch((e: unknown) => {
         this.context.logger?.warn(
           `[Git] removing the trial-merge worktree ${dir}: git ${args.slice(0, 2).join(' ')} failed — ${String(e)}`,
         );

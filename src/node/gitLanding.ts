@@ -5,17 +5,18 @@ import { parsePathList } from '../core/landing';
 import { AgentError } from '../core/errors';
 import { hasConflictMarkers, parseSavedWork, parseStatusPaths, type TreeForecast } from '../core/gitOutput';
 import type { GitLandingPort, MergeForecast, MergeOutcome, MergeStrategy, SavedWork } from '../core/ports';
-import { GitContext, requireFullRef, type GitContextOptions } from './gitContext';
+import { GitRunner, type GitRunnerOptions } from './git/runner';
+import { requireFullRef } from './git/refs';
 import { MergeForecaster, type MergeTreeSupport } from './gitForecast';
 import { currentBranch, hasRef, Lander, noEditor, safeMergeConfig, unmergedPaths } from './gitMerge';
 import { restoreWork, saveWork } from './gitSnapshot';
 
-export interface GitLandingOptions extends GitContextOptions {
+export interface GitLandingOptions extends GitRunnerOptions {
   /**
    * Shares the process cap and write queues with GitService (pass its `context`); the other options
    * are then ignored.
    */
-  readonly context?: GitContext;
+  readonly context?: GitRunner;
   /** How merges are forecast; detected from `git version` when absent. Tests force the fallbacks with it. */
   readonly mergeTree?: MergeTreeSupport;
 }
@@ -25,12 +26,12 @@ function toForecast({ clean, conflicts }: TreeForecast): MergeForecast {
 }
 
 export class GitLanding implements GitLandingPort {
-  readonly context: GitContext;
+  readonly context: GitRunner;
   private readonly forecaster: MergeForecaster;
   private readonly lander: Lander;
 
   constructor(options: GitLandingOptions = {}) {
-    this.context = options.context ?? new GitContext(options);
+    this.context = options.context ?? new GitRunner(options);
     this.forecaster = new MergeForecaster(this.context, options.mergeTree);
     this.lander = new Lander(this.context, this.forecaster);
   }

@@ -9,9 +9,9 @@ import { parsePathList } from '../core/landing';
 import { AgentError } from '../core/errors';
 import { hasStagedChanges, parseStatusPaths } from '../core/gitOutput';
 import type { MergeOutcome, MergeStrategy } from '../core/ports';
-import type { GitContext } from './gitContext';
+import type { GitRunner } from './git/runner';
 import type { MergeForecaster } from './gitForecast';
-import type { GitExecResult } from './gitProcess';
+import type { GitExecResult } from './git/process';
 
 /** Never the stash (shared by all worktrees), never other branches moved by a rebase, never an editor. */
 export const safeMergeConfig = [
@@ -25,23 +25,23 @@ export const safeMergeConfig = [
 export const noEditor = { GIT_EDITOR: ':' };
 
 /** Repository-relative paths with unresolved conflicts in the worktree at `cwd`. */
-export async function unmergedPaths(context: GitContext, cwd: string): Promise<string[]> {
+export async function unmergedPaths(context: GitRunner, cwd: string): Promise<string[]> {
   return parsePathList(
     (await context.run(cwd, ['diff', '--name-only', '--no-relative', '--diff-filter=U', '-z'])).stdout,
   );
 }
 
-export async function hasRef(context: GitContext, cwd: string, ref: string): Promise<boolean> {
+export async function hasRef(context: GitRunner, cwd: string, ref: string): Promise<boolean> {
   return (await context.run(cwd, ['rev-parse', '--quiet', '--verify', ref], { okCodes: [0, 1] })).exitCode === 0;
 }
 
-export async function currentBranch(context: GitContext, cwd: string): Promise<string | undefined> {
+export async function currentBranch(context: GitRunner, cwd: string): Promise<string | undefined> {
   const result = await context.run(cwd, ['symbolic-ref', '--quiet', 'HEAD'], { okCodes: [0, 1] });
   const ref = result.stdout.trim();
   return result.exitCode === 0 && ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined;
 }
 
-function failure(context: GitContext, cwd: string, command: string, result: GitExecResult): AgentError {
+function failure(context: GitRunner, cwd: string, command: string, result: GitExecResult): AgentError {
   const detail = (result.stderr.trim() || result.stdout.trim()).slice(0, 4000);
   if (/would be overwritten|untracked working tree files/i.test(detail)) {
     return new AgentError('changesWouldBeOverwritten', { cwd }, detail);
@@ -51,7 +51,7 @@ function failure(context: GitContext, cwd: string, command: string, result: GitE
 
 export class Lander {
   constructor(
-    private readonly context: GitContext,
+    private readonly context: GitRunner,
     private readonly forecaster: MergeForecaster,
   ) {}
 
@@ -218,7 +218,7 @@ export class Lander {
     const rebased = await this.context.run(agentCwd, args, { okCodes: 'any', env: noEditor });
     if (rebased.exitCode !== 0) {
       const conflicts = await unmergedPaths(this.context, agentCwd);
-      await this.context.runner.exec(agentCwd, ['rebase', '--abort'], { okCodes: 'any' });
+      await this.context.exec(agentCwd, ['rebase', '--abort'], { okCodes: 'any' });
       if (conflicts.length > 0) {
         return { ok: false, conflicts };
       }

@@ -5,7 +5,8 @@ import { AgentError } from '../core/errors';
 import type { GitReconcilePort, SavedWork } from '../core/ports';
 import type { GitRefInfo } from '../core/reconcile';
 import type { WorktreeEntry } from '../core/reconcile';
-import { requireFullRef, type GitContext } from './gitContext';
+import type { GitRunner } from './git/runner';
+import { requireFullRef } from './git/refs';
 import { pathExists } from './fileSystem';
 import { listWorktrees, verifyCheckedOut } from './gitWorktrees';
 
@@ -22,7 +23,7 @@ export function parseRefs(output: string): GitRefInfo[] {
 }
 
 export class GitReconcile implements GitReconcilePort {
-  constructor(private readonly context: GitContext) {}
+  constructor(private readonly context: GitRunner) {}
 
   async listWorktrees(repoRoot: string): Promise<WorktreeEntry[]> {
     return listWorktrees(this.context, repoRoot);
@@ -52,7 +53,7 @@ export class GitReconcile implements GitReconcilePort {
         await this.context.run(repoRoot, ['worktree', 'add', target, branch], { reason: 'worktreeFailed' });
         await verifyCheckedOut(this.context, repoRoot, target, branch);
       } catch (e) {
-        const quietly = (args: string[]) => this.context.runner.exec(repoRoot, args).catch(() => undefined);
+        const quietly = (args: string[]) => this.context.exec(repoRoot, args).catch(() => undefined);
         if (!folderExisted) {
           await quietly(['worktree', 'remove', '--force', '--force', target]);
           await fs.rm(target, { recursive: true, force: true }).catch(() => undefined);

@@ -1,20 +1,20 @@
-/** GitPort on the real git binary (through simple-git). */
+/** GitPort on the real git binary. */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { buildChangeSet, countStatusEntries, parsePathList } from '../core/landing';
 import type { ChangedFile } from '../core/agent';
 import { AgentError, type AgentErrorData } from '../core/errors';
 import type { GitPort, Logger, WorkState } from '../core/ports';
-import { GitContext, type GitContextOptions } from './gitContext';
-import { diskFullError } from './diskSpace';
-import { GitProcessError, stderrOf, type FailureReason, type GitRunner } from './gitProcess';
+import { GitRunner, type GitRunnerOptions } from './git/runner';
+import { diskFullError } from './git/diskSpace';
+import { GitProcessError, stderrOf, type FailureReason } from './git/errors';
 import { sniffBinaryFiles } from './binarySniffer';
 import { pathExists } from './fileSystem';
 import { findWorktree } from './gitWorktrees';
 
-export interface GitServiceOptions extends GitContextOptions {
+export interface GitServiceOptions extends GitRunnerOptions {
   /** Shares the process cap and write queues with other git ports; the other options are then ignored. */
-  readonly context?: GitContext;
+  readonly context?: GitRunner;
 }
 
 function isFullSha(s: string): boolean {
@@ -23,13 +23,13 @@ function isFullSha(s: string): boolean {
 
 export class GitService implements GitPort {
   /** Writes (worktree add/remove/prune, branch delete) run one at a time per repository, through this. */
-  readonly context: GitContext;
+  readonly context: GitRunner;
   private readonly runner: GitRunner;
   private readonly logger?: Logger;
 
   constructor(options: GitServiceOptions = {}) {
-    this.context = options.context ?? new GitContext(options);
-    this.runner = this.context.runner;
+    this.context = options.context ?? new GitRunner(options);
+    this.runner = this.context;
     this.logger = this.context.logger;
   }
 
@@ -169,7 +169,7 @@ export class GitService implements GitPort {
   async showFile(repoRoot: string, sha: string, filePath: string): Promise<Uint8Array | undefined> {
     const args = [`${sha}:${filePath}`];
     try {
-      return await this.runner.buffer(repoRoot, args);
+      return await this.runner.buffer(repoRoot, ['show', ...args]);
     } catch (e) {
       // Git looks a full sha's path up without checking the commit exists: confirm it does.
       if (e instanceof GitProcessError && /does not exist in|exists on disk, but not in/.test(e.stderr)) {
@@ -182,7 +182,7 @@ export class GitService implements GitPort {
 
   async workState(cwd: string, baseSha: string): Promise<WorkState> {
     const [status, ahead] = await Promise.all([
-      // --branch: a header line, so the output is never empty (simple-git waits 50 ms after a silent process).
+      // --branch: a header line, so the output is never empty (which countStatusEntries skips).
       this.read(cwd, ['status', '--porcelain=v1', '-z', '--branch', '--untracked-files=all', '--', '.']),
       this.read(cwd, ['rev-list', '--count', `${baseSha}..HEAD`, '--']),
     ]);

@@ -7,7 +7,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentError } from '../core/errors';
 import type { SavedWork } from '../core/ports';
-import { requireFullRef, type GitContext } from './gitContext';
+import type { GitRunner } from './git/runner';
+import { requireFullRef } from './git/refs';
 import { pathExists } from './fileSystem';
 import { verifyCheckedOut } from './gitWorktrees';
 
@@ -17,7 +18,7 @@ import { verifyCheckedOut } from './gitWorktrees';
  * HEAD stay as they were. The index is seeded from HEAD rather than copied, so no stat cache or
  * assume-unchanged bit can hide a change. Runs no hooks.
  */
-export async function saveWork(context: GitContext, cwd: string, ref: string, message: string): Promise<SavedWork> {
+export async function saveWork(context: GitRunner, cwd: string, ref: string, message: string): Promise<SavedWork> {
   requireFullRef(ref);
   const temp = await fs.mkdtemp(path.join(os.tmpdir(), 'pa-save-'));
   const env = { GIT_INDEX_FILE: path.join(temp, 'index') };
@@ -34,7 +35,7 @@ export async function saveWork(context: GitContext, cwd: string, ref: string, me
   }
 }
 
-async function resolveCommit(context: GitContext, repoRoot: string, rev: string): Promise<string | undefined> {
+async function resolveCommit(context: GitRunner, repoRoot: string, rev: string): Promise<string | undefined> {
   const result = await context.run(
     repoRoot,
     ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`],
@@ -57,7 +58,7 @@ async function isNonEmptyFolder(dir: string): Promise<boolean> {
  * everything comes back unstaged. On failure nothing is left behind.
  */
 export async function restoreWork(
-  context: GitContext,
+  context: GitRunner,
   repoRoot: string,
   dir: string,
   branch: string,
@@ -95,13 +96,13 @@ export async function restoreWork(
 type CreatedBranch = { readonly branch: string; readonly parent: string };
 
 async function undoRestore(
-  context: GitContext,
+  context: GitRunner,
   repoRoot: string,
   target: string,
   created: CreatedBranch | undefined,
   folderExisted: boolean,
 ): Promise<void> {
-  const quietly = (args: string[]) => context.runner.exec(repoRoot, args).catch(() => undefined);
+  const quietly = (args: string[]) => context.exec(repoRoot, args).catch(() => undefined);
   await quietly(['worktree', 'remove', '--force', '--force', target]);
   await quietly(['worktree', 'prune']);
   // Only a branch this restore made: still where it was created.

@@ -3,12 +3,12 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { parsePathList } from '../core/landing';
 import type { WorktreeSourcePort } from '../core/ports';
-import type { GitContext } from './gitContext';
+import type { GitRunner } from './git/runner';
 
 export const worktreeIncludeFile = '.worktreeinclude';
 
 export class GitWorktreeSource implements WorktreeSourcePort {
-  constructor(private readonly context: GitContext) {}
+  constructor(private readonly context: GitRunner) {}
 
   async worktreeIncludes(repoRoot: string): Promise<string[]> {
     const file = path.join(repoRoot, worktreeIncludeFile);

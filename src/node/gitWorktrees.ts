@@ -2,16 +2,16 @@
 import { AgentError } from '../core/errors';
 import { parseWorktreeList, type WorktreeEntry } from '../core/reconcile';
 import { canonicalPath } from './fileSystem';
-import type { GitContext } from './gitContext';
+import type { GitRunner } from './git/runner';
 
 /** `git worktree list --porcelain -z`, the main worktree first. */
-export async function listWorktrees(context: GitContext, repoRoot: string): Promise<WorktreeEntry[]> {
+export async function listWorktrees(context: GitRunner, repoRoot: string): Promise<WorktreeEntry[]> {
   return parseWorktreeList((await context.run(repoRoot, ['worktree', 'list', '--porcelain', '-z'])).stdout);
 }
 
 /** The worktree git lists at `target` (paths compared by canonicalPath), or undefined. */
 export async function findWorktree(
-  context: GitContext,
+  context: GitRunner,
   repoRoot: string,
   target: string,
 ): Promise<WorktreeEntry | undefined> {
@@ -26,7 +26,7 @@ export async function findWorktree(
 
 /** Throws (reason worktreeFailed) unless git lists a worktree at `target` with `branch` checked out. */
 export async function verifyCheckedOut(
-  context: GitContext,
+  context: GitRunner,
   repoRoot: string,
   target: string,
   branch: string,

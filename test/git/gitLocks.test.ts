@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentError } from '../../src/core/errors';
 import type { Logger } from '../../src/core/ports';
-import { GitContext } from '../../src/node/gitContext';
+import { GitRunner } from '../../src/node/git/runner';
 import { GitService } from '../../src/node/gitService';
 import { git } from './managerFixture';
 import { englishMessage } from '../../src/ui/errorText';
@@ -58,7 +58,7 @@ describe('git lock failures are retried with backoff (real git)', function () {
   let tmp: string;
   let repo: string;
   let logger: RecordingLogger;
-  let context: GitContext;
+  let context: GitRunner;
 
   beforeEach(() => {
     tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pa-locks-')));
@@ -71,7 +71,7 @@ describe('git lock failures are retried with backoff (real git)', function () {
     git(repo, 'add', '.');
     git(repo, 'commit', '-q', '-m', 'init');
     logger = new RecordingLogger();
-    context = new GitContext({ logger });
+    context = new GitRunner({ logger });
   });
 
   afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { AgentError, type AgentErrorReason } from '../../src/core/errors';
 import { parseWorktreeList } from '../../src/core/reconcile/worktreeList';
 import { NodeFileSystem } from '../../src/node/fileSystem';
-import { gitEnvironment } from '../../src/node/gitProcess';
+import { gitEnvironment } from '../../src/node/git/process';
 import { GitService } from '../../src/node/gitService';
 import { englishMessage } from '../../src/ui/errorText';
 
