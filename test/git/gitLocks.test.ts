@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { AgentError } from '../../src/core/errors';
 import type { Logger } from '../../src/core/ports';
 import { GitRunner } from '../../src/node/git/runner';
-import { GitService } from '../../src/node/gitService';
+import { NodeGit } from '../../src/node/git/createGit';
 import { git } from './managerFixture';
 import { englishMessage } from '../../src/ui/errorText';
 
@@ -149,7 +149,7 @@ describe('git lock failures are retried with backoff (real git)', function () {
   });
 
   it('addWorktree retries the whole add, undoing each failed try, while another add is in progress', async () => {
-    const service = new GitService({ context });
+    const service = new NodeGit({ runner: context });
     const base = git(repo, 'rev-parse', 'HEAD');
     const target = path.join(tmp, 'repo.worktrees', 'one');
     // Git itself leaves the branch of a `worktree add -b` that failed this way; a plain rerun would
@@ -175,7 +175,7 @@ describe('git lock failures are retried with backoff (real git)', function () {
   });
 
   it('addWorktree that still meets the lock after 5 tries leaves nothing behind', async () => {
-    const service = new GitService({ context });
+    const service = new NodeGit({ runner: context });
     const base = git(repo, 'rev-parse', 'HEAD');
     const target = path.join(tmp, 'repo.worktrees', 'two');
     const ghost = path.join(repo, '.git', 'worktrees', 'ghost');

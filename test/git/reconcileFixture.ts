@@ -7,8 +7,6 @@ import { AgentLanding } from '../../src/core/landing/agentLanding';
 import type { AgentManager } from '../../src/core/agents/agentManager';
 import { Reconciler } from '../../src/core/reconcile/reconciler';
 import { NodeFileSystem } from '../../src/node/fileSystem';
-import { GitLanding } from '../../src/node/gitLanding';
-import { GitReconcile } from '../../src/node/gitReconcile';
 import { git, ManagerFixture } from './managerFixture';
 
 const quiet = { info() {}, warn() {}, error() {} };
@@ -23,7 +21,7 @@ export interface OrphanWork {
 export class ReconcileFixture {
   readonly fx = new ManagerFixture();
   readonly manager: AgentManager = this.fx.manager();
-  readonly gitLanding = new GitLanding({ context: this.fx.git.context });
+  readonly gitLanding = this.fx.git;
   readonly landing = new AgentLanding(this.manager, this.fx.git, this.gitLanding, quiet);
   readonly repo = this.fx.repo;
   readonly root = `${this.fx.repo}.worktrees`;
@@ -36,7 +34,7 @@ export class ReconcileFixture {
     landing: this.landing,
     git: this.fx.git,
     gitLanding: this.gitLanding,
-    reconcileGit: new GitReconcile(this.fx.git.context),
+    reconcileGit: this.fx.git,
     fs: new NodeFileSystem(),
     clock: { now: () => Date.now() },
     logger: quiet,

@@ -2,7 +2,8 @@ import type { AgentRecord } from '../agent';
 import { isActive } from '../agent';
 import type { AgentManager } from '../agents';
 import { AgentError } from '../errors';
-import type { GitLandingPort, GitPort, Logger, MergeStrategy } from '../ports';
+import type { ChangeGit, LandingGit, MergeStrategy, RefGit, SnapshotGit, WorktreeGit } from '../git';
+import type { Logger } from '../ports';
 
 export type MergeResult =
   /** The main worktree has uncommitted changes to files the merge would touch: nothing was done. */
@@ -19,8 +20,8 @@ export const savedRefPrefix = 'refs/parallel-agents/saved/';
 export class AgentLanding {
   constructor(
     private readonly manager: AgentManager,
-    private readonly git: GitPort,
-    private readonly landing: GitLandingPort,
+    private readonly git: WorktreeGit & RefGit & ChangeGit,
+    private readonly landing: LandingGit & ChangeGit & SnapshotGit & RefGit,
     private readonly logger: Logger,
   ) {}
 

@@ -3,14 +3,15 @@ import { savedRefPrefix } from '../landing';
 import { AgentError } from '../errors';
 import { slugify } from '../naming';
 import type { Plan, PlanRunRecord, PlanTask, RunOutcome, TaskRunner } from './planTypes';
-import type { Clock, FileSystemPort, GitLandingPort, GitPort, Logger, ManagerSettings, MergeStrategy } from '../ports';
+import type { ChangeGit, LandingGit, MergeStrategy, RefGit, SnapshotGit, WorktreeGit } from '../git';
+import type { Clock, FileSystemPort, Logger, ManagerSettings } from '../ports';
 import { PlanScheduler } from './planScheduler';
 import { parentDir } from '../../util/paths';
 
 export interface PlanRunDeps {
   readonly manager: AgentManager;
-  readonly git: GitPort;
-  readonly landing: GitLandingPort;
+  readonly git: WorktreeGit & RefGit;
+  readonly landing: LandingGit & ChangeGit & SnapshotGit & RefGit;
   readonly fs: FileSystemPort;
   readonly clock: Clock;
   readonly logger: Logger;

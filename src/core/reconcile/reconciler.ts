@@ -3,7 +3,8 @@ import { isActive } from '../agent';
 import { type AgentLanding, savedRefPrefix } from '../landing';
 import type { AgentManager } from '../agents';
 import { AgentError } from '../errors';
-import type { FileSystemPort, GitLandingPort, GitPort, GitReconcilePort, Logger, ManagerSettings } from '../ports';
+import type { RefGit, SnapshotGit, WorktreeGit } from '../git';
+import type { FileSystemPort, Logger, ManagerSettings } from '../ports';
 import { type MissingAgent, type Orphan, reconcile, restoreSource, samePathKey } from './reconcile';
 import { WorktreeNames } from '../agents';
 import { type Disposable, Emitter } from '../../util/event';
@@ -21,9 +22,9 @@ export interface ReconcileReport {
 export interface ReconcilerDeps {
   readonly manager: AgentManager;
   readonly landing: AgentLanding;
-  readonly git: GitPort;
-  readonly gitLanding: GitLandingPort;
-  readonly reconcileGit: GitReconcilePort;
+  readonly git: Pick<RefGit, 'deleteBranch'>;
+  readonly gitLanding: Pick<SnapshotGit, 'restoreWork'>;
+  readonly reconcileGit: WorktreeGit & RefGit & SnapshotGit;
   readonly fs: FileSystemPort;
   readonly clock: { now(): number };
   readonly logger: Logger;
