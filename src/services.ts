@@ -57,12 +57,11 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     profiles: () => config.profiles(),
     newId,
   });
-  const landing = new AgentLanding(manager, git, git, logger);
+  const landing = new AgentLanding(manager, git, logger);
   const plans = new PlanService(
     {
       manager,
       git,
-      landing: git,
       fs,
       clock,
       logger,
@@ -79,8 +78,6 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     manager,
     landing,
     git,
-    gitLanding: git,
-    reconcileGit: git,
     fs,
     clock,
     logger,

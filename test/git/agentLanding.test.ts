@@ -39,7 +39,7 @@ describe('AgentLanding: commit, merge, conflicts, discard and restore with real 
   beforeEach(() => {
     fx = new ManagerFixture();
     manager = fx.manager();
-    landing = new AgentLanding(manager, fx.git, fx.git, quiet);
+    landing = new AgentLanding(manager, fx.git, quiet);
   });
 
   afterEach(() => fx.dispose());

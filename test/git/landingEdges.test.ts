@@ -33,7 +33,7 @@ describe('AgentLanding edge cases a user can reach', function () {
   beforeEach(() => {
     fx = new ManagerFixture();
     manager = fx.manager();
-    landing = new AgentLanding(manager, fx.git, fx.git, quiet);
+    landing = new AgentLanding(manager, fx.git, quiet);
   });
 
   afterEach(() => fx.dispose());

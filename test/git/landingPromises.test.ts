@@ -55,7 +55,7 @@ describe('Landing promises: what Merge, Clean Up, Discard and Restore never do t
     fx = new ManagerFixture();
     manager = fx.manager();
     gitLanding = new CountingLanding({ runner: fx.git.runner });
-    landing = new AgentLanding(manager, fx.git, gitLanding, quiet);
+    landing = new AgentLanding(manager, gitLanding, quiet);
   });
 
   afterEach(() => fx.dispose());

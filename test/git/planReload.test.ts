@@ -40,7 +40,6 @@ describe('plan runs across a window reload (real git, real demo agents)', functi
       {
         manager,
         git: fixture.git,
-        landing: fixture.git,
         fs: new NodeFileSystem(),
         clock: { now: () => Date.now() },
         logger: { info() {}, warn() {}, error() {} },

@@ -21,15 +21,12 @@ describe('Reconcile Agents with real git: orphans, missing agents, stale entries
   beforeEach(() => {
     fx = new ManagerFixture();
     manager = fx.manager();
-    const gitLanding = fx.git;
-    landing = new AgentLanding(manager, fx.git, gitLanding, quiet);
+    landing = new AgentLanding(manager, fx.git, quiet);
     root = `${fx.repo}.worktrees`;
     reconciler = new Reconciler({
       manager,
       landing,
       git: fx.git,
-      gitLanding,
-      reconcileGit: fx.git,
       fs: new NodeFileSystem(),
       clock: { now: () => Date.now() },
       logger: quiet,

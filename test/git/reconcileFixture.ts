@@ -21,8 +21,7 @@ export interface OrphanWork {
 export class ReconcileFixture {
   readonly fx = new ManagerFixture();
   readonly manager: AgentManager = this.fx.manager();
-  readonly gitLanding = this.fx.git;
-  readonly landing = new AgentLanding(this.manager, this.fx.git, this.gitLanding, quiet);
+  readonly landing = new AgentLanding(this.manager, this.fx.git, quiet);
   readonly repo = this.fx.repo;
   readonly root = `${this.fx.repo}.worktrees`;
   inUse: { paths: string[]; branches: string[] } = { paths: [], branches: [] };
@@ -33,8 +32,6 @@ export class ReconcileFixture {
     manager: this.manager,
     landing: this.landing,
     git: this.fx.git,
-    gitLanding: this.gitLanding,
-    reconcileGit: this.fx.git,
     fs: new NodeFileSystem(),
     clock: { now: () => Date.now() },
     logger: quiet,

@@ -118,7 +118,7 @@ describe('initSubmodules: a new worktree with its submodules initialised (real g
     );
 
     // Git refuses a plain removal of a worktree with initialised submodules: discard must still leave nothing.
-    await new AgentLanding(m, service, service, quiet).discard(done.id);
+    await new AgentLanding(m, service, quiet).discard(done.id);
     assert.equal(m.get(done.id).status, 'discarded');
     assert.deepEqual(registered(fx.repo), [fx.repo], 'only the main worktree is registered');
     assert.ok(!fs.existsSync(done.cwd), 'the worktree folder is gone');

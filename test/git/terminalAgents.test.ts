@@ -151,7 +151,7 @@ describe('terminal agents across a reload (real git, real processes)', function 
       'only a detached agent is reopened',
     );
 
-    const landing = new AgentLanding(second, fx.git, fx.git, {
+    const landing = new AgentLanding(second, fx.git, {
       info() {},
       warn() {},
       error() {},
