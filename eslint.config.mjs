@@ -42,7 +42,7 @@ const outsideCore = internals(() => '**/core/');
 const coreLayer = (files, own) => ({
   files,
   rules: restrict(
-    ['vscode', 'execa', 'simple-git', ...builtinPatterns],
+    ['vscode', 'execa', ...builtinPatterns],
     ['**/node/*', '**/host/*', '**/ui/*', '**/ui/**'],
     'src/core is plain TypeScript: it imports only core/ and util/.',
     [...internals((folder) => (folder === own ? undefined : own ? '../' : './')), ...outsideCore],
@@ -88,7 +88,7 @@ export default tseslint.config(
   {
     files: ['src/util/**/*.ts'],
     rules: restrict(
-      ['vscode', 'execa', 'simple-git', ...builtinPatterns],
+      ['vscode', 'execa', ...builtinPatterns],
       ['**/core/*', '**/node/*', '**/host/*', '**/ui/**'],
       'src/util imports nothing of the project and no platform modules.',
     ),

@@ -1,7 +1,7 @@
-// Measurements behind the suggestions: what simple-git adds to one git process (chatty or silent),
+// Measurements behind the suggestions: what the GitRunner adds to one git process (chatty or silent),
 // and what `checkout.workers` saves on the worktree add itself.
 import * as path from 'node:path';
-import { createGitRunner, gitEnvironment } from '../src/node/gitProcess';
+import { GitRunner } from '../src/node/git/runner';
 import { type BenchRepo, git, plainWorktreeAdd, removePlainWorktree } from './repo';
 import { median, round, sleep, timed } from './stats';
 
@@ -50,9 +50,9 @@ async function compare(
 }
 
 export async function measureGitCosts(repo: BenchRepo): Promise<Comparison[]> {
-  const runner = createGitRunner('git', gitEnvironment(), 8);
+  const runner = new GitRunner();
   const raw = (args: string[]) => git(repo.dir, args);
-  const viaSimpleGit = (args: string[]) => runner.text(repo.dir, args);
+  const viaRunner = (args: string[]) => runner.text(repo.dir, args);
   const addVia = (run: (args: string[]) => Promise<string>, name: string) =>
     run(['worktree', 'add', '-b', `plain/${name}`, path.join(repo.worktreeRoot, name), repo.sha]);
   const missingBranch = async (run: (args: string[]) => Promise<string>) => {
@@ -62,35 +62,35 @@ export async function measureGitCosts(repo: BenchRepo): Promise<Comparison[]> {
   const head = ['rev-parse', '--verify', 'HEAD^{commit}'];
   results.push(
     await compare(
-      'rev-parse HEAD (prints): execFile → simple-git',
+      'rev-parse HEAD (prints): execFile → GitRunner',
       9,
       () => raw(head),
-      () => viaSimpleGit(head),
+      () => viaRunner(head),
     ),
   );
   results.push(
     await compare(
-      'rev-parse missing branch (stderr only): execFile → simple-git',
+      'rev-parse missing branch (stderr only): execFile → GitRunner',
       9,
       () => missingBranch(raw),
-      () => missingBranch(viaSimpleGit),
+      () => missingBranch(viaRunner),
     ),
   );
   results.push(
     await compare(
-      'worktree prune (prints nothing): execFile → simple-git',
+      'worktree prune (prints nothing): execFile → GitRunner',
       9,
       () => raw(['worktree', 'prune']),
-      () => viaSimpleGit(['worktree', 'prune']),
+      () => viaRunner(['worktree', 'prune']),
     ),
   );
 
   results.push(
     await compareAdds(
       repo,
-      'execFile → simple-git',
+      'execFile → GitRunner',
       (name) => addVia(raw, name),
-      (name) => addVia(viaSimpleGit, name),
+      (name) => addVia(viaRunner, name),
     ),
   );
   results.push(await compareCheckoutWorkers(repo));

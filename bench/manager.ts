@@ -3,12 +3,11 @@
 import * as path from 'node:path';
 import type { AgentRecord } from '../src/core/agent';
 import { AgentManager, type AgentManagerDeps } from '../src/core/agents/agentManager';
-import type { FolderWatcher, GitPort, StateStore } from '../src/core/ports';
+import type { FolderWatcher, StateStore } from '../src/core/ports';
 import { builtinProfiles } from '../src/core/clis/profiles';
 import { PathExecutableResolver } from '../src/node/executableResolver';
 import { NodeFileSystem } from '../src/node/fileSystem';
-import { GitService } from '../src/node/gitService';
-import { GitWorktreeSource } from '../src/node/gitWorktreeSource';
+import { createGit, type NodeGit } from '../src/node/git/createGit';
 import { SupervisedRunner } from '../src/node/supervisedRunner';
 import type { BenchRepo } from './repo';
 import { now, waitUntil } from './stats';
@@ -23,21 +22,10 @@ class MemoryStore implements StateStore {
   }
 }
 
-/** A GitPort that forwards to `git` (a class instance: spreading it would drop its methods), with overrides. */
-export function delegateGit(git: GitPort, overrides: Partial<GitPort> = {}): GitPort {
-  return {
-    repoRoot: (f) => git.repoRoot(f),
-    headSha: (r) => git.headSha(r),
-    resolveCommit: (r, ref) => git.resolveCommit(r, ref),
-    localBranches: (r) => git.localBranches(r),
-    addWorktree: (r, d, b, s) => git.addWorktree(r, d, b, s),
-    removeWorktree: (r, d, f) => git.removeWorktree(r, d, f),
-    deleteBranch: (r, b, f) => git.deleteBranch(r, b, f),
-    changeSet: (c, b) => git.changeSet(c, b),
-    showFile: (r, s, p) => git.showFile(r, s, p),
-    workState: (c, b) => git.workState(c, b),
-    ...overrides,
-  };
+/** The git the manager takes, forwarding to `git` (its methods stay on the prototype chain), with overrides. */
+export type ManagerGit = AgentManagerDeps['git'];
+export function delegateGit(git: ManagerGit, overrides: Partial<ManagerGit> = {}): ManagerGit {
+  return Object.assign(Object.create(git) as ManagerGit, overrides);
 }
 
 /** What-if: no change-set refresh at all (what skipping the one right after launch could save at most). */
@@ -49,7 +37,7 @@ const quietWatcher: FolderWatcher = { watch: () => ({ dispose() {} }) };
 
 export interface BenchManager {
   readonly manager: AgentManager;
-  readonly git: GitService;
+  readonly git: NodeGit;
   /** performance.now() of each agent's first output, by agent id. */
   readonly firstOutput: ReadonlyMap<string, number>;
   /** Waits for the agent's process to end, then removes its worktree and branch. */
@@ -63,12 +51,12 @@ export function createBenchManager(
   wrap: (deps: AgentManagerDeps) => AgentManagerDeps = (d) => d,
 ): BenchManager {
   let n = 0;
-  const git = new GitService();
+  const git = createGit();
   const manager = new AgentManager(
     wrap({
       git,
       fs: new NodeFileSystem(),
-      worktreeSource: new GitWorktreeSource(git.context),
+      worktreeSource: git,
       resolver: new PathExecutableResolver({ demoAgentScript: demoScript, runtime: process.execPath }),
       // As the extension runs headless agents: under dist/supervisor.js, built next to the demo agent.
       headlessRunner: new SupervisedRunner({

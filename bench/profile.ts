@@ -1,9 +1,8 @@
-// Where a dispatch's time goes: the same real AgentManager with every port (and GitService's git
+// Where a dispatch's time goes: the same real AgentManager with every port (and the git object's
 // runner) wrapped in a stopwatch. Sequential dispatches only, so the steps add up to the total.
 import type { AgentManagerDeps } from '../src/core/agents/agentManager';
-import type { GitPort } from '../src/core/ports';
-import type { GitService } from '../src/node/gitService';
-import { createBenchManager, delegateGit } from './manager';
+import type { NodeGit } from '../src/node/git/createGit';
+import { createBenchManager, delegateGit, type ManagerGit } from './manager';
 import type { BenchRepo } from './repo';
 import { median, now, round, sleep } from './stats';
 
@@ -55,25 +54,16 @@ function gitLabel(args: readonly string[]): string {
   return `git ${args[0]}`;
 }
 
-/** Times each git process GitService runs while `inside()` holds (during addWorktree). */
-function wrapRunner(git: GitService, watch: Stopwatch, inside: () => boolean): void {
-  // The runner is private: reaching into it is acceptable for a measurement, not for the product.
-  // Every method (text, buffer, exec...) takes (cwd, args, ...) and is wrapped alike.
-  const holder = git as unknown as { runner: Record<string, unknown> };
-  const inner = holder.runner;
-  const wrapped: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(inner)) {
-    if (typeof value !== 'function') {
-      wrapped[name] = value;
-      continue;
-    }
-    const method = value as (cwd: string, args: string[], ...rest: unknown[]) => Promise<unknown>;
-    wrapped[name] = (cwd: string, args: string[], ...rest: unknown[]) => {
-      const call = () => method.call(inner, cwd, args, ...rest);
-      return inside() ? watch.time(`  ${gitLabel(args)}`, call) : call();
-    };
-  }
-  holder.runner = wrapped;
+/** Times each git process the git object runs while `inside()` holds (during addWorktree). */
+function wrapRunner(git: NodeGit, watch: Stopwatch, inside: () => boolean): void {
+  // Every process goes through the runner's exec (text and run call it): wrapping it on the
+  // instance is acceptable for a measurement, not for the product.
+  const runner = git.runner;
+  const exec = runner.exec.bind(runner);
+  runner.exec = (cwd, args, options) => {
+    const call = () => exec(cwd, args, options);
+    return inside() ? watch.time(`  ${gitLabel(args)}`, call) : call();
+  };
 }
 
 const order = [
@@ -92,7 +82,7 @@ const order = [
 ];
 
 function wrapDeps(deps: AgentManagerDeps, watch: Stopwatch, adding: (on: boolean) => void): AgentManagerDeps {
-  const git: GitPort = deps.git;
+  const git: ManagerGit = deps.git;
   return {
     ...deps,
     resolver: { resolve: (c) => watch.time('resolve executable', () => deps.resolver.resolve(c)) },

@@ -37,7 +37,7 @@ const common = {
 };
 
 const configs = [
-  // vscode is provided by the host; everything else (simple-git) is bundled.
+  // vscode is provided by the host; everything else is bundled.
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/demoAgent/demoAgent.ts'], outfile: 'dist/demoAgent.js' },
   { ...common, entryPoints: ['src/supervisor/supervisor.ts'], outfile: 'dist/supervisor.js' },

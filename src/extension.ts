@@ -38,7 +38,7 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
   const started = performance.now();
   const logger = new ChannelLogger();
   const config = new Config(logger);
-  const { git, gitLanding, terminals, manager, landing, plans, reconciler } = createServices(context, config, logger);
+  const { git, terminals, manager, landing, plans, reconciler } = createServices(context, config, logger);
   const overlaps = new OverlapModel(manager);
   const tree = new AgentsTreeProvider(manager, overlaps, plans, reconciler);
   const outputs = new AgentOutputViews(manager);
@@ -76,7 +76,7 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
         plans,
         showTimeline: (arg) => showTimeline(context.extensionUri, manager, plans, arg),
         landing,
-        gitLanding,
+        git,
         outputs,
         terminals,
         dispatch: dispatchDeps,

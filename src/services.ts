@@ -14,15 +14,11 @@ import { MementoStateStore } from './host/mementoStateStore';
 import { TerminalRunner } from './host/terminalRunner';
 import { PathExecutableResolver } from './node/executableResolver';
 import { NodeFileSystem } from './node/fileSystem';
-import { GitLanding } from './node/gitLanding';
-import { GitReconcile } from './node/gitReconcile';
-import { GitService } from './node/gitService';
-import { GitWorktreeSource } from './node/gitWorktreeSource';
+import { createGit, type NodeGit } from './node/git/createGit';
 import { SupervisedRunner } from './node/supervisedRunner';
 
 export interface Services {
-  readonly git: GitService;
-  readonly gitLanding: GitLanding;
+  readonly git: NodeGit;
   readonly terminals: TerminalRunner;
   readonly manager: AgentManager;
   readonly landing: AgentLanding;
@@ -31,8 +27,7 @@ export interface Services {
 }
 
 export function createServices(context: vscode.ExtensionContext, config: Config, logger: Logger): Services {
-  const git = new GitService({ logger });
-  const gitLanding = new GitLanding({ context: git.context });
+  const git = createGit({ logger });
   const terminals = new TerminalRunner(logger);
   const storage = context.storageUri ?? context.globalStorageUri;
   const fs = new NodeFileSystem();
@@ -42,7 +37,7 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
   const manager = new AgentManager({
     git,
     fs,
-    worktreeSource: new GitWorktreeSource(git.context),
+    worktreeSource: git,
     resolver: new PathExecutableResolver({
       demoAgentScript: context.asAbsolutePath(path.join('dist', 'demoAgent.js')),
       runtime: process.execPath,
@@ -62,12 +57,11 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     profiles: () => config.profiles(),
     newId,
   });
-  const landing = new AgentLanding(manager, git, gitLanding, logger);
+  const landing = new AgentLanding(manager, git, logger);
   const plans = new PlanService(
     {
       manager,
       git,
-      landing: gitLanding,
       fs,
       clock,
       logger,
@@ -84,8 +78,6 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     manager,
     landing,
     git,
-    gitLanding,
-    reconcileGit: new GitReconcile(git.context),
     fs,
     clock,
     logger,
@@ -98,10 +90,10 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
       branches: plans.list().map((r) => r.integrationBranch),
     }),
   });
-  return { git, gitLanding, terminals, manager, landing, plans, reconciler };
+  return { git, terminals, manager, landing, plans, reconciler };
 }
 
-async function workspaceRepositories(git: GitService): Promise<string[]> {
+async function workspaceRepositories(git: NodeGit): Promise<string[]> {
   const roots = await Promise.all(
     (vscode.workspace.workspaceFolders ?? []).map((f) => git.repoRoot(f.uri.fsPath).catch(() => undefined)),
   );

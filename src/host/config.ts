@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { settings } from '../constants';
 import { type Profile, mergeProfiles } from '../core/clis';
-import type { Logger, ManagerSettings, MergeStrategy } from '../core/ports';
+import type { MergeStrategy } from '../core/git';
+import type { Logger, ManagerSettings } from '../core/ports';
 
 const mergeStrategies: readonly MergeStrategy[] = ['merge', 'squash', 'rebase'];
 

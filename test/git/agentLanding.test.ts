@@ -3,8 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AgentLanding } from '../../src/core/landing/agentLanding';
 import type { AgentManager } from '../../src/core/agents/agentManager';
-import type { MergeStrategy } from '../../src/core/ports';
-import { GitLanding } from '../../src/node/gitLanding';
+import type { MergeStrategy } from '../../src/core/git';
 import { assertUntouched, recordWorkspace } from '../harness/untouched';
 import { git, ManagerFixture } from './managerFixture';
 
@@ -40,7 +39,7 @@ describe('AgentLanding: commit, merge, conflicts, discard and restore with real 
   beforeEach(() => {
     fx = new ManagerFixture();
     manager = fx.manager();
-    landing = new AgentLanding(manager, fx.git, new GitLanding({ context: fx.git.context }), quiet);
+    landing = new AgentLanding(manager, fx.git, quiet);
   });
 
   afterEach(() => fx.dispose());

@@ -10,7 +10,7 @@ import type { AgentManager, DispatchOptions } from '../../src/core/agents/agentM
 import { AgentError, type AgentErrorReason } from '../../src/core/errors';
 import type { Logger, ManagerSettings } from '../../src/core/ports';
 import { builtinProfiles, type Profile } from '../../src/core/clis/profiles';
-import { GitService } from '../../src/node/gitService';
+import { NodeGit } from '../../src/node/git/createGit';
 import { git, ManagerFixture } from './managerFixture';
 import { englishMessage } from '../../src/ui/errorText';
 
@@ -75,7 +75,7 @@ describe('dispatch with bad and hostile input (real git, real agents)', function
     options: { settings?: Partial<ManagerSettings>; profiles?: Profile[]; graceMs?: number } = {},
   ): AgentManager {
     return fx.manager({
-      git: new GitService({ logger }),
+      git: new NodeGit({ logger }),
       headlessRunner: fx.headlessRunner(options.graceMs ?? 1000),
       settings: () => ({ branchPrefix: 'agents', logDir: path.join(fx.tmp, 'logs'), ...options.settings }),
       profiles: () => [...builtinProfiles, ...(options.profiles ?? [])],

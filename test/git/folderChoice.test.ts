@@ -6,12 +6,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chooseFolder, isRepository, type WorkspaceFolderInfo } from '../../src/core/agents/folderChoice';
-import { GitService } from '../../src/node/gitService';
+import { NodeGit } from '../../src/node/git/createGit';
 import { git } from './managerFixture';
 
 describe('folder choice for Dispatch Agent (real git, real folders)', function () {
   this.timeout(30_000);
-  const service = new GitService();
+  const service = new NodeGit();
   let tmp: string;
   const folder = (name: string): WorkspaceFolderInfo => ({ name, path: path.join(tmp, name) });
 
@@ -83,7 +83,7 @@ describe('folder choice for Dispatch Agent (real git, real folders)', function (
   });
 
   it('git itself missing is not mistaken for "not a repository"', async () => {
-    const broken = new GitService({ binary: path.join(tmp, 'no-such-git') });
+    const broken = new NodeGit({ binary: path.join(tmp, 'no-such-git') });
     await assert.rejects(
       chooseFolder(broken, [repository('app')]),
       (e: Error & { reason?: string }) => e.reason === 'gitNotFound',

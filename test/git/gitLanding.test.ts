@@ -19,9 +19,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AgentError, type AgentErrorReason } from '../../src/core/errors';
-import type { MergeStrategy } from '../../src/core/ports';
-import { parseWorktreeList } from '../../src/core/reconcile/worktreeList';
-import { GitLanding } from '../../src/node/gitLanding';
+import type { MergeStrategy } from '../../src/core/git';
+import { parseWorktreeList } from '../../src/node/git/worktreeParsers';
+import { NodeGit } from '../../src/node/git/createGit';
 import { englishMessage } from '../../src/ui/errorText';
 import { assertRestored, assertUntouched, recordWorkspace } from '../harness/untouched';
 
@@ -84,7 +84,7 @@ async function rejectsWith(promise: Promise<unknown>, reason: AgentErrorReason):
 
 describe('GitLanding (real git)', function () {
   this.timeout(60_000);
-  const landing = new GitLanding();
+  const landing = new NodeGit();
   let root: string;
   let repo: string;
   let base: string;
@@ -227,7 +227,7 @@ describe('GitLanding (real git)', function () {
     });
 
     it('reports a missing git and a missing folder with their reasons', async () => {
-      const missing = new GitLanding({ binary: join(root, 'no-such-dir', 'git') });
+      const missing = new NodeGit({ binary: join(root, 'no-such-dir', 'git') });
       await rejectsWith(missing.forecastMerge(repo, 'main', 'main'), 'gitNotFound');
       await rejectsWith(missing.commitAll(repo, 'x'), 'gitNotFound');
       await rejectsWith(landing.dirtyFiles(join(root, 'nowhere')), 'notGitRepository');
@@ -275,8 +275,8 @@ describe('GitLanding (real git)', function () {
       const pairs = await sixBranches();
       const expected = await landing.forecastMany(repo, pairs);
       const worktreesBefore = registered(repo);
-      assert.deepEqual(await new GitLanding({ mergeTree: 'writeTree' }).forecastMany(repo, pairs), expected);
-      const trial = new GitLanding({ mergeTree: 'none' });
+      assert.deepEqual(await new NodeGit({ mergeTree: 'writeTree' }).forecastMany(repo, pairs), expected);
+      const trial = new NodeGit({ mergeTree: 'none' });
       assert.deepEqual(await trial.forecastMany(repo, pairs), expected);
       assert.deepEqual(await trial.forecastMerge(repo, 'agents/b0', 'agents/b1'), expected[0]);
       assert.deepEqual(registered(repo), worktreesBefore);
@@ -462,10 +462,7 @@ describe('GitLanding (real git)', function () {
       assert.equal(await landing.isMergedByContent(repo, 'agents/squashed', 'main'), true);
       assert.equal(await landing.isMergedByContent(repo, 'agents/merged', 'main'), true);
       assert.equal(await landing.isMergedByContent(repo, 'agents/open', 'main'), false);
-      assert.equal(
-        await new GitLanding({ mergeTree: 'none' }).isMergedByContent(repo, 'agents/squashed', 'main'),
-        true,
-      );
+      assert.equal(await new NodeGit({ mergeTree: 'none' }).isMergedByContent(repo, 'agents/squashed', 'main'), true);
       // Once main edits a squashed file again, neither rule can tell: the answer errs towards keeping the branch.
       await write(repo, 'src/s.ts', 's, edited later on main\n');
       git(repo, 'commit', '--quiet', '-am', 'edits the squashed file');

@@ -6,8 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentError } from '../../src/core/errors';
 import type { Logger } from '../../src/core/ports';
-import { GitContext } from '../../src/node/gitContext';
-import { GitService } from '../../src/node/gitService';
+import { GitRunner } from '../../src/node/git/runner';
+import { NodeGit } from '../../src/node/git/createGit';
 import { git } from './managerFixture';
 import { englishMessage } from '../../src/ui/errorText';
 
@@ -58,7 +58,7 @@ describe('git lock failures are retried with backoff (real git)', function () {
   let tmp: string;
   let repo: string;
   let logger: RecordingLogger;
-  let context: GitContext;
+  let context: GitRunner;
 
   beforeEach(() => {
     tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pa-locks-')));
@@ -71,7 +71,7 @@ describe('git lock failures are retried with backoff (real git)', function () {
     git(repo, 'add', '.');
     git(repo, 'commit', '-q', '-m', 'init');
     logger = new RecordingLogger();
-    context = new GitContext({ logger });
+    context = new GitRunner({ logger });
   });
 
   afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -149,7 +149,7 @@ describe('git lock failures are retried with backoff (real git)', function () {
   });
 
   it('addWorktree retries the whole add, undoing each failed try, while another add is in progress', async () => {
-    const service = new GitService({ context });
+    const service = new NodeGit({ runner: context });
     const base = git(repo, 'rev-parse', 'HEAD');
     const target = path.join(tmp, 'repo.worktrees', 'one');
     // Git itself leaves the branch of a `worktree add -b` that failed this way; a plain rerun would
@@ -175,7 +175,7 @@ describe('git lock failures are retried with backoff (real git)', function () {
   });
 
   it('addWorktree that still meets the lock after 5 tries leaves nothing behind', async () => {
-    const service = new GitService({ context });
+    const service = new NodeGit({ runner: context });
     const base = git(repo, 'rev-parse', 'HEAD');
     const target = path.join(tmp, 'repo.worktrees', 'two');
     const ghost = path.join(repo, '.git', 'worktrees', 'ghost');

@@ -2,18 +2,19 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AgentError } from '../../src/core/errors';
-import { GitReconcile, parseRefs } from '../../src/node/gitReconcile';
+import type { NodeGit } from '../../src/node/git/createGit';
+import { parseRefs } from '../../src/node/git/refParsers';
 import { git, ReconcileFixture, snapshot } from './reconcileFixture';
 import { englishMessage } from '../../src/ui/errorText';
 
 describe('GitReconcile on real git: listing, saving and checking out never harm a folder it did not make', function () {
   this.timeout(60000);
   let f: ReconcileFixture;
-  let port: GitReconcile;
+  let port: NodeGit;
 
   beforeEach(() => {
     f = new ReconcileFixture();
-    port = new GitReconcile(f.fx.git.context);
+    port = f.fx.git;
   });
 
   afterEach(async () => {

@@ -5,10 +5,10 @@ import { mkdir, mkdtemp, realpath, rename, rm, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentError, type AgentErrorReason } from '../../src/core/errors';
-import { parseWorktreeList } from '../../src/core/reconcile/worktreeList';
+import { parseWorktreeList } from '../../src/node/git/worktreeParsers';
 import { NodeFileSystem } from '../../src/node/fileSystem';
-import { gitEnvironment } from '../../src/node/gitProcess';
-import { GitService } from '../../src/node/gitService';
+import { gitEnvironment } from '../../src/node/git/process';
+import { NodeGit } from '../../src/node/git/createGit';
 import { englishMessage } from '../../src/ui/errorText';
 
 const identity = {
@@ -60,7 +60,7 @@ function registeredPaths(repo: string): string[] {
 
 describe('GitService (real git)', function () {
   this.timeout(60_000);
-  const service = new GitService();
+  const service = new NodeGit();
   let root: string;
   let repo: string;
   let base: string;
@@ -114,7 +114,7 @@ describe('GitService (real git)', function () {
     });
 
     it('reports a missing git binary as gitNotFound', async () => {
-      const missing = new GitService({ binary: join(root, 'no-such-dir', 'git') });
+      const missing = new NodeGit({ binary: join(root, 'no-such-dir', 'git') });
       await rejectsWith(missing.repoRoot(repo), 'gitNotFound');
       await rejectsWith(missing.changeSet(repo, base), 'gitNotFound');
       await rejectsWith(missing.addWorktree(repo, join(root, 'wt'), 'agents/x', base), 'gitNotFound');

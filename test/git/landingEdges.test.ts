@@ -6,7 +6,6 @@ import * as path from 'node:path';
 import { AgentLanding } from '../../src/core/landing/agentLanding';
 import type { AgentManager } from '../../src/core/agents/agentManager';
 import { AgentError, type AgentErrorReason } from '../../src/core/errors';
-import { GitLanding } from '../../src/node/gitLanding';
 import { englishMessage } from '../../src/ui/errorText';
 import { assertUntouched, recordWorkspace } from '../harness/untouched';
 import { waitFor } from '../harness/waitFor';
@@ -34,7 +33,7 @@ describe('AgentLanding edge cases a user can reach', function () {
   beforeEach(() => {
     fx = new ManagerFixture();
     manager = fx.manager();
-    landing = new AgentLanding(manager, fx.git, new GitLanding({ context: fx.git.context }), quiet);
+    landing = new AgentLanding(manager, fx.git, quiet);
   });
 
   afterEach(() => fx.dispose());

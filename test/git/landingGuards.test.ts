@@ -6,8 +6,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentError, type AgentErrorReason } from '../../src/core/errors';
-import type { MergeStrategy } from '../../src/core/ports';
-import { GitLanding } from '../../src/node/gitLanding';
+import type { MergeStrategy } from '../../src/core/git';
+import { NodeGit } from '../../src/node/git/createGit';
 import { assertRestored, assertUntouched, recordWorkspace, workspaceChanges } from '../harness/untouched';
 import { englishMessage } from '../../src/ui/errorText';
 
@@ -28,7 +28,7 @@ async function rejection(promise: Promise<unknown>, reason: AgentErrorReason): P
 
 describe('GitLanding guards: a landing that does not happen touches nothing', function () {
   this.timeout(60_000);
-  const landing = new GitLanding();
+  const landing = new NodeGit();
   let root: string;
   let repo: string;
 
@@ -97,7 +97,7 @@ describe('GitLanding guards: a landing that does not happen touches nothing', fu
     ];
     for (const mergeTree of ['stdin', 'writeTree', 'none'] as const) {
       const records = [repo, a, b].map(recordWorkspace);
-      const forecasting = new GitLanding({ mergeTree });
+      const forecasting = new NodeGit({ mergeTree });
       assert.deepEqual(await forecasting.forecastMany(repo, pairs), [
         { clean: false, conflicts: ['app.ts'] },
         { clean: true, conflicts: [] },

@@ -7,16 +7,16 @@ import * as path from 'node:path';
 import { AgentLanding } from '../../src/core/landing/agentLanding';
 import type { AgentManager } from '../../src/core/agents/agentManager';
 import { AgentError, type AgentErrorReason } from '../../src/core/errors';
-import type { MergeStrategy } from '../../src/core/ports';
-import { GitLanding } from '../../src/node/gitLanding';
+import type { MergeStrategy } from '../../src/core/git';
+import { NodeGit } from '../../src/node/git/createGit';
 import { assertRestored, assertUntouched, recordFolder, recordWorkspace, workspaceChanges } from '../harness/untouched';
 import { git, ManagerFixture } from './managerFixture';
 
 const quiet = { info() {}, warn() {}, error() {} };
 const strategies: readonly MergeStrategy[] = ['merge', 'squash', 'rebase'];
 
-/** The real GitLanding, counting the landings it was asked for. */
-class CountingLanding extends GitLanding {
+/** The real git object, counting the landings it was asked for. */
+class CountingLanding extends NodeGit {
   lands = 0;
   override land(cwd: string, agentCwd: string, branch: string, strategy: MergeStrategy, message: string) {
     this.lands++;
@@ -54,8 +54,8 @@ describe('Landing promises: what Merge, Clean Up, Discard and Restore never do t
   beforeEach(() => {
     fx = new ManagerFixture();
     manager = fx.manager();
-    gitLanding = new CountingLanding({ context: fx.git.context });
-    landing = new AgentLanding(manager, fx.git, gitLanding, quiet);
+    gitLanding = new CountingLanding({ runner: fx.git.runner });
+    landing = new AgentLanding(manager, gitLanding, quiet);
   });
 
   afterEach(() => fx.dispose());

@@ -11,8 +11,7 @@ import type { FolderWatcher, StateStore } from '../../src/core/ports';
 import { builtinProfiles } from '../../src/core/clis/profiles';
 import { PathExecutableResolver } from '../../src/node/executableResolver';
 import { NodeFileSystem } from '../../src/node/fileSystem';
-import { GitService } from '../../src/node/gitService';
-import { GitWorktreeSource } from '../../src/node/gitWorktreeSource';
+import { NodeGit } from '../../src/node/git/createGit';
 import { SupervisedRunner } from '../../src/node/supervisedRunner';
 
 export const demoScript = path.resolve(__dirname, '../../../dist/demoAgent.js');
@@ -48,7 +47,7 @@ export class ManagerFixture {
   readonly tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pa-manager-')));
   readonly repo = path.join(this.tmp, 'repo');
   readonly store = new MemoryStore();
-  readonly git = new GitService();
+  readonly git = new NodeGit();
   private readonly managers: AgentManager[] = [];
   private n = 0;
 
@@ -69,7 +68,7 @@ export class ManagerFixture {
     const manager = new AgentManager({
       git: this.git,
       fs: new NodeFileSystem(),
-      worktreeSource: new GitWorktreeSource(this.git.context),
+      worktreeSource: this.git,
       resolver: new PathExecutableResolver({ demoAgentScript: demoScript, runtime: process.execPath }),
       headlessRunner: this.headlessRunner(),
       terminalRunner: { start: () => assert.fail('no terminal agents in this suite') },

@@ -11,7 +11,6 @@ import { PlanService } from '../../src/core/plans/planService';
 import type { Plan, PlanRunRecord } from '../../src/core/plans/planTypes';
 import type { PlanStore } from '../../src/core/ports';
 import { NodeFileSystem } from '../../src/node/fileSystem';
-import { GitLanding } from '../../src/node/gitLanding';
 import { waitFor as poll } from '../harness/waitFor';
 import { git, ManagerFixture } from './managerFixture';
 import { englishMessage } from '../../src/ui/errorText';
@@ -41,7 +40,6 @@ describe('plan runs across a window reload (real git, real demo agents)', functi
       {
         manager,
         git: fixture.git,
-        landing: new GitLanding({ context: fixture.git.context }),
         fs: new NodeFileSystem(),
         clock: { now: () => Date.now() },
         logger: { info() {}, warn() {}, error() {} },

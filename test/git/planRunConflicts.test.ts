@@ -7,7 +7,6 @@ import * as path from 'node:path';
 import { AgentError } from '../../src/core/errors';
 import { PlanRun } from '../../src/core/plans/planRun';
 import { NodeFileSystem } from '../../src/node/fileSystem';
-import { GitLanding } from '../../src/node/gitLanding';
 import { waitFor } from '../harness/waitFor';
 import { git, ManagerFixture } from './managerFixture';
 
@@ -29,7 +28,6 @@ describe('plan run conflicts (real git, real demo agents)', function () {
       {
         manager,
         git: fixture.git,
-        landing: new GitLanding({ context: fixture.git.context }),
         fs: new NodeFileSystem(),
         clock: { now: () => Date.now() },
         logger: { info() {}, warn() {}, error() {} },

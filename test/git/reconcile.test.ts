@@ -5,8 +5,6 @@ import { AgentLanding } from '../../src/core/landing/agentLanding';
 import type { AgentManager } from '../../src/core/agents/agentManager';
 import { Reconciler } from '../../src/core/reconcile/reconciler';
 import { NodeFileSystem } from '../../src/node/fileSystem';
-import { GitLanding } from '../../src/node/gitLanding';
-import { GitReconcile } from '../../src/node/gitReconcile';
 import { git, ManagerFixture } from './managerFixture';
 
 const quiet = { info() {}, warn() {}, error() {} };
@@ -23,15 +21,12 @@ describe('Reconcile Agents with real git: orphans, missing agents, stale entries
   beforeEach(() => {
     fx = new ManagerFixture();
     manager = fx.manager();
-    const gitLanding = new GitLanding({ context: fx.git.context });
-    landing = new AgentLanding(manager, fx.git, gitLanding, quiet);
+    landing = new AgentLanding(manager, fx.git, quiet);
     root = `${fx.repo}.worktrees`;
     reconciler = new Reconciler({
       manager,
       landing,
       git: fx.git,
-      gitLanding,
-      reconcileGit: new GitReconcile(fx.git.context),
       fs: new NodeFileSystem(),
       clock: { now: () => Date.now() },
       logger: quiet,

@@ -7,8 +7,6 @@ import { AgentLanding } from '../../src/core/landing/agentLanding';
 import type { AgentManager } from '../../src/core/agents/agentManager';
 import { Reconciler } from '../../src/core/reconcile/reconciler';
 import { NodeFileSystem } from '../../src/node/fileSystem';
-import { GitLanding } from '../../src/node/gitLanding';
-import { GitReconcile } from '../../src/node/gitReconcile';
 import { git, ManagerFixture } from './managerFixture';
 
 const quiet = { info() {}, warn() {}, error() {} };
@@ -23,8 +21,7 @@ export interface OrphanWork {
 export class ReconcileFixture {
   readonly fx = new ManagerFixture();
   readonly manager: AgentManager = this.fx.manager();
-  readonly gitLanding = new GitLanding({ context: this.fx.git.context });
-  readonly landing = new AgentLanding(this.manager, this.fx.git, this.gitLanding, quiet);
+  readonly landing = new AgentLanding(this.manager, this.fx.git, quiet);
   readonly repo = this.fx.repo;
   readonly root = `${this.fx.repo}.worktrees`;
   inUse: { paths: string[]; branches: string[] } = { paths: [], branches: [] };
@@ -35,8 +32,6 @@ export class ReconcileFixture {
     manager: this.manager,
     landing: this.landing,
     git: this.fx.git,
-    gitLanding: this.gitLanding,
-    reconcileGit: new GitReconcile(this.fx.git.context),
     fs: new NodeFileSystem(),
     clock: { now: () => Date.now() },
     logger: quiet,

@@ -7,9 +7,7 @@ import * as path from 'node:path';
 import { AgentLanding } from '../../src/core/landing/agentLanding';
 import type { AgentManager } from '../../src/core/agents/agentManager';
 import type { ManagerSettings } from '../../src/core/ports';
-import { GitLanding } from '../../src/node/gitLanding';
-import { GitService } from '../../src/node/gitService';
-import { GitWorktreeSource } from '../../src/node/gitWorktreeSource';
+import { NodeGit } from '../../src/node/git/createGit';
 import { git, ManagerFixture } from './managerFixture';
 import { englishStored } from '../../src/ui/errorText';
 
@@ -56,11 +54,11 @@ describe('initSubmodules: a new worktree with its submodules initialised (real g
 
   afterEach(() => fx.dispose());
 
-  /** The extension's git environment is read when its GitService is made: XDG_CONFIG_HOME only for that. */
-  function manager(settings: Partial<ManagerSettings>): { m: AgentManager; service: GitService } {
+  /** The extension's git environment is read when its git object is made: XDG_CONFIG_HOME only for that. */
+  function manager(settings: Partial<ManagerSettings>): { m: AgentManager; service: NodeGit } {
     const saved = process.env.XDG_CONFIG_HOME;
     process.env.XDG_CONFIG_HOME = configHome;
-    const service = new GitService();
+    const service = new NodeGit();
     if (saved === undefined) {
       delete process.env.XDG_CONFIG_HOME;
     } else {
@@ -68,7 +66,7 @@ describe('initSubmodules: a new worktree with its submodules initialised (real g
     }
     const m = fx.manager({
       git: service,
-      worktreeSource: new GitWorktreeSource(service.context),
+      worktreeSource: service,
       settings: () => ({
         branchPrefix: 'agents',
         logDir: path.join(fx.tmp, 'logs'),
@@ -121,7 +119,7 @@ describe('initSubmodules: a new worktree with its submodules initialised (real g
     );
 
     // Git refuses a plain removal of a worktree with initialised submodules: discard must still leave nothing.
-    await new AgentLanding(m, service, new GitLanding({ context: service.context }), quiet).discard(done.id);
+    await new AgentLanding(m, service, quiet).discard(done.id);
     assert.equal(m.get(done.id).status, 'discarded');
     assert.deepEqual(registered(fx.repo), [fx.repo], 'only the main worktree is registered');
     assert.ok(!fs.existsSync(done.cwd), 'the worktree folder is gone');

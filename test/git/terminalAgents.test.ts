@@ -11,7 +11,6 @@ import { AgentError } from '../../src/core/errors';
 import type { AgentProcess, AgentRunner, LaunchRequest, ProcessExit } from '../../src/core/ports';
 import { builtinProfiles } from '../../src/core/clis/profiles';
 import { agentIdVariable } from '../../src/core/clis/terminalAgents';
-import { GitLanding } from '../../src/node/gitLanding';
 import { Emitter } from '../../src/util/event';
 import { ManagerFixture, git } from './managerFixture';
 
@@ -152,7 +151,7 @@ describe('terminal agents across a reload (real git, real processes)', function 
       'only a detached agent is reopened',
     );
 
-    const landing = new AgentLanding(second, fx.git, new GitLanding({ context: fx.git.context }), {
+    const landing = new AgentLanding(second, fx.git, {
       info() {},
       warn() {},
       error() {},

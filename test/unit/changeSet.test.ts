@@ -7,9 +7,9 @@ import {
   parseNameStatus,
   parseNumstatBinaryPaths,
   parsePathList,
-  sameChangeSet,
-} from '../../src/core/landing/changeSet';
-import { parseWorktreeList } from '../../src/core/reconcile/worktreeList';
+} from '../../src/node/git/changeParsers';
+import { sameChangeSet } from '../../src/core/landing/changeSet';
+import { parseWorktreeList } from '../../src/node/git/worktreeParsers';
 import type { ChangedFile } from '../../src/core/agent';
 
 // Outputs captured from git 2.39 (`-z`: every record ends with NUL, paths are not quoted).

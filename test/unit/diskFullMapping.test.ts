@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { AgentError, isDiskFull } from '../../src/core/errors';
-import { GitProcessError, toAgentError } from '../../src/node/gitProcess';
+import { GitProcessError, toAgentError } from '../../src/node/git/errors';
 import { englishMessage } from '../../src/ui/errorText';
 
 describe('diskFull mapping', () => {

@@ -1,14 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { AgentError } from '../../src/core/errors';
+import { GitProcessError } from '../../src/node/git/errors';
 import {
-  GitProcessError,
   failedOnLock,
   isLockFailure,
   lockRetryDelay,
   repeatableOnLock,
   retryOnLock,
   type LockRetry,
-} from '../../src/node/gitProcess';
+} from '../../src/node/git/locks';
 
 const anotherProcess = `
 

@@ -1,13 +1,12 @@
 import * as assert from 'node:assert/strict';
+import { hasStagedChanges, parseStatusPaths } from '../../src/node/git/changeParsers';
 import {
   hasConflictMarkers,
-  hasStagedChanges,
   parseCommitCheck,
   parseMergeTree,
   parseMergeTreeBatch,
-  parseSavedWork,
-  parseStatusPaths,
-} from '../../src/core/gitOutput';
+} from '../../src/node/git/landingParsers';
+import { parseSavedWork } from '../../src/node/git/snapshotParsers';
 import { AgentError } from '../../src/core/errors';
 import { englishMessage } from '../../src/ui/errorText';
 

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { type GitRefInfo, ownSlug, reconcile, restoreSource, samePathKey } from '../../src/core/reconcile/reconcile';
+import type { GitRefInfo } from '../../src/core/git';
+import { ownSlug, reconcile, restoreSource, samePathKey } from '../../src/core/reconcile/reconcile';
 import { heads, input, record, repoRoot, root, sha, wt } from './reconcileFixture';
 
 const kinds = (findings: ReturnType<typeof reconcile>) => findings.orphans.map((o) => `${o.kind} ${o.branch}`);

@@ -1,7 +1,8 @@
 // Records, worktree entries and refs for the pure reconcile() tests, on a made-up repository.
 import type { AgentRecord } from '../../src/core/agent';
-import type { GitRefInfo, ReconcileInput } from '../../src/core/reconcile/reconcile';
-import type { WorktreeEntry } from '../../src/core/reconcile/worktreeList';
+import type { GitRefInfo } from '../../src/core/git';
+import type { ReconcileInput } from '../../src/core/reconcile/reconcile';
+import type { WorktreeEntry } from '../../src/core/git';
 
 export const repoRoot = '/home/u/repo';
 export const root = '/home/u/repo.worktrees';

@@ -14,13 +14,11 @@ import type {
   ExecutableResolver,
   FileSystemPort,
   FolderWatcher,
-  GitPort,
   Logger,
   ManagerSettings,
   StateStore,
-  WorkState,
-  WorktreeSourcePort,
 } from '../ports';
+import type { ChangeGit, RefGit, WorkState, WorktreeGit, WorktreeSetupGit } from '../git';
 import type { Profile } from '../clis';
 import { CoalescedSave } from '../../util/async';
 import { type Disposable, Emitter } from '../../util/event';
@@ -47,10 +45,10 @@ export interface AgentChange {
 }
 
 export interface AgentManagerDeps {
-  readonly git: GitPort;
+  readonly git: WorktreeGit & RefGit & ChangeGit;
   readonly fs: FileSystemPort;
   /** Which ignored files of the main worktree a new worktree gets (.worktreeinclude, symlinkFolders). */
-  readonly worktreeSource: WorktreeSourcePort;
+  readonly worktreeSource: WorktreeSetupGit;
   readonly resolver: ExecutableResolver;
   readonly headlessRunner: AgentRunner;
   readonly terminalRunner: AgentRunner;

@@ -8,16 +8,8 @@ import { ProgressFeed, type Timers } from '../clis';
 import { inputPatch } from './inputState';
 import type { ResolvedProfile } from './dispatchChecks';
 import { isDiskFull, storedLine } from '../errors';
-import type {
-  AgentProcess,
-  AgentRunner,
-  Clock,
-  FileSystemPort,
-  Logger,
-  ManagerSettings,
-  ProcessExit,
-  WorktreeSourcePort,
-} from '../ports';
+import type { AgentProcess, AgentRunner, Clock, FileSystemPort, Logger, ManagerSettings, ProcessExit } from '../ports';
+import type { WorktreeSetupGit } from '../git';
 import { type Profile, type ProfileOutput, expandArgs } from '../clis';
 import { WorktreePrep, setupFailure, setupRequest, submoduleFailure } from './worktreePrep';
 import type { Disposable } from '../../util/event';
@@ -33,7 +25,7 @@ function diskFullWhileRunning(record: AgentRecord): string {
 /** The part of AgentManagerDeps that runs use. */
 export interface RunDeps {
   readonly fs: FileSystemPort;
-  readonly worktreeSource: WorktreeSourcePort;
+  readonly worktreeSource: WorktreeSetupGit;
   readonly headlessRunner: AgentRunner;
   readonly terminalRunner: AgentRunner;
   readonly clock: Clock;

@@ -3,7 +3,7 @@
  * outcome (in the user's language) and asks when there is a real choice.
  */
 import { AgentError } from '../errors';
-import type { GitPort } from '../ports';
+import type { RefGit } from '../git';
 
 export interface WorkspaceFolderInfo {
   readonly name: string;
@@ -21,7 +21,7 @@ export type FolderChoice =
   | { readonly kind: 'ask'; readonly folders: readonly WorkspaceFolderInfo[] };
 
 /** Whether `folder` is inside a git repository with a work tree; other failures (git missing) are thrown. */
-export async function isRepository(git: Pick<GitPort, 'repoRoot'>, folder: string): Promise<boolean> {
+export async function isRepository(git: Pick<RefGit, 'repoRoot'>, folder: string): Promise<boolean> {
   try {
     await git.repoRoot(folder);
     return true;
@@ -35,7 +35,7 @@ export async function isRepository(git: Pick<GitPort, 'repoRoot'>, folder: strin
 
 /** Folders are checked at once; the order of the workspace is kept. */
 export async function chooseFolder(
-  git: Pick<GitPort, 'repoRoot'>,
+  git: Pick<RefGit, 'repoRoot'>,
   folders: readonly WorkspaceFolderInfo[],
 ): Promise<FolderChoice> {
   if (folders.length === 0) {

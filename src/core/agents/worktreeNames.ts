@@ -1,5 +1,6 @@
 import { uniqueSlug } from '../naming';
-import type { FileSystemPort, GitPort, ManagerSettings } from '../ports';
+import type { RefGit } from '../git';
+import type { FileSystemPort, ManagerSettings } from '../ports';
 import { SerialQueue } from '../../util/async';
 import { baseName, joinPath, parentDir } from '../../util/paths';
 
@@ -19,7 +20,7 @@ export class WorktreeNames {
   private readonly reserved = new Set<string>();
 
   constructor(
-    private readonly git: GitPort,
+    private readonly git: Pick<RefGit, 'localBranches'>,
     private readonly fs: FileSystemPort,
   ) {}
 

@@ -6,7 +6,8 @@
  */
 import type { AgentRecord } from '../agent';
 import { AgentError, storedLine } from '../errors';
-import type { FileSystemPort, LaunchRequest, Logger, ProcessExit, TransferReport, WorktreeSourcePort } from '../ports';
+import type { WorktreeSetupGit } from '../git';
+import type { FileSystemPort, LaunchRequest, Logger, ProcessExit, TransferReport } from '../ports';
 import { joinPath, toForwardSlashes } from '../../util/paths';
 
 /** Names listed one by one in the agent's log; beyond that only a count. */
@@ -17,7 +18,7 @@ const failureTailChars = 1500;
 export class WorktreePrep {
   constructor(
     private readonly fs: FileSystemPort,
-    private readonly source: WorktreeSourcePort,
+    private readonly source: WorktreeSetupGit,
     private readonly logger: Logger,
   ) {}
 

@@ -2,7 +2,8 @@ import type { AgentRecord } from '../agent';
 import { isActive } from '../agent';
 import type { AgentManager } from '../agents';
 import { AgentError } from '../errors';
-import type { GitLandingPort, GitPort, Logger, MergeStrategy } from '../ports';
+import type { ChangeGit, LandingGit, MergeStrategy, RefGit, SnapshotGit, WorktreeGit } from '../git';
+import type { Logger } from '../ports';
 
 export type MergeResult =
   /** The main worktree has uncommitted changes to files the merge would touch: nothing was done. */
@@ -19,14 +20,13 @@ export const savedRefPrefix = 'refs/parallel-agents/saved/';
 export class AgentLanding {
   constructor(
     private readonly manager: AgentManager,
-    private readonly git: GitPort,
-    private readonly landing: GitLandingPort,
+    private readonly git: WorktreeGit & RefGit & ChangeGit & LandingGit & SnapshotGit,
     private readonly logger: Logger,
   ) {}
 
   async commit(id: string, message: string): Promise<string | undefined> {
     const record = this.landable(id);
-    const sha = await this.landing.commitAll(record.cwd, message);
+    const sha = await this.git.commitAll(record.cwd, message);
     await this.manager.refreshChanges(id);
     return sha;
   }
@@ -39,16 +39,16 @@ export class AgentLanding {
     if (work.uncommittedFiles > 0) {
       return { kind: 'uncommitted', files: work.uncommittedFiles };
     }
-    const touched = new Set(await this.landing.changedBetween(record.repoRoot, record.baseSha, record.branch!));
-    const dirty = (await this.landing.dirtyFiles(record.repoRoot)).filter((f) => touched.has(f));
+    const touched = new Set(await this.git.changedBetween(record.repoRoot, record.baseSha, record.branch!));
+    const dirty = (await this.git.dirtyFiles(record.repoRoot)).filter((f) => touched.has(f));
     if (dirty.length > 0) {
       return { kind: 'dirtyMain', files: dirty };
     }
-    const forecast = await this.landing.forecastMerge(record.repoRoot, target, record.branch!);
+    const forecast = await this.git.forecastMerge(record.repoRoot, target, record.branch!);
     if (!forecast.clean) {
       return { kind: 'conflicts', files: forecast.conflicts, target };
     }
-    const outcome = await this.landing.land(record.repoRoot, record.cwd, record.branch!, strategy, message);
+    const outcome = await this.git.land(record.repoRoot, record.cwd, record.branch!, strategy, message);
     if (!outcome.ok) {
       return { kind: 'conflicts', files: outcome.conflicts, target };
     }
@@ -62,7 +62,7 @@ export class AgentLanding {
   async resolveInWorktree(id: string): Promise<readonly string[]> {
     const record = this.landable(id);
     const target = await this.targetBranch(record);
-    const { conflicts } = await this.landing.mergeLeavingConflicts(record.cwd, target);
+    const { conflicts } = await this.git.mergeLeavingConflicts(record.cwd, target);
     await this.manager.refreshChanges(id);
     return conflicts;
   }
@@ -97,7 +97,7 @@ export class AgentLanding {
     if (record.worktreePresent !== false || !record.savedRef || !record.worktreePath || !record.branch) {
       throw new AgentError('noSavedWorktree', { title: record.title });
     }
-    await this.landing.restoreWork(record.repoRoot, record.worktreePath, record.branch, record.savedRef);
+    await this.git.restoreWork(record.repoRoot, record.worktreePath, record.branch, record.savedRef);
     const status = record.status === 'discarded' ? (record.statusBeforeDiscard ?? 'stopped') : record.status;
     if (status !== record.status) {
       this.manager.transition(id, status, { worktreePresent: true });
@@ -128,16 +128,16 @@ export class AgentLanding {
   /** Parks the user's own changes that block a merge, so the merge can go ahead. */
   async stashBlockingChanges(id: string, files: readonly string[]): Promise<void> {
     const record = this.manager.get(id);
-    await this.landing.stashFiles(record.repoRoot, files, `Parallel Agents: before merging "${record.title}"`);
+    await this.git.stashFiles(record.repoRoot, files, `Parallel Agents: before merging "${record.title}"`);
   }
 
   /** Deletes saved work refs older than `maxAgeMs` — only ever on the user's explicit request. */
   async deleteSavedWork(repoRoots: Iterable<string>, maxAgeMs: number, now: number): Promise<number> {
     let deleted = 0;
     for (const repoRoot of new Set(repoRoots)) {
-      for (const saved of await this.landing.listSavedWork(repoRoot, savedRefPrefix)) {
+      for (const saved of await this.git.listSavedWork(repoRoot, savedRefPrefix)) {
         if (now - saved.date > maxAgeMs) {
-          await this.landing.deleteRef(repoRoot, saved.ref);
+          await this.git.deleteRef(repoRoot, saved.ref);
           deleted++;
         }
       }
@@ -158,7 +158,7 @@ export class AgentLanding {
       return undefined;
     }
     const ref = `${savedRefPrefix}${record.id}`;
-    const saved = await this.landing.saveWork(
+    const saved = await this.git.saveWork(
       record.cwd,
       ref,
       `Parallel Agents: work of "${record.title}" saved before removing its worktree`,
@@ -167,9 +167,8 @@ export class AgentLanding {
     await this.git.removeWorktree(record.repoRoot, record.worktreePath, true);
     this.manager.annotate(record.id, { worktreePresent: false, savedRef: saved.ref, changedFiles: [] });
     if (record.branch) {
-      const target = await this.landing.currentBranch(record.repoRoot);
-      const merged =
-        target !== undefined && (await this.landing.isMergedByContent(record.repoRoot, record.branch, target));
+      const target = await this.git.currentBranch(record.repoRoot);
+      const merged = target !== undefined && (await this.git.isMergedByContent(record.repoRoot, record.branch, target));
       if (options.deleteBranch === 'always' || merged) {
         await this.git.deleteBranch(record.repoRoot, record.branch, true);
       }
@@ -189,7 +188,7 @@ export class AgentLanding {
   }
 
   private async targetBranch(record: AgentRecord): Promise<string> {
-    const target = await this.landing.currentBranch(record.repoRoot);
+    const target = await this.git.currentBranch(record.repoRoot);
     if (!target) {
       throw new AgentError('workspaceDetachedHead', { repoRoot: record.repoRoot });
     }

@@ -5,14 +5,7 @@
  */
 export { AgentLanding, savedRefPrefix } from './agentLanding';
 export type { MergeResult } from './agentLanding';
-export {
-  binarySniffLength,
-  buildChangeSet,
-  countStatusEntries,
-  looksBinary,
-  parsePathList,
-  sameChangeSet,
-} from './changeSet';
+export { sameChangeSet } from './changeSet';
 export { forecastPairs, liveBranchAgents, readForecasts, suggestMergeOrder } from './mergeOrder';
 export type { ForecastConflict, MergeSuggestion } from './mergeOrder';
 export { findOverlaps, repoRelativePath, sameOverlaps } from './overlaps';

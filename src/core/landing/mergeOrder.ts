@@ -10,7 +10,7 @@
  * committed work is seen: merge-tree compares branch tips, not worktrees.
  */
 import type { AgentRecord, AgentStatus } from '../agent';
-import type { MergeForecast } from '../ports';
+import type { MergeForecast } from '../git';
 
 export interface MergeSuggestion {
   /** No conflict was forecast, so every order (and `order` in particular) merges cleanly. */

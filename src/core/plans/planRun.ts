@@ -3,14 +3,14 @@ import { savedRefPrefix } from '../landing';
 import { AgentError } from '../errors';
 import { slugify } from '../naming';
 import type { Plan, PlanRunRecord, PlanTask, RunOutcome, TaskRunner } from './planTypes';
-import type { Clock, FileSystemPort, GitLandingPort, GitPort, Logger, ManagerSettings, MergeStrategy } from '../ports';
+import type { ChangeGit, LandingGit, MergeStrategy, RefGit, SnapshotGit, WorktreeGit } from '../git';
+import type { Clock, FileSystemPort, Logger, ManagerSettings } from '../ports';
 import { PlanScheduler } from './planScheduler';
 import { parentDir } from '../../util/paths';
 
 export interface PlanRunDeps {
   readonly manager: AgentManager;
-  readonly git: GitPort;
-  readonly landing: GitLandingPort;
+  readonly git: WorktreeGit & RefGit & ChangeGit & LandingGit & SnapshotGit;
   readonly fs: FileSystemPort;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -125,7 +125,7 @@ export class PlanRun implements TaskRunner {
   /** Merges the integration branch into the task's agent branch in its worktree, leaving conflicts there to resolve. */
   async resolveInWorktree(taskId: string): Promise<readonly string[]> {
     const agent = this.deps.manager.get(this.requireAgent(taskId));
-    const { conflicts } = await this.deps.landing.mergeLeavingConflicts(agent.cwd, this.integrationBranch);
+    const { conflicts } = await this.deps.git.mergeLeavingConflicts(agent.cwd, this.integrationBranch);
     await this.deps.manager.refreshChanges(agent.id);
     return conflicts;
   }
@@ -182,8 +182,8 @@ export class PlanRun implements TaskRunner {
 
   async integrate(task: PlanTask): Promise<'merged' | 'conflicts'> {
     const agent = this.deps.manager.get(this.requireAgent(task.id));
-    await this.deps.landing.commitAll(agent.cwd, `${task.title}\n\nPlan "${this.plan.title}", task ${task.id}`);
-    const outcome = await this.deps.landing.land(
+    await this.deps.git.commitAll(agent.cwd, `${task.title}\n\nPlan "${this.plan.title}", task ${task.id}`);
+    const outcome = await this.deps.git.land(
       this.integrationPath,
       agent.cwd,
       agent.branch!,
@@ -211,15 +211,15 @@ export class PlanRun implements TaskRunner {
 
   /** Land Plan: merges the integration branch into the branch checked out in the workspace, forecast first. */
   async land(strategy: MergeStrategy): Promise<LandPlanResult> {
-    const target = await this.deps.landing.currentBranch(this.repoRoot);
+    const target = await this.deps.git.currentBranch(this.repoRoot);
     if (!target) {
       throw new AgentError('planTargetDetached', { repoRoot: this.repoRoot });
     }
-    const forecast = await this.deps.landing.forecastMerge(this.repoRoot, target, this.integrationBranch);
+    const forecast = await this.deps.git.forecastMerge(this.repoRoot, target, this.integrationBranch);
     if (!forecast.clean) {
       return { kind: 'conflicts', files: forecast.conflicts, target };
     }
-    const outcome = await this.deps.landing.land(
+    const outcome = await this.deps.git.land(
       this.repoRoot,
       this.integrationPath,
       this.integrationBranch,
@@ -237,17 +237,16 @@ export class PlanRun implements TaskRunner {
    */
   async removeIntegration(): Promise<{ readonly branchKept: boolean }> {
     if (await this.deps.fs.exists(this.integrationPath)) {
-      await this.deps.landing.saveWork(
+      await this.deps.git.saveWork(
         this.integrationPath,
         `${savedRefPrefix}plan-${this.id}`,
         `Parallel Agents: integration worktree of plan "${this.plan.title}" saved before removing it`,
       );
     }
     await this.deps.git.removeWorktree(this.repoRoot, this.integrationPath, true);
-    const target = await this.deps.landing.currentBranch(this.repoRoot);
+    const target = await this.deps.git.currentBranch(this.repoRoot);
     const merged =
-      target !== undefined &&
-      (await this.deps.landing.isMergedByContent(this.repoRoot, this.integrationBranch, target));
+      target !== undefined && (await this.deps.git.isMergedByContent(this.repoRoot, this.integrationBranch, target));
     if (merged) {
       await this.deps.git.deleteBranch(this.repoRoot, this.integrationBranch, true);
     }

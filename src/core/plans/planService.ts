@@ -1,7 +1,8 @@
 import { AgentError } from '../errors';
 import type { Plan, PlanRunRecord } from './planTypes';
 import { PlanRun, type PlanRunDeps } from './planRun';
-import type { MergeStrategy, PlanStore } from '../ports';
+import type { MergeStrategy } from '../git';
+import type { PlanStore } from '../ports';
 import { CoalescedSave } from '../../util/async';
 import { type Disposable, Emitter } from '../../util/event';
 

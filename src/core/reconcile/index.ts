@@ -3,8 +3,8 @@
  * and repairs what a crash or another tool left (orphans to adopt or discard, records whose worktree
  * is gone), never deleting work that is not saved elsewhere.
  */
-export type { GitRefInfo, Orphan } from './reconcile';
+export type { GitRefInfo } from '../git';
+export type { Orphan } from './reconcile';
 export { Reconciler } from './reconciler';
 export type { OrphanKey, ReconcileReport } from './reconciler';
-export { parseWorktreeList } from './worktreeList';
-export type { WorktreeEntry } from './worktreeList';
+export type { WorktreeEntry } from '../git';

@@ -1,6 +1,6 @@
 /**
  * Reconcile Agents: what is on disk against what the saved state knows. Pure decisions only; the
- * git facts come in through GitReconcilePort.
+ * git facts come in through the git interfaces (core/git.ts).
  *
  * What "the extension made" means, precisely: a branch `<prefix>/<slug>` whose slug is one that
  * slugify/uniqueSlug can produce (lowercase ASCII letters and digits in hyphen-separated words;
@@ -9,18 +9,10 @@
  * is never reported, pruned or changed.
  */
 import { type AgentRecord, isActive } from '../agent';
-import type { WorktreeEntry } from './worktreeList';
+import type { GitRefInfo, WorktreeEntry } from '../git';
 import { parentDir, toForwardSlashes } from '../../util/paths';
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-
-export interface GitRefInfo {
-  /** Full ref name, e.g. refs/heads/agents/fix-bug or refs/parallel-agents/saved/ab12cd34. */
-  readonly name: string;
-  readonly sha: string;
-  /** First parent, for commits that have one. */
-  readonly parent?: string;
-}
 
 export interface ReconcileInput {
   readonly repoRoot: string;

@@ -3,7 +3,8 @@ import { isActive } from '../agent';
 import { type AgentLanding, savedRefPrefix } from '../landing';
 import type { AgentManager } from '../agents';
 import { AgentError } from '../errors';
-import type { FileSystemPort, GitLandingPort, GitPort, GitReconcilePort, Logger, ManagerSettings } from '../ports';
+import type { RefGit, SnapshotGit, WorktreeGit } from '../git';
+import type { FileSystemPort, Logger, ManagerSettings } from '../ports';
 import { type MissingAgent, type Orphan, reconcile, restoreSource, samePathKey } from './reconcile';
 import { WorktreeNames } from '../agents';
 import { type Disposable, Emitter } from '../../util/event';
@@ -21,9 +22,7 @@ export interface ReconcileReport {
 export interface ReconcilerDeps {
   readonly manager: AgentManager;
   readonly landing: AgentLanding;
-  readonly git: GitPort;
-  readonly gitLanding: GitLandingPort;
-  readonly reconcileGit: GitReconcilePort;
+  readonly git: WorktreeGit & RefGit & SnapshotGit;
   readonly fs: FileSystemPort;
   readonly clock: { now(): number };
   readonly logger: Logger;
@@ -72,7 +71,7 @@ export class Reconciler implements Disposable {
     const record = await this.recordFor(orphan, {});
     if (orphan.kind === 'branch') {
       await this.deps.fs.mkdirp(parentDir(orphan.path));
-      await this.deps.reconcileGit.checkoutWorktree(orphan.repoRoot, orphan.path, orphan.branch);
+      await this.deps.git.checkoutWorktree(orphan.repoRoot, orphan.path, orphan.branch);
     }
     this.deps.manager.register(record);
     await this.deps.fs
@@ -104,7 +103,7 @@ export class Reconciler implements Disposable {
       statusBeforeDiscard: 'stopped',
       worktreePresent: false,
     });
-    const saved = await this.deps.reconcileGit.saveBranch(
+    const saved = await this.deps.git.saveBranch(
       orphan.repoRoot,
       orphan.branch,
       `${savedRefPrefix}${record.id}`,
@@ -120,7 +119,7 @@ export class Reconciler implements Disposable {
   async restoreMissing(id: string): Promise<void> {
     const record = this.missingRecord(id);
     const refs = new Map(
-      (await this.deps.reconcileGit.listRefs(record.repoRoot, ['refs/heads/', savedRefPrefix])).map((r) => [r.name, r]),
+      (await this.deps.git.listRefs(record.repoRoot, ['refs/heads/', savedRefPrefix])).map((r) => [r.name, r]),
     );
     const source = restoreSource(record, refs);
     if (source === 'none') {
@@ -129,9 +128,9 @@ export class Reconciler implements Disposable {
     await this.pruneStale(record);
     await this.deps.fs.mkdirp(parentDir(record.worktreePath));
     if (source === 'saved') {
-      await this.deps.gitLanding.restoreWork(record.repoRoot, record.worktreePath, record.branch, record.savedRef!);
+      await this.deps.git.restoreWork(record.repoRoot, record.worktreePath, record.branch, record.savedRef!);
     } else {
-      await this.deps.reconcileGit.checkoutWorktree(record.repoRoot, record.worktreePath, record.branch);
+      await this.deps.git.checkoutWorktree(record.repoRoot, record.worktreePath, record.branch);
     }
     this.deps.manager.annotate(id, { worktreeMissing: false });
     this.deps.manager.setTracked(id, true);
@@ -149,7 +148,7 @@ export class Reconciler implements Disposable {
     await this.pruneStale(record);
     const refs = new Map(
       (
-        await this.deps.reconcileGit.listRefs(record.repoRoot, [
+        await this.deps.git.listRefs(record.repoRoot, [
           `refs/heads/${record.branch}`,
           ...(record.savedRef ? [record.savedRef] : []),
         ])
@@ -159,7 +158,7 @@ export class Reconciler implements Disposable {
     if (tip) {
       // Saved work taken on the branch tip holds its commits and more: it is kept, not written over.
       if (tip.sha !== record.baseSha && restoreSource(record, refs) !== 'saved') {
-        await this.deps.reconcileGit.saveBranch(
+        await this.deps.git.saveBranch(
           record.repoRoot,
           record.branch,
           `${savedRefPrefix}${id}`,
@@ -209,8 +208,8 @@ export class Reconciler implements Disposable {
     const settings = this.deps.settings();
     const records = this.deps.manager.list();
     const [worktrees, refs] = await Promise.all([
-      this.deps.reconcileGit.listWorktrees(repoRoot),
-      this.deps.reconcileGit.listRefs(repoRoot, ['refs/heads/', savedRefPrefix]),
+      this.deps.git.listWorktrees(repoRoot),
+      this.deps.git.listRefs(repoRoot, ['refs/heads/', savedRefPrefix]),
     ]);
     const existingFolders = new Set<string>();
     for (const r of records) {
@@ -235,7 +234,7 @@ export class Reconciler implements Disposable {
     });
     const pruned: string[] = [];
     for (const dir of findings.prune) {
-      await this.deps.reconcileGit.pruneWorktree(repoRoot, dir).then(
+      await this.deps.git.pruneWorktree(repoRoot, dir).then(
         () => pruned.push(dir),
         (e: Error) => this.deps.logger.warn(`[Reconcile] pruning ${dir} failed: ${e.message}`),
       );
@@ -254,7 +253,7 @@ export class Reconciler implements Disposable {
   }
 
   private async recordFor(orphan: Orphan, patch: Partial<AgentRecord>): Promise<AgentRecord> {
-    const base = await this.deps.reconcileGit.mergeBase(orphan.repoRoot, 'HEAD', `refs/heads/${orphan.branch}`);
+    const base = await this.deps.git.mergeBase(orphan.repoRoot, 'HEAD', `refs/heads/${orphan.branch}`);
     if (!base) {
       throw new AgentError('unrelatedHistory', { branch: orphan.branch, repoRoot: orphan.repoRoot });
     }
@@ -311,11 +310,11 @@ export class Reconciler implements Disposable {
 
   /** A registration left behind by the deleted folder would stop `worktree add` at the same path. */
   private async pruneStale(record: AgentRecord & { worktreePath: string }): Promise<void> {
-    const entry = (await this.deps.reconcileGit.listWorktrees(record.repoRoot)).find(
+    const entry = (await this.deps.git.listWorktrees(record.repoRoot)).find(
       (w) => samePathKey(w.path) === samePathKey(record.worktreePath),
     );
     if (entry && !(await this.deps.fs.exists(record.worktreePath))) {
-      await this.deps.reconcileGit.pruneWorktree(record.repoRoot, record.worktreePath);
+      await this.deps.git.pruneWorktree(record.repoRoot, record.worktreePath);
     }
   }
 }

@@ -4,7 +4,7 @@ import type { AgentLanding } from '../../core/landing';
 import type { AgentManager } from '../../core/agents';
 import type { PlanService } from '../../core/plans';
 import type { Reconciler } from '../../core/reconcile';
-import type { GitLandingPort, MergeStrategy } from '../../core/ports';
+import type { Git, MergeStrategy } from '../../core/git';
 import type { TerminalRunner } from '../../host/terminalRunner';
 import type { AgentOutputViews } from '../outputViews';
 import { agentCommands } from './agentCommands';
@@ -21,7 +21,7 @@ export interface CommandTableDeps {
   readonly plans: PlanService;
   readonly showTimeline: (arg?: unknown) => unknown;
   readonly landing: AgentLanding;
-  readonly gitLanding: GitLandingPort;
+  readonly git: Git;
   readonly outputs: AgentOutputViews;
   readonly terminals: TerminalRunner;
   readonly dispatch: DispatchDeps;
@@ -39,7 +39,7 @@ const demoPrompt = [
 /** Every command id contributed in package.json, with its handler. */
 export function commandTable(deps: CommandTableDeps): Record<string, CommandHandler> {
   const agent = agentCommands(deps);
-  const review = reviewCommands({ manager: deps.manager, landing: deps.gitLanding });
+  const review = reviewCommands({ manager: deps.manager, landing: deps.git });
   const land = landCommands(deps);
   const reconcile = reconcileCommands({ manager: deps.manager, reconciler: deps.reconciler });
   const plan = planCommands({
@@ -78,8 +78,8 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
       forecastConflicts(
         {
           manager: deps.manager,
-          landing: deps.gitLanding,
-          currentBranch: (root) => deps.gitLanding.currentBranch(root),
+          landing: deps.git,
+          currentBranch: (root) => deps.git.currentBranch(root),
         },
         arg,
       ),

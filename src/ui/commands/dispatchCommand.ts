@@ -3,7 +3,7 @@ import type { Isolation } from '../../core/agent';
 import type { AgentManager, DispatchOptions } from '../../core/agents';
 import { AgentError } from '../../core/errors';
 import { titleFromPrompt } from '../../core/naming';
-import type { GitPort } from '../../core/ports';
+import type { RefGit } from '../../core/git';
 import type { Profile } from '../../core/clis';
 import { stateKeys } from '../../constants';
 import { checkedRepositoryFolder, pickRepositoryFolder } from './folderPick';
@@ -23,7 +23,7 @@ export interface DispatchDeps {
   readonly defaultProfile: () => string;
   readonly memento: vscode.Memento;
   /** Tells which folders are git repositories. */
-  readonly git: Pick<GitPort, 'repoRoot'>;
+  readonly git: Pick<RefGit, 'repoRoot'>;
 }
 
 /** Asks for whatever the arguments leave open, then dispatches with a progress notification. */

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { AgentError } from '../../core/errors';
 import { chooseFolder, isRepository, type WorkspaceFolderInfo } from '../../core/agents';
-import type { GitPort } from '../../core/ports';
+import type { RefGit } from '../../core/git';
 import { cancelled } from './commandRunner';
 
-type RepoRoot = Pick<GitPort, 'repoRoot'>;
+type RepoRoot = Pick<RefGit, 'repoRoot'>;
 
 function notRepository(folder: string): AgentError {
   return new AgentError('folderNotARepository', { folder });

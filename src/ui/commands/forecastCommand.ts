@@ -9,11 +9,11 @@ import {
   type ForecastConflict,
   type MergeSuggestion,
 } from '../../core/landing';
-import type { GitLandingPort } from '../../core/ports';
+import type { LandingGit } from '../../core/git';
 
 export interface ForecastDeps {
   readonly manager: AgentManager;
-  readonly landing: GitLandingPort;
+  readonly landing: Pick<LandingGit, 'forecastMany'>;
   /** Branch checked out in the repository's main worktree; undefined when HEAD is detached. */
   readonly currentBranch: (repoRoot: string) => Promise<string | undefined>;
 }

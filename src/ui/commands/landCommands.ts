@@ -3,7 +3,7 @@ import type { AgentRecord } from '../../core/agent';
 import type { AgentLanding, MergeResult } from '../../core/landing';
 import type { AgentManager } from '../../core/agents';
 import { AgentError } from '../../core/errors';
-import type { MergeStrategy } from '../../core/ports';
+import type { MergeStrategy } from '../../core/git';
 import { joinPath } from '../../util/paths';
 import { statusText } from '../agentsView/presentation';
 import { pickAgentId } from './agentPick';

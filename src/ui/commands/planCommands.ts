@@ -7,7 +7,7 @@ import { parsePlan } from '../../core/plans';
 import { extractPlanJson, planningPrompt, replyText } from '../../core/plans';
 import type { PlanService } from '../../core/plans';
 import type { Plan, PlanProblem } from '../../core/plans';
-import type { GitPort, MergeStrategy } from '../../core/ports';
+import type { MergeStrategy, RefGit } from '../../core/git';
 import type { Profile } from '../../core/clis';
 import { pickRepositoryFolder } from './folderPick';
 import { cancelled } from './commandRunner';
@@ -47,7 +47,7 @@ export interface PlanCommandDeps {
   readonly defaultProfile: () => string;
   readonly strategy: () => MergeStrategy;
   /** Tells which workspace folders are git repositories. */
-  readonly git: Pick<GitPort, 'repoRoot'>;
+  readonly git: Pick<RefGit, 'repoRoot'>;
 }
 
 function describeProblems(problems: readonly PlanProblem[]): string {

@@ -3,7 +3,7 @@ import type { AgentRecord, ChangedFile } from '../../core/agent';
 import type { AgentManager } from '../../core/agents';
 import { AgentError } from '../../core/errors';
 import { repoRelativePath } from '../../core/landing';
-import type { GitLandingPort } from '../../core/ports';
+import type { LandingGit } from '../../core/git';
 import { joinPath, parentDir } from '../../util/paths';
 import { BaseContentProvider } from '../diff/baseContentProvider';
 import { diffSides } from '../diff/openChange';
@@ -12,7 +12,7 @@ import { cancelled } from './commandRunner';
 
 export interface ReviewDeps {
   readonly manager: AgentManager;
-  readonly landing: GitLandingPort;
+  readonly landing: Pick<LandingGit, 'restoreFile'>;
 }
 
 /**

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { schemes } from '../../constants';
-import type { GitPort } from '../../core/ports';
+import type { ChangeGit } from '../../core/git';
 
 export interface BaseQuery {
   readonly repo: string;
@@ -14,7 +14,7 @@ export interface BaseQuery {
 
 /** Serves files as they were at an agent's base commit: the read-only left side of its diffs. */
 export class BaseContentProvider implements vscode.TextDocumentContentProvider {
-  constructor(private readonly git: GitPort) {}
+  constructor(private readonly git: Pick<ChangeGit, 'showFile'>) {}
 
   /**
    * `filePath` is where the file lives in the agent's folder: with the same path on both sides, VS Code

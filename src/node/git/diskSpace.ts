@@ -2,8 +2,8 @@
 // so its write failures are read as a full disk, or checked against the free space left.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { AgentError, isDiskFull } from '../core/errors';
-import { GitProcessError } from './gitProcess';
+import { AgentError, isDiskFull } from '../../core/errors';
+import { GitProcessError } from './errors';
 
 /** Below this much free space a failed write is taken to be a full disk. */
 const NEARLY_FULL_BYTES = 1024 * 1024;

@@ -6,10 +6,10 @@
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AgentError } from '../core/errors';
-import { parsePathList } from '../core/landing';
-import { parseCommitCheck, parseMergeTree, parseMergeTreeBatch, type TreeForecast } from '../core/gitOutput';
-import { atLeast, type GitContext } from './gitContext';
+import { AgentError } from '../../core/errors';
+import { parsePathList } from './changeParsers';
+import { parseCommitCheck, parseMergeTree, parseMergeTreeBatch, type TreeForecast } from './landingParsers';
+import { atLeast, type GitRunner } from './runner';
 
 /** What the git binary offers for forecasting: merge-tree --stdin, merge-tree --write-tree, or neither. */
 export type MergeTreeSupport = 'stdin' | 'writeTree' | 'none';
@@ -22,7 +22,7 @@ export class MergeForecaster {
   private detected?: Promise<MergeTreeSupport>;
 
   constructor(
-    private readonly context: GitContext,
+    private readonly runner: GitRunner,
     private readonly forced?: MergeTreeSupport,
   ) {}
 
@@ -43,14 +43,14 @@ export class MergeForecaster {
       return this.batch(repoRoot, commits);
     }
     const trial = () => this.trialMerges(repoRoot, commits);
-    return holdingQueue ? trial() : this.context.write(repoRoot, trial);
+    return holdingQueue ? trial() : this.runner.write(repoRoot, trial);
   }
 
   private support(repoRoot: string): Promise<MergeTreeSupport> {
     if (this.forced) {
       return Promise.resolve(this.forced);
     }
-    this.detected ??= this.context.version(repoRoot).then(
+    this.detected ??= this.runner.version(repoRoot).then(
       (v) => (atLeast(v, [2, 39]) ? 'stdin' : atLeast(v, [2, 38]) ? 'writeTree' : 'none'),
       (e: unknown) => {
         this.detected = undefined;
@@ -70,7 +70,7 @@ export class MergeForecaster {
     const shas =
       bad === undefined
         ? parseCommitCheck(
-            await this.context.out(repoRoot, ['cat-file', '--batch-check'], {
+            await this.runner.out(repoRoot, ['cat-file', '--batch-check'], {
               input: names.map((n) => `${n}^{commit}\n`).join(''),
             }),
             names,
@@ -86,11 +86,11 @@ export class MergeForecaster {
 
   private async single(repoRoot: string, [ours, theirs]: Pair): Promise<TreeForecast> {
     const args = [...mergeTreeArgs, ours, theirs];
-    const result = await this.context.run(repoRoot, args, { okCodes: [0, 1] });
+    const result = await this.runner.run(repoRoot, args, { okCodes: [0, 1] });
     const forecast = parseMergeTree(result.stdout, result.exitCode);
     // Exit 1 also means "not something we can merge": only a tree in the answer makes it a forecast.
     if (!forecast.tree || !/^[0-9a-f]{40,64}$/.test(forecast.tree)) {
-      throw this.context.fail(
+      throw this.runner.fail(
         new Error(result.stderr.trim() || `no tree in the answer of git merge-tree ${ours} ${theirs}`),
         repoRoot,
         args,
@@ -102,7 +102,7 @@ export class MergeForecaster {
 
   private async batch(repoRoot: string, pairs: readonly Pair[]): Promise<TreeForecast[]> {
     const args = [...mergeTreeArgs, '--stdin'];
-    const result = await this.context.run(repoRoot, args, { input: pairs.map(([a, b]) => `${a} ${b}\n`).join('') });
+    const result = await this.runner.run(repoRoot, args, { input: pairs.map(([a, b]) => `${a} ${b}\n`).join('') });
     try {
       return parseMergeTreeBatch(result.stdout, pairs.length);
     } catch (e) {
@@ -125,12 +125,12 @@ export class MergeForecaster {
     ];
     const forecasts: TreeForecast[] = [];
     try {
-      await this.context.run(repoRoot, [...quiet, 'worktree', 'add', '--detach', '--quiet', dir, pairs[0][0]], {
+      await this.runner.run(repoRoot, [...quiet, 'worktree', 'add', '--detach', '--quiet', dir, pairs[0][0]], {
         reason: 'worktreeFailed',
       });
       for (const [ours, theirs] of pairs) {
-        await this.context.run(dir, [...quiet, 'reset', '--hard', '--quiet', ours]);
-        await this.context.run(dir, ['clean', '-ffdxq']);
+        await this.runner.run(dir, [...quiet, 'reset', '--hard', '--quiet', ours]);
+        await this.runner.run(dir, ['clean', '-ffdxq']);
         forecasts.push(await this.trialMerge(dir, quiet, theirs));
       }
       return forecasts;
@@ -142,15 +142,15 @@ export class MergeForecaster {
 
   private async trialMerge(dir: string, quiet: string[], theirs: string): Promise<TreeForecast> {
     const args = [...quiet, 'merge', '--no-commit', '--no-ff', '--quiet', theirs];
-    const merge = await this.context.run(dir, args, { okCodes: [0, 1] });
+    const merge = await this.runner.run(dir, args, { okCodes: [0, 1] });
     if (merge.exitCode === 0) {
-      return { clean: true, conflicts: [], tree: await this.context.out(dir, ['write-tree']) };
+      return { clean: true, conflicts: [], tree: await this.runner.out(dir, ['write-tree']) };
     }
     const conflicts = parsePathList(
-      (await this.context.run(dir, ['diff', '--name-only', '--no-relative', '--diff-filter=U', '-z'])).stdout,
+      (await this.runner.run(dir, ['diff', '--name-only', '--no-relative', '--diff-filter=U', '-z'])).stdout,
     );
     if (conflicts.length === 0) {
-      throw this.context.fail(new Error(merge.stderr || merge.stdout), dir, args.slice(quiet.length), 'gitFailed');
+      throw this.runner.fail(new Error(merge.stderr || merge.stdout), dir, args.slice(quiet.length), 'gitFailed');
     }
     return { clean: false, conflicts };
   }
@@ -160,8 +160,8 @@ export class MergeForecaster {
       ['worktree', 'remove', '--force', '--force', dir],
       ['worktree', 'prune'],
     ]) {
-      await this.context.runner.exec(repoRoot, args).catch((e: unknown) => {
-        this.context.logger?.warn(
+      await this.runner.exec(repoRoot, args).catch((e: unknown) => {
+        this.runner.logger?.warn(
           `[Git] removing the trial-merge worktree ${dir}: git ${args.slice(0, 2).join(' ')} failed — ${String(e)}`,
         );
       });

@@ -1,6 +1,6 @@
-/** Parsers for the git output the landing layer reads (all produced with -z or NUL-separated formats). */
-import { AgentError } from './errors';
-import type { MergeForecast, SavedWork } from './ports';
+/** Parsers for the git output landing reads: merge-tree forecasts, commit checks, conflict markers. */
+import { AgentError } from '../../core/errors';
+import type { MergeForecast } from '../../core/git';
 
 /** A forecast plus the tree the merge would produce (the conflicted tree when not clean). */
 export interface TreeForecast extends MergeForecast {
@@ -49,49 +49,6 @@ export function parseMergeTreeBatch(output: string, count: number): TreeForecast
 }
 
 /**
- * Every path in `git status --porcelain=v1 -z`: `XY path\0`, where a rename or copy is followed by
- * its original path, which is listed too (it changed: it is gone).
- */
-export function parseStatusPaths(output: string): string[] {
-  const parts = output.split('\0');
-  const paths: string[] = [];
-  let i = 0;
-  while (i < parts.length) {
-    const record = parts[i++];
-    if (record.length < 4 || record.startsWith('## ')) {
-      continue;
-    }
-    paths.push(record.slice(3));
-    const x = record.charAt(0);
-    const y = record.charAt(1);
-    if ((x === 'R' || x === 'C' || y === 'R' || y === 'C') && i < parts.length) {
-      paths.push(parts[i++]);
-    }
-  }
-  return unique(paths);
-}
-
-/** Whether the status shows changes in the index (X column), i.e. something is staged. */
-export function hasStagedChanges(output: string): boolean {
-  const parts = output.split('\0');
-  let i = 0;
-  while (i < parts.length) {
-    const record = parts[i++];
-    if (record.length < 4 || record.startsWith('## ')) {
-      continue;
-    }
-    const x = record.charAt(0);
-    if (x !== ' ' && x !== '?' && x !== '!') {
-      return true;
-    }
-    if (record.charAt(1) === 'R' || record.charAt(1) === 'C') {
-      i++;
-    }
-  }
-  return false;
-}
-
-/**
  * `git cat-file --batch-check` fed one `name^{commit}` a line: `sha commit size` or
  * `name^{commit} missing`. Returns the sha of each name, undefined for names that are no commit.
  */
@@ -101,18 +58,6 @@ export function parseCommitCheck(output: string, names: readonly string[]): (str
     const match = /^([0-9a-f]{40,64}) commit \d+$/.exec(lines[index] ?? '');
     return match ? match[1] : undefined;
   });
-}
-
-/** `git for-each-ref --format=%(refname)%00%(objectname)%00%(committerdate:unix)`, one ref a line. */
-export function parseSavedWork(output: string): SavedWork[] {
-  const saved: SavedWork[] = [];
-  for (const line of output.split('\n')) {
-    const [ref, sha, seconds] = line.split('\0');
-    if (ref && sha) {
-      saved.push({ ref, sha, date: (Number.parseInt(seconds ?? '', 10) || 0) * 1000 });
-    }
-  }
-  return saved;
 }
 
 /** Whether text still holds a conflict marker line that git writes (`<<<<<<< ` or `>>>>>>> `). */

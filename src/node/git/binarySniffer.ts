@@ -2,7 +2,7 @@
 import * as fs from 'node:fs/promises';
 import { constants } from 'node:fs';
 import * as path from 'node:path';
-import { binarySniffLength, looksBinary } from '../core/landing';
+import { binarySniffLength, looksBinary } from './changeParsers';
 
 /** Beyond this many untracked files the rest are reported as text rather than read. */
 const maxSniffedFiles = 500;

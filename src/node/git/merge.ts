@@ -5,13 +5,14 @@
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { parsePathList } from '../core/landing';
-import { AgentError } from '../core/errors';
-import { hasStagedChanges, parseStatusPaths } from '../core/gitOutput';
-import type { MergeOutcome, MergeStrategy } from '../core/ports';
-import type { GitContext } from './gitContext';
-import type { MergeForecaster } from './gitForecast';
-import type { GitExecResult } from './gitProcess';
+import { AgentError } from '../../core/errors';
+import type { MergeOutcome, MergeStrategy } from '../../core/git';
+import { hasStagedChanges, parsePathList, parseStatusPaths } from './changeParsers';
+import { noEditor, unmergedPaths } from './changes';
+import type { MergeForecaster } from './forecast';
+import type { GitExecResult } from './process';
+import { currentBranch, hasRef } from './refs';
+import type { GitRunner } from './runner';
 
 /** Never the stash (shared by all worktrees), never other branches moved by a rebase, never an editor. */
 export const safeMergeConfig = [
@@ -22,36 +23,18 @@ export const safeMergeConfig = [
   '-c',
   'rebase.updateRefs=false',
 ];
-export const noEditor = { GIT_EDITOR: ':' };
 
-/** Repository-relative paths with unresolved conflicts in the worktree at `cwd`. */
-export async function unmergedPaths(context: GitContext, cwd: string): Promise<string[]> {
-  return parsePathList(
-    (await context.run(cwd, ['diff', '--name-only', '--no-relative', '--diff-filter=U', '-z'])).stdout,
-  );
-}
-
-export async function hasRef(context: GitContext, cwd: string, ref: string): Promise<boolean> {
-  return (await context.run(cwd, ['rev-parse', '--quiet', '--verify', ref], { okCodes: [0, 1] })).exitCode === 0;
-}
-
-export async function currentBranch(context: GitContext, cwd: string): Promise<string | undefined> {
-  const result = await context.run(cwd, ['symbolic-ref', '--quiet', 'HEAD'], { okCodes: [0, 1] });
-  const ref = result.stdout.trim();
-  return result.exitCode === 0 && ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined;
-}
-
-function failure(context: GitContext, cwd: string, command: string, result: GitExecResult): AgentError {
+function failure(runner: GitRunner, cwd: string, command: string, result: GitExecResult): AgentError {
   const detail = (result.stderr.trim() || result.stdout.trim()).slice(0, 4000);
   if (/would be overwritten|untracked working tree files/i.test(detail)) {
     return new AgentError('changesWouldBeOverwritten', { cwd }, detail);
   }
-  return context.fail(new Error(detail), cwd, [command], 'gitFailed');
+  return runner.fail(new Error(detail), cwd, [command], 'gitFailed');
 }
 
 export class Lander {
   constructor(
-    private readonly context: GitContext,
+    private readonly runner: GitRunner,
     private readonly forecaster: MergeForecaster,
   ) {}
 
@@ -62,7 +45,7 @@ export class Lander {
     strategy: MergeStrategy,
     message: string,
   ): Promise<MergeOutcome> {
-    const target = await currentBranch(this.context, cwd);
+    const target = await currentBranch(this.runner, cwd);
     if (!target) {
       throw new AgentError('detachedHead', { cwd });
     }
@@ -90,7 +73,7 @@ export class Lander {
    * naming the files.
    */
   private async refuseDirty(cwd: string, mergedTree: string | undefined): Promise<void> {
-    const status = (await this.context.run(cwd, ['status', '--porcelain=v1', '-z', '--untracked-files=all'])).stdout;
+    const status = (await this.runner.run(cwd, ['status', '--porcelain=v1', '-z', '--untracked-files=all'])).stdout;
     if (hasStagedChanges(status)) {
       throw new AgentError('stagedChanges', { cwd });
     }
@@ -111,7 +94,7 @@ export class Lander {
     const changing = new Set(
       parsePathList(
         (
-          await this.context.run(cwd, [
+          await this.runner.run(cwd, [
             'diff',
             '--name-only',
             '--no-renames',
@@ -133,11 +116,11 @@ export class Lander {
    */
   private async ignoredInTheWay(cwd: string, mergedTree: string, listed: readonly string[]): Promise<string[]> {
     const args = ['diff', '--name-only', '--no-renames', '--no-relative', '-z', '--diff-filter=A', 'HEAD', mergedTree];
-    const added = parsePathList((await this.context.run(cwd, [...args, '--'])).stdout);
+    const added = parsePathList((await this.runner.run(cwd, [...args, '--'])).stdout);
     if (added.length === 0) {
       return [];
     }
-    const top = await this.context.out(cwd, ['rev-parse', '--show-toplevel']);
+    const top = await this.runner.out(cwd, ['rev-parse', '--show-toplevel']);
     const known = new Set(listed);
     const present = await Promise.all(
       added.map(
@@ -153,83 +136,83 @@ export class Lander {
   }
 
   private async head(cwd: string): Promise<MergeOutcome> {
-    return { ok: true, sha: await this.context.out(cwd, ['rev-parse', 'HEAD']) };
+    return { ok: true, sha: await this.runner.out(cwd, ['rev-parse', 'HEAD']) };
   }
 
   private async merge(cwd: string, branch: string, message: string): Promise<MergeOutcome> {
     // A merge the user has in progress is theirs: git refuses to start another one, and it is never aborted here.
-    const usersMerge = await hasRef(this.context, cwd, 'MERGE_HEAD');
+    const usersMerge = await hasRef(this.runner, cwd, 'MERGE_HEAD');
     const args = [...safeMergeConfig, 'merge', '--no-ff', '--no-edit', '-m', message, branch];
-    const result = await this.context.run(cwd, args, { okCodes: 'any', env: noEditor });
+    const result = await this.runner.run(cwd, args, { okCodes: 'any', env: noEditor });
     if (result.exitCode === 0) {
       return this.head(cwd);
     }
-    const conflicts = await unmergedPaths(this.context, cwd);
-    if (!usersMerge && (await hasRef(this.context, cwd, 'MERGE_HEAD'))) {
-      await this.context.run(cwd, ['merge', '--abort']);
+    const conflicts = await unmergedPaths(this.runner, cwd);
+    if (!usersMerge && (await hasRef(this.runner, cwd, 'MERGE_HEAD'))) {
+      await this.runner.run(cwd, ['merge', '--abort']);
     }
     if (conflicts.length > 0) {
       return { ok: false, conflicts };
     }
-    throw failure(this.context, cwd, 'merge', result);
+    throw failure(this.runner, cwd, 'merge', result);
   }
 
   private async squash(cwd: string, branch: string, message: string): Promise<MergeOutcome> {
     const args = [...safeMergeConfig, 'merge', '--squash', branch];
-    const result = await this.context.run(cwd, args, { okCodes: 'any', env: noEditor });
+    const result = await this.runner.run(cwd, args, { okCodes: 'any', env: noEditor });
     if (result.exitCode !== 0) {
-      const conflicts = await unmergedPaths(this.context, cwd);
+      const conflicts = await unmergedPaths(this.runner, cwd);
       // Exit 1: the squash changed the index and files; other codes: git refused before changing anything.
       if (result.exitCode === 1 || conflicts.length > 0) {
-        await this.context.run(cwd, ['reset', '--merge']);
+        await this.runner.run(cwd, ['reset', '--merge']);
       }
       if (conflicts.length > 0) {
         return { ok: false, conflicts };
       }
-      throw failure(this.context, cwd, 'merge', result);
+      throw failure(this.runner, cwd, 'merge', result);
     }
-    const staged = (await this.context.run(cwd, ['diff', '--cached', '--quiet'], { okCodes: [0, 1] })).exitCode === 1;
+    const staged = (await this.runner.run(cwd, ['diff', '--cached', '--quiet'], { okCodes: [0, 1] })).exitCode === 1;
     if (!staged) {
       // The branch's content is already there: nothing to commit; drop SQUASH_MSG.
-      await this.context.run(cwd, ['reset', '--merge']);
+      await this.runner.run(cwd, ['reset', '--merge']);
       return this.head(cwd);
     }
     const commit = ['commit', '--quiet', '-m', message];
-    const committed = await this.context.run(cwd, commit, { okCodes: 'any', env: noEditor });
+    const committed = await this.runner.run(cwd, commit, { okCodes: 'any', env: noEditor });
     if (committed.exitCode !== 0) {
-      await this.context.run(cwd, ['reset', '--merge']);
-      throw failure(this.context, cwd, 'commit', committed);
+      await this.runner.run(cwd, ['reset', '--merge']);
+      throw failure(this.runner, cwd, 'commit', committed);
     }
     return this.head(cwd);
   }
 
   private async rebase(cwd: string, agentCwd: string, branch: string, target: string): Promise<MergeOutcome> {
-    const checkedOut = await currentBranch(this.context, agentCwd);
+    const checkedOut = await currentBranch(this.runner, agentCwd);
     if (checkedOut !== branch) {
       throw new AgentError('rebaseWrongBranch', { cwd: agentCwd, branch: checkedOut, expected: branch });
     }
-    const tracked = (await this.context.run(agentCwd, ['status', '--porcelain=v1', '-z', '--untracked-files=no']))
+    const tracked = (await this.runner.run(agentCwd, ['status', '--porcelain=v1', '-z', '--untracked-files=no']))
       .stdout;
     if (tracked !== '') {
       throw new AgentError('rebaseUncommitted', { cwd: agentCwd, branch });
     }
-    const before = await this.context.out(agentCwd, ['rev-parse', 'HEAD']);
+    const before = await this.runner.out(agentCwd, ['rev-parse', 'HEAD']);
     const args = [...safeMergeConfig, 'rebase', target];
-    const rebased = await this.context.run(agentCwd, args, { okCodes: 'any', env: noEditor });
+    const rebased = await this.runner.run(agentCwd, args, { okCodes: 'any', env: noEditor });
     if (rebased.exitCode !== 0) {
-      const conflicts = await unmergedPaths(this.context, agentCwd);
-      await this.context.runner.exec(agentCwd, ['rebase', '--abort'], { okCodes: 'any' });
+      const conflicts = await unmergedPaths(this.runner, agentCwd);
+      await this.runner.exec(agentCwd, ['rebase', '--abort'], { okCodes: 'any' });
       if (conflicts.length > 0) {
         return { ok: false, conflicts };
       }
-      throw failure(this.context, agentCwd, 'rebase', rebased);
+      throw failure(this.runner, agentCwd, 'rebase', rebased);
     }
     const ff = [...safeMergeConfig, 'merge', '--ff-only', branch];
-    const merged = await this.context.run(cwd, ff, { okCodes: 'any', env: noEditor });
+    const merged = await this.runner.run(cwd, ff, { okCodes: 'any', env: noEditor });
     if (merged.exitCode !== 0) {
       // Put the agent branch back where it was: no half-landed state.
-      await this.context.run(agentCwd, ['reset', '--keep', before]);
-      throw failure(this.context, cwd, 'merge', merged);
+      await this.runner.run(agentCwd, ['reset', '--keep', before]);
+      throw failure(this.runner, cwd, 'merge', merged);
     }
     return this.head(cwd);
   }

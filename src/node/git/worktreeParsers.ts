@@ -1,18 +1,5 @@
 /** Parser for `git worktree list --porcelain -z` (git >= 2.36): attribute records, a blank one between worktrees. */
-
-export interface WorktreeEntry {
-  readonly path: string;
-  /** Full sha of the worktree's HEAD; absent for a bare repository or an unborn branch. */
-  readonly head?: string;
-  /** Full ref name, e.g. "refs/heads/agents/fix-bug"; absent when detached. */
-  readonly branch?: string;
-  readonly bare: boolean;
-  readonly detached: boolean;
-  /** Set (possibly to '') when locked; the reason git gives, e.g. "initializing". */
-  readonly locked?: string;
-  /** Set (possibly to '') when git would prune it, e.g. because its folder is gone. */
-  readonly prunable?: string;
-}
+import type { WorktreeEntry } from '../../core/git';
 
 function attribute(record: string): [string, string] {
   const space = record.indexOf(' ');

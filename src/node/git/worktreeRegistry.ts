@@ -1,22 +1,23 @@
 /** Reading `git worktree list`: the one place that runs it, finds a worktree in it, and checks one. */
-import { AgentError } from '../core/errors';
-import { parseWorktreeList, type WorktreeEntry } from '../core/reconcile';
-import { canonicalPath } from './fileSystem';
-import type { GitContext } from './gitContext';
+import { AgentError } from '../../core/errors';
+import type { WorktreeEntry } from '../../core/git';
+import { canonicalPath } from '../fileSystem';
+import type { GitRunner } from './runner';
+import { parseWorktreeList } from './worktreeParsers';
 
 /** `git worktree list --porcelain -z`, the main worktree first. */
-export async function listWorktrees(context: GitContext, repoRoot: string): Promise<WorktreeEntry[]> {
-  return parseWorktreeList((await context.run(repoRoot, ['worktree', 'list', '--porcelain', '-z'])).stdout);
+export async function listWorktrees(runner: GitRunner, repoRoot: string): Promise<WorktreeEntry[]> {
+  return parseWorktreeList((await runner.run(repoRoot, ['worktree', 'list', '--porcelain', '-z'])).stdout);
 }
 
 /** The worktree git lists at `target` (paths compared by canonicalPath), or undefined. */
 export async function findWorktree(
-  context: GitContext,
+  runner: GitRunner,
   repoRoot: string,
   target: string,
 ): Promise<WorktreeEntry | undefined> {
   const wanted = await canonicalPath(target);
-  for (const entry of await listWorktrees(context, repoRoot)) {
+  for (const entry of await listWorktrees(runner, repoRoot)) {
     if ((await canonicalPath(entry.path)) === wanted) {
       return entry;
     }
@@ -26,12 +27,12 @@ export async function findWorktree(
 
 /** Throws (reason worktreeFailed) unless git lists a worktree at `target` with `branch` checked out. */
 export async function verifyCheckedOut(
-  context: GitContext,
+  runner: GitRunner,
   repoRoot: string,
   target: string,
   branch: string,
 ): Promise<void> {
-  const entry = await findWorktree(context, repoRoot, target);
+  const entry = await findWorktree(runner, repoRoot, target);
   if (!entry) {
     throw new AgentError('worktreeNotListed', { path: target });
   }

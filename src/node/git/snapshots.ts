@@ -1,0 +1,151 @@
+/**
+ * Parking a worktree's work as a commit on a private ref, and bringing it back. Never the stash:
+ * it is shared by every worktree of a repository.
+ */
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { AgentError } from '../../core/errors';
+import type { SavedWork, SnapshotGit } from '../../core/git';
+import { pathExists } from '../fileSystem';
+import { requireFullRef } from './refs';
+import type { GitRunner } from './runner';
+import { parseCommitTime, parseSavedWork } from './snapshotParsers';
+import { verifyCheckedOut } from './worktreeRegistry';
+
+/**
+ * Commits the worktree exactly as it is (tracked changes, deletions, untracked but not ignored
+ * files, modes, symlinks) on top of HEAD through a temporary index: the real index, the files and
+ * HEAD stay as they were. The index is seeded from HEAD rather than copied, so no stat cache or
+ * assume-unchanged bit can hide a change. Runs no hooks.
+ */
+async function saveWork(runner: GitRunner, cwd: string, ref: string, message: string): Promise<SavedWork> {
+  requireFullRef(ref);
+  const temp = await fs.mkdtemp(path.join(os.tmpdir(), 'pa-save-'));
+  const env = { GIT_INDEX_FILE: path.join(temp, 'index') };
+  try {
+    await runner.run(cwd, ['read-tree', 'HEAD'], { env });
+    await runner.run(cwd, ['add', '--all', '--', ':/'], { env });
+    const tree = await runner.out(cwd, ['write-tree'], { env });
+    const sha = await runner.out(cwd, ['commit-tree', tree, '-p', 'HEAD', '-m', message]);
+    await runner.run(cwd, ['update-ref', '-m', 'parallel-agents: save work', ref, sha]);
+    const date = parseCommitTime(await runner.out(cwd, ['log', '-1', '--format=%ct', sha]));
+    return { ref, sha, date };
+  } finally {
+    await fs.rm(temp, { recursive: true, force: true });
+  }
+}
+
+async function resolveCommit(runner: GitRunner, repoRoot: string, rev: string): Promise<string | undefined> {
+  const result = await runner.run(
+    repoRoot,
+    ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`],
+    { okCodes: [0, 1] },
+  );
+  return result.exitCode === 0 ? result.stdout.trim() : undefined;
+}
+
+async function isNonEmptyFolder(dir: string): Promise<boolean> {
+  return fs.readdir(dir).then(
+    (entries) => entries.length > 0,
+    () => false,
+  );
+}
+
+/**
+ * Recreates a worktree at `dir` on `branch` at the snapshot's parent (the branch tip when it was
+ * saved), then writes the snapshot's files into it, leaving them uncommitted: the index equals
+ * HEAD, untracked files come back untracked. Staged-versus-unstaged is not recorded by a snapshot;
+ * everything comes back unstaged. On failure nothing is left behind.
+ */
+async function restoreWork(
+  runner: GitRunner,
+  repoRoot: string,
+  dir: string,
+  branch: string,
+  ref: string,
+): Promise<void> {
+  const saved = await resolveCommit(runner, repoRoot, ref);
+  if (!saved) {
+    throw new AgentError('noSavedWork', { ref });
+  }
+  const parent = await resolveCommit(runner, repoRoot, `${saved}^1`);
+  if (!parent) {
+    throw new AgentError('notSavedWork', { ref });
+  }
+  const target = path.resolve(repoRoot, dir);
+  if (await isNonEmptyFolder(target)) {
+    throw new AgentError('restoreFolderNotEmpty', { path: target });
+  }
+  const existing = await resolveCommit(runner, repoRoot, `refs/heads/${branch}`);
+  if (existing && existing !== parent) {
+    throw new AgentError('branchMovedSinceSave', { branch, now: existing, saved: parent });
+  }
+  const folderExisted = await pathExists(target);
+  const add = existing ? ['worktree', 'add', target, branch] : ['worktree', 'add', '-b', branch, target, parent];
+  try {
+    await runner.run(repoRoot, add, { reason: 'worktreeFailed' });
+    await verifyCheckedOut(runner, repoRoot, target, branch);
+    // No-overlay by default: files absent from the snapshot are deleted; the index is not touched.
+    await runner.run(target, ['restore', `--source=${saved}`, '--worktree', '--', ':/'], { reason: 'worktreeFailed' });
+  } catch (e) {
+    await undoRestore(runner, repoRoot, target, existing ? undefined : { branch, parent }, folderExisted);
+    throw e;
+  }
+}
+
+type CreatedBranch = { readonly branch: string; readonly parent: string };
+
+async function undoRestore(
+  runner: GitRunner,
+  repoRoot: string,
+  target: string,
+  created: CreatedBranch | undefined,
+  folderExisted: boolean,
+): Promise<void> {
+  const quietly = (args: string[]) => runner.exec(repoRoot, args).catch(() => undefined);
+  await quietly(['worktree', 'remove', '--force', '--force', target]);
+  await quietly(['worktree', 'prune']);
+  // Only a branch this restore made: still where it was created.
+  if (
+    created &&
+    (await resolveCommit(runner, repoRoot, `refs/heads/${created.branch}`).catch(() => undefined)) === created.parent
+  ) {
+    await quietly(['branch', '-D', '--', created.branch]);
+  }
+  if (!folderExisted) {
+    await fs.rm(target, { recursive: true, force: true }).catch(() => undefined);
+  } else {
+    await fs.mkdir(target, { recursive: true }).catch(() => undefined);
+  }
+}
+
+export class Snapshots implements SnapshotGit {
+  constructor(private readonly runner: GitRunner) {}
+
+  async saveWork(cwd: string, ref: string, message: string): Promise<SavedWork> {
+    requireFullRef(ref);
+    return this.runner.write(cwd, () => saveWork(this.runner, cwd, ref, message));
+  }
+
+  saveBranch(repoRoot: string, branch: string, ref: string, message: string): Promise<SavedWork> {
+    requireFullRef(ref);
+    return this.runner.write(repoRoot, async () => {
+      const tipArgs = ['rev-parse', '--verify', '--end-of-options', `refs/heads/${branch}^{commit}`];
+      const tip = await this.runner.out(repoRoot, tipArgs);
+      const sha = await this.runner.out(repoRoot, ['commit-tree', `${tip}^{tree}`, '-p', tip, '-m', message]);
+      await this.runner.run(repoRoot, ['update-ref', '-m', 'parallel-agents: save work', ref, sha]);
+      const date = parseCommitTime(await this.runner.out(repoRoot, ['log', '-1', '--format=%ct', sha]));
+      return { ref, sha, date };
+    });
+  }
+
+  restoreWork(repoRoot: string, dir: string, branch: string, ref: string): Promise<void> {
+    return this.runner.write(repoRoot, () => restoreWork(this.runner, repoRoot, dir, branch, ref));
+  }
+
+  async listSavedWork(repoRoot: string, prefix: string): Promise<SavedWork[]> {
+    const format = '--format=%(refname)%00%(objectname)%00%(committerdate:unix)';
+    return parseSavedWork(await this.runner.out(repoRoot, ['for-each-ref', format, '--', prefix]));
+  }
+}

@@ -1,0 +1,97 @@
+/** Worktrees: WorktreeGit on the real git binary. Adds, removals and prunes run on the repository's write queue. */
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { AgentError } from '../../core/errors';
+import type { WorktreeEntry, WorktreeGit } from '../../core/git';
+import { pathExists } from '../fileSystem';
+import type { GitRunner } from './runner';
+import { addWorktree } from './worktreeAdd';
+import { findWorktree, listWorktrees, verifyCheckedOut } from './worktreeRegistry';
+import { excludeLocally, initSubmodules, isIgnored, worktreeIncludes } from './worktreeSetup';
+
+export class Worktrees implements WorktreeGit {
+  constructor(private readonly runner: GitRunner) {}
+
+  addWorktree(repoRoot: string, dir: string, branch: string, baseSha: string): Promise<void> {
+    return this.runner.write(repoRoot, () => addWorktree(this.runner, repoRoot, dir, branch, baseSha));
+  }
+
+  checkoutWorktree(repoRoot: string, dir: string, branch: string): Promise<void> {
+    return this.runner.write(repoRoot, async () => {
+      const target = path.resolve(repoRoot, dir);
+      const folderExisted = await pathExists(target);
+      try {
+        await this.runner.run(repoRoot, ['worktree', 'add', target, branch], { reason: 'worktreeFailed' });
+        await verifyCheckedOut(this.runner, repoRoot, target, branch);
+      } catch (e) {
+        const quietly = (args: string[]) => this.runner.exec(repoRoot, args).catch(() => undefined);
+        if (!folderExisted) {
+          await quietly(['worktree', 'remove', '--force', '--force', target]);
+          await fs.rm(target, { recursive: true, force: true }).catch(() => undefined);
+          await quietly(['worktree', 'prune']);
+        }
+        throw e;
+      }
+    });
+  }
+
+  removeWorktree(repoRoot: string, dir: string, force: boolean): Promise<void> {
+    return this.runner.write(repoRoot, async () => {
+      const target = path.resolve(repoRoot, dir);
+      if (await pathExists(target)) {
+        await this.worktreeRemove(repoRoot, target, force);
+        await this.prune(repoRoot);
+        return;
+      }
+      // Folder deleted by hand: prune drops the registration unless the worktree is locked.
+      await this.prune(repoRoot);
+      const entry = await findWorktree(this.runner, repoRoot, target);
+      if (entry) {
+        if (!force) {
+          throw new AgentError('worktreeLocked', { path: target }, entry.locked);
+        }
+        await this.worktreeRemove(repoRoot, target, true);
+      }
+    });
+  }
+
+  listWorktrees(repoRoot: string): Promise<WorktreeEntry[]> {
+    return listWorktrees(this.runner, repoRoot);
+  }
+
+  pruneWorktree(repoRoot: string, dir: string): Promise<void> {
+    return this.runner.write(repoRoot, async () => {
+      const target = path.resolve(repoRoot, dir);
+      if (await pathExists(target)) {
+        throw new AgentError('worktreeStillExists', { path: target });
+      }
+      // For a registration whose folder is gone, `worktree remove` only drops the registration.
+      await this.runner.run(repoRoot, ['worktree', 'remove', target], { reason: 'worktreeFailed' });
+    });
+  }
+
+  worktreeIncludes(repoRoot: string): Promise<string[]> {
+    return worktreeIncludes(this.runner, repoRoot);
+  }
+
+  isIgnored(cwd: string, relPath: string): Promise<boolean> {
+    return isIgnored(this.runner, cwd, relPath);
+  }
+
+  excludeLocally(cwd: string, relPath: string): Promise<void> {
+    return excludeLocally(this.runner, cwd, relPath);
+  }
+
+  initSubmodules(worktree: string): Promise<string> {
+    return initSubmodules(this.runner, worktree);
+  }
+
+  private async worktreeRemove(repoRoot: string, target: string, force: boolean): Promise<void> {
+    const args = ['worktree', 'remove', ...(force ? ['--force', '--force'] : []), target];
+    await this.runner.run(repoRoot, args, { reason: 'worktreeFailed' });
+  }
+
+  private async prune(repoRoot: string): Promise<void> {
+    await this.runner.run(repoRoot, ['worktree', 'prune'], { reason: 'worktreeFailed' });
+  }
+}
