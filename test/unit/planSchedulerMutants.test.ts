@@ -2,9 +2,10 @@
 // exact error codes, change events only on a change, stop() reporting a runner's failure, runs
 // that throw or reject with something else than an Error, queue times kept while a task waits.
 import * as assert from 'node:assert/strict';
-import { AgentError } from '../../src/core/errors';
+import { AgentError, storedLine } from '../../src/core/errors';
 import { topologicalOrder } from '../../src/core/plans/planGraph';
 import { PlanScheduler, type PlanChange } from '../../src/core/plans/planScheduler';
+import { englishStored } from '../../src/ui/errorText';
 import type { IntegrationOutcome, PlanTask, RunOutcome, StartPoint, TaskRunner } from '../../src/core/plans/planTypes';
 
 interface Pending {
@@ -146,7 +147,7 @@ describe('plan scheduler (promises found by mutation testing)', () => {
 
   it('lists what a task waits for in plan order, whatever order dependsOn names them in', () => {
     const { scheduler } = setup([task('a'), task('b'), task('c'), task('d', 'c', 'a', 'b', 'a')]);
-    assert.equal(scheduler.reason('d'), 'waiting for a, b, c');
+    assert.equal(englishStored(scheduler.reason('d') ?? ''), 'waiting for a, b, c');
     assert.equal(scheduler.reason('a'), undefined, 'ready tasks have no reason');
     assert.equal(scheduler.reason('ghost'), undefined);
   });
@@ -159,7 +160,7 @@ describe('plan scheduler (promises found by mutation testing)', () => {
     runner.end('b', 'failed');
     await scheduler.whenIdle();
     assert.equal(scheduler.states().get('d'), 'blocked');
-    assert.equal(scheduler.reason('d'), 'blocked by a, b, c');
+    assert.equal(englishStored(scheduler.reason('d') ?? ''), 'blocked by a, b, c');
   });
 
   it('fires a change for each task whose state or reason changes, and none for the rest', async () => {
@@ -250,7 +251,7 @@ describe('plan scheduler (promises found by mutation testing)', () => {
       stopped: false,
       tasks: {
         a: { state: 'running', timings: { queuedAt: 1000, startedAt: 1000 } },
-        b: { state: 'waiting', reason: 'waiting for a', timings: {} },
+        b: { state: 'waiting', reason: storedLine('taskWaitingFor', { tasks: ['a'] }), timings: {} },
       },
     });
     runner.end('a');
