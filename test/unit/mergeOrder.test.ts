@@ -1,26 +1,12 @@
 import * as assert from 'node:assert/strict';
 import type { AgentRecord } from '../../src/core/agent';
 import { forecastPairs, liveBranchAgents, readForecasts, suggestMergeOrder } from '../../src/core/landing/mergeOrder';
+import { agentRecord } from './agentRecords';
 
 type Pair = readonly [string, string];
 
 function agent(id: string, extra: Partial<AgentRecord> = {}): AgentRecord {
-  return {
-    id,
-    title: id,
-    prompt: id,
-    profile: 'demo',
-    mode: 'headless',
-    isolation: 'worktree',
-    status: 'succeeded',
-    repoRoot: '/r/repo',
-    cwd: `/r/repo.worktrees/${id}`,
-    branch: `agents/${id}`,
-    baseSha: 'b',
-    createdAt: 0,
-    changedFiles: [],
-    ...extra,
-  };
+  return agentRecord(id, { status: 'succeeded', ...extra });
 }
 
 /** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */

@@ -2,9 +2,10 @@
 // mutation testing): which of two equally large conflict-free sets wins, where the exact search ends and the
 // greedy one begins, the greedy choice itself, and forecasts that are missing.
 import * as assert from 'node:assert/strict';
-import type { AgentRecord, ChangedFile } from '../../src/core/agent';
+import type { AgentRecord } from '../../src/core/agent';
 import { forecastPairs, readForecasts, suggestMergeOrder } from '../../src/core/landing/mergeOrder';
 import { findOverlaps, sameOverlaps } from '../../src/core/landing/overlaps';
+import { agentRecord, modified } from './agentRecords';
 
 type Pair = readonly [string, string];
 
@@ -13,21 +14,7 @@ const pairsOf = (ids: readonly string[], edges: readonly (readonly [number, numb
   edges.map(([i, j]): Pair => [ids[i], ids[j]]);
 
 function agent(id: string, files: string[]): AgentRecord {
-  return {
-    id,
-    title: id,
-    prompt: id,
-    profile: 'demo',
-    mode: 'headless',
-    isolation: 'worktree',
-    status: 'running',
-    repoRoot: '/r/repo',
-    cwd: `/r/repo.worktrees/${id}`,
-    branch: `agents/${id}`,
-    baseSha: 'b',
-    createdAt: 0,
-    changedFiles: files.map((path): ChangedFile => ({ path, kind: 'modified', binary: false })),
-  };
+  return agentRecord(id, { changedFiles: modified(files) });
 }
 
 describe('merge order (promises found by mutation testing)', () => {

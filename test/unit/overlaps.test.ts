@@ -1,23 +1,10 @@
 import * as assert from 'node:assert/strict';
-import type { AgentRecord, ChangedFile } from '../../src/core/agent';
+import type { AgentRecord } from '../../src/core/agent';
 import { findOverlaps, sameOverlaps } from '../../src/core/landing/overlaps';
+import { agentRecord, modified } from './agentRecords';
 
 function agent(id: string, files: string[], extra: Partial<AgentRecord> = {}): AgentRecord {
-  return {
-    id,
-    title: id,
-    prompt: id,
-    profile: 'demo',
-    mode: 'headless',
-    isolation: 'worktree',
-    status: 'running',
-    repoRoot: '/r/repo',
-    cwd: `/r/repo.worktrees/${id}`,
-    baseSha: 'b',
-    createdAt: 0,
-    changedFiles: files.map((path): ChangedFile => ({ path, kind: 'modified', binary: false })),
-    ...extra,
-  };
+  return agentRecord(id, { changedFiles: modified(files), ...extra });
 }
 
 describe('overlaps between agents', () => {
