@@ -1,13 +1,13 @@
-import { type AgentRecord, type ChangedFile, type Isolation, isActive } from '../agent';
+import { type AgentRecord, type Isolation, isActive } from '../agent';
 import { AgentRuns } from './agentRuns';
+import { AgentRecords } from './agentRecords';
 import { assertTransition } from './agentStateMachine';
 import { ChangeTracker } from './changeTracker';
-import { sameChangeSet } from '../landing';
 import { checkPrompt, checkSettings, checkWorktreeRoot, resolveProfile } from './dispatchChecks';
-import { AgentError, isDiskFull } from '../errors';
+import { AgentError } from '../errors';
 import { slugify, titleFromPrompt } from '../naming';
-import { WorktreeNames } from './worktreeNames';
-import { setupRunId } from './worktreePrep';
+import { WorktreeNames, createWorktree } from './worktreeNames';
+import { setupRunId } from './setupRun';
 import type {
   AgentRunner,
   Clock,
@@ -20,9 +20,8 @@ import type {
 } from '../ports';
 import type { ChangeGit, RefGit, WorkState, WorktreeGit, WorktreeSetupGit } from '../git';
 import type { Profile } from '../clis';
-import { CoalescedSave } from '../../util/async';
-import { type Disposable, Emitter } from '../../util/event';
-import { joinPath, parentDir } from '../../util/paths';
+import type { Disposable } from '../../util/event';
+import { joinPath } from '../../util/paths';
 
 export interface DispatchOptions {
   readonly prompt: string;
@@ -37,11 +36,6 @@ export interface DispatchOptions {
   readonly plan?: AgentRecord['plan'];
   /** Runs the agent in an integrated terminal whatever its profile's mode (a plan task's `isolation: "terminal"`). */
   readonly inTerminal?: boolean;
-}
-
-export interface AgentChange {
-  readonly id: string;
-  readonly kind: 'added' | 'updated' | 'removed';
 }
 
 export interface AgentManagerDeps {
@@ -62,68 +56,39 @@ export interface AgentManagerDeps {
 }
 
 /**
- * Owns every agent: records, dispatch, follow-ups, change sets, persistence; AgentRuns follows
- * their processes. Knows nothing of VS Code.
+ * Owns every agent: dispatch, follow-ups, stop, forget. The records and their saving are
+ * AgentRecords'; each run (one agent's process) is followed by AgentRuns, which writes what the run
+ * reports into the records. Knows nothing of VS Code.
  */
 export class AgentManager implements Disposable {
-  private readonly records = new Map<string, AgentRecord>();
+  private readonly records: AgentRecords;
   private readonly runs: AgentRuns;
-  private readonly saves: CoalescedSave;
   private readonly tracker: ChangeTracker;
   /** Shared with plan runs, whose integration worktrees are named the same way. */
   readonly names: WorktreeNames;
-  private readonly changeEmitter = new Emitter<AgentChange>();
-  private readonly outputEmitter = new Emitter<{ id: string; text: string }>();
 
-  readonly onDidChangeAgent = this.changeEmitter.event;
-  readonly onDidOutput = this.outputEmitter.event;
+  readonly onDidChangeAgent: AgentRecords['onDidChange'];
+  readonly onDidOutput: AgentRuns['onDidOutput'];
 
   constructor(private readonly deps: AgentManagerDeps) {
-    this.saves = new CoalescedSave(
-      () => deps.store.save(this.list()),
-      (e) => deps.logger.error(`[AgentManager] saving state failed: ${e.message}`),
-    );
+    const records = new AgentRecords(deps.store, deps.logger);
+    this.records = records;
     this.names = new WorktreeNames(deps.git, deps.fs);
     this.tracker = new ChangeTracker(
       deps.watcher,
       (folder) => deps.git.changeSet(folder.cwd, folder.baseSha),
-      (id, files) => this.publishChanges(id, files),
+      (id, files) => records.publishChanges(id, files),
       deps.logger,
     );
-    this.runs = new AgentRuns(deps, {
-      update: (id, patch) => this.update(id, patch),
-      get: (id) => this.get(id),
-      has: (id) => this.records.has(id),
-      output: (id, text) => this.outputEmitter.fire({ id, text }),
-      refreshChanges: (id) => this.tracker.refresh(id),
-    });
-    let changed = false;
-    for (const saved of deps.store.load()) {
-      // A headless run outlives its window under a supervisor: adopt it. The window may have closed
-      // between its launch and the save that said so: a 'preparing' agent whose supervisor exists
-      // is running. Anything else that was active has no process any more: say so instead of
-      // pretending it runs.
-      const launched =
-        saved.status === 'preparing' && saved.mode === 'headless'
-          ? { ...saved, status: 'running' as const, startedAt: saved.startedAt ?? saved.createdAt }
-          : undefined;
-      const record = launched ?? saved;
-      this.records.set(record.id, record);
-      if (this.runs.adopt(record)) {
-        changed ||= launched !== undefined;
-      } else if (isActive(saved.status)) {
-        changed = true;
-        this.records.set(record.id, { ...saved, status: 'interrupted', endedAt: saved.endedAt ?? deps.clock.now() });
-      }
-    }
-    if (changed) {
-      this.persist();
-    }
+    this.runs = new AgentRuns(deps, records, this.tracker);
+    this.onDidChangeAgent = records.onDidChange;
+    this.onDidOutput = this.runs.onDidOutput;
+    this.runs.restore(deps.store.load());
   }
 
   /** Starts watching every restored agent and recomputes their change sets in the background. */
   resume(): void {
-    for (const record of this.records.values()) {
+    for (const record of this.records.list()) {
       if (record.worktreePresent !== false && !record.worktreeMissing) {
         this.tracker.track(record.id, record);
         void this.tracker.refresh(record.id);
@@ -132,15 +97,11 @@ export class AgentManager implements Disposable {
   }
 
   list(): AgentRecord[] {
-    return [...this.records.values()].sort((a, b) => a.createdAt - b.createdAt);
+    return this.records.list();
   }
 
   get(id: string): AgentRecord {
-    const record = this.records.get(id);
-    if (!record) {
-      throw new AgentError('noSuchAgent', { id });
-    }
-    return record;
+    return this.records.get(id);
   }
 
   async dispatch(options: DispatchOptions): Promise<AgentRecord> {
@@ -184,23 +145,13 @@ export class AgentManager implements Disposable {
       changedFiles: [],
       plan: options.plan,
     };
-    this.records.set(id, record);
-    this.changed(id, 'added');
+    this.records.add(record);
     try {
-      if (place.worktreePath && place.branch) {
-        const root = parentDir(place.worktreePath);
-        await this.deps.fs.mkdirp(root).catch((e: unknown) => {
-          const why = e instanceof Error ? e.message : String(e);
-          if (isDiskFull(why)) {
-            throw new AgentError('worktreeRootDiskFull', { path: root }, why);
-          }
-          throw new AgentError('worktreeRootNotCreated', { path: root }, why);
-        });
-        await this.deps.git.addWorktree(repoRoot, place.worktreePath, place.branch, baseSha);
+      if (reserved) {
+        await createWorktree(this.deps.fs, this.deps.git, repoRoot, reserved, baseSha);
       }
     } catch (e) {
       this.records.delete(id);
-      this.changed(id, 'removed');
       throw e;
     } finally {
       reserved?.release();
@@ -229,7 +180,7 @@ export class AgentManager implements Disposable {
     assertTransition(record.status, 'running');
     const executable = await resolveProfile(this.deps.profiles(), record.profile, this.deps.resolver);
     const profile = executable.profile;
-    this.records.set(id, {
+    this.records.put({
       ...record,
       followUps: [...(record.followUps ?? []), prompt],
       exitCode: undefined,
@@ -257,7 +208,7 @@ export class AgentManager implements Disposable {
       throw new AgentError('worktreeMissing', { title: record.title });
     }
     const executable = await resolveProfile(this.deps.profiles(), record.profile, this.deps.resolver);
-    this.records.set(id, { ...record, exitCode: undefined, signal: undefined, error: undefined, endedAt: undefined });
+    this.records.put({ ...record, exitCode: undefined, signal: undefined, error: undefined, endedAt: undefined });
     this.runs.launch(this.get(id), executable, executable.profile.args, record.prompt, '\n──── reopened in a terminal');
   }
 
@@ -277,12 +228,12 @@ export class AgentManager implements Disposable {
 
   /** Records a status change decided elsewhere (landing, discard, restore); the state machine still rules. */
   transition(id: string, status: AgentRecord['status'], patch: Partial<AgentRecord> = {}): void {
-    this.update(id, { ...patch, status });
+    this.records.update(id, { ...patch, status });
   }
 
   /** Updates fields that are not a status change (e.g. worktreePresent after a removal). */
   annotate(id: string, patch: Omit<Partial<AgentRecord>, 'status'>): void {
-    this.update(id, patch);
+    this.records.update(id, patch);
   }
 
   /** Stops or resumes watching an agent's folder, for when its worktree is removed or restored. */
@@ -304,7 +255,6 @@ export class AgentManager implements Disposable {
     this.deps.headlessRunner.forget?.(id);
     this.deps.headlessRunner.forget?.(setupRunId(id));
     this.records.delete(id);
-    this.changed(id, 'removed');
   }
 
   /** Adds a record made elsewhere (an orphaned worktree adopted by Reconcile Agents) and watches its folder. */
@@ -312,8 +262,7 @@ export class AgentManager implements Disposable {
     if (this.records.has(record.id)) {
       throw new AgentError('duplicateAgentId', { id: record.id });
     }
-    this.records.set(record.id, record);
-    this.changed(record.id, 'added');
+    this.records.add(record);
     if (record.worktreePresent !== false) {
       this.setTracked(record.id, true);
     }
@@ -335,7 +284,7 @@ export class AgentManager implements Disposable {
 
   /** Resolves when every state change so far has been written. */
   flush(): Promise<void> {
-    return this.saves.flush();
+    return this.records.flush();
   }
 
   /** Ends every agent process this manager started: a window that closes leaves no agent running unseen. */
@@ -344,36 +293,6 @@ export class AgentManager implements Disposable {
     // others as interrupted. A runner that cannot leave its agent running stops it.
     this.runs.dispose();
     this.tracker.dispose();
-    this.changeEmitter.dispose();
-    this.outputEmitter.dispose();
-  }
-
-  private publishChanges(id: string, files: ChangedFile[]): void {
-    const record = this.records.get(id);
-    if (record && !sameChangeSet(record.changedFiles, files)) {
-      this.records.set(id, { ...record, changedFiles: files });
-      this.changed(id, 'updated');
-    }
-  }
-
-  private update(id: string, patch: Partial<AgentRecord>): void {
-    const record = this.records.get(id);
-    if (!record) {
-      return;
-    }
-    if (patch.status && patch.status !== record.status) {
-      assertTransition(record.status, patch.status);
-    }
-    this.records.set(id, { ...record, ...patch });
-    this.changed(id, 'updated');
-  }
-
-  private changed(id: string, kind: AgentChange['kind']): void {
-    this.persist();
-    this.changeEmitter.fire({ id, kind });
-  }
-
-  private persist(): void {
-    this.saves.request();
+    this.records.dispose();
   }
 }

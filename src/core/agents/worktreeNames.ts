@@ -1,5 +1,6 @@
 import { uniqueSlug } from '../naming';
-import type { RefGit } from '../git';
+import { AgentError, isDiskFull } from '../errors';
+import type { RefGit, WorktreeGit } from '../git';
 import type { FileSystemPort, ManagerSettings } from '../ports';
 import { SerialQueue } from '../../util/async';
 import { baseName, joinPath, parentDir } from '../../util/paths';
@@ -52,4 +53,23 @@ export class WorktreeNames {
       }
     });
   }
+}
+
+/** Creates a reserved worktree and its branch at `baseSha`, and the folder that holds the worktrees. */
+export async function createWorktree(
+  fs: FileSystemPort,
+  git: Pick<WorktreeGit, 'addWorktree'>,
+  repoRoot: string,
+  reserved: ReservedWorktree,
+  baseSha: string,
+): Promise<void> {
+  const root = parentDir(reserved.worktreePath);
+  await fs.mkdirp(root).catch((e: unknown) => {
+    const why = e instanceof Error ? e.message : String(e);
+    if (isDiskFull(why)) {
+      throw new AgentError('worktreeRootDiskFull', { path: root }, why);
+    }
+    throw new AgentError('worktreeRootNotCreated', { path: root }, why);
+  });
+  await git.addWorktree(repoRoot, reserved.worktreePath, reserved.branch, baseSha);
 }

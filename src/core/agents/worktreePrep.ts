@@ -4,16 +4,15 @@
  * worktree, `symlinkFolders` are linked to the main worktree's, and the setup command's request
  * and failure message are made here (the manager runs it).
  */
-import type { AgentRecord } from '../agent';
 import { AgentError, storedLine } from '../errors';
 import type { WorktreeSetupGit } from '../git';
-import type { FileSystemPort, LaunchRequest, Logger, ProcessExit, TransferReport } from '../ports';
+import type { FileSystemPort, Logger, TransferReport } from '../ports';
 import { joinPath, toForwardSlashes } from '../../util/paths';
 
 /** Names listed one by one in the agent's log; beyond that only a count. */
 const listedAtMost = 40;
-/** Characters of the setup command's last output quoted in the agent's error. */
-const failureTailChars = 1500;
+/** Characters of a failed command's last output quoted in the agent's error. */
+export const failureTailChars = 1500;
 
 export class WorktreePrep {
   constructor(
@@ -125,42 +124,4 @@ export function submoduleFailure(e: unknown): string {
 /** argv as a reader would type it: elements with spaces or quotes are JSON-quoted. */
 export function commandText(argv: readonly string[]): string {
   return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
-}
-
-/**
- * The setup command runs under its own id, so that a later window never takes a setup run that
- * outlived its window for the agent itself (see AgentManager's adoption of 'preparing' agents).
- */
-export function setupRunId(agentId: string): string {
-  return `${agentId}.setup`;
-}
-
-/** The setup command run headless in the agent's worktree; its output goes to the agent's log. */
-export function setupRequest(record: AgentRecord, argv: readonly string[]): LaunchRequest {
-  return {
-    agentId: setupRunId(record.id),
-    title: `${record.title} (setup)`,
-    file: argv[0],
-    args: argv.slice(1),
-    cwd: record.cwd,
-    env: {},
-    logPath: record.logPath ?? '',
-    banner: `──── setup: ${commandText(argv)}`,
-  };
-}
-
-/** The agent's error when its setup command did not succeed; `output` is what it printed last. */
-export function setupFailure(argv: readonly string[], exit: ProcessExit, output: string): string {
-  const command = commandText(argv);
-  const line =
-    exit.error !== undefined
-      ? storedLine('setupCommandNotStarted', { command, error: exit.error })
-      : exit.signal !== undefined
-        ? storedLine('setupCommandKilled', { command, signal: exit.signal })
-        : storedLine('setupCommandFailed', {
-            command,
-            ...(exit.exitCode !== undefined ? { exitCode: exit.exitCode } : {}),
-          });
-  const tail = output.trim().slice(-failureTailChars);
-  return `${line}${tail ? `\n${tail}` : ''}`;
 }

@@ -1,0 +1,119 @@
+/**
+ * The setup command (`parallelAgents.setupCommand`): run headless in a new worktree before its
+ * agent starts, its output in the agent's log. A SetupRun emits that output and resolves `ended`
+ * with whether the agent may start; it never touches the agent's record.
+ */
+import type { AgentRecord } from '../agent';
+import { storedLine } from '../errors';
+import type { AgentProcess, AgentRunner, LaunchRequest, Logger, ProcessExit } from '../ports';
+import { commandText, failureTailChars } from './worktreePrep';
+import { type Disposable, Emitter } from '../../util/event';
+
+/** Characters of the setup command's last output kept for the agent's error. */
+const outputTailChars = 4096;
+
+export type SetupEnd =
+  | { readonly outcome: 'succeeded' }
+  | { readonly outcome: 'stopped' }
+  | { readonly outcome: 'failed'; readonly error: string };
+
+export class SetupRun implements Disposable {
+  private readonly outputEmitter = new Emitter<string>();
+  private stopRequested = false;
+  readonly onDidOutput = this.outputEmitter.event;
+  /** The line the agent's output shows before the command's own. */
+  readonly banner: string;
+  /** Resolves once, when the command has ended; never rejects. */
+  readonly ended: Promise<SetupEnd>;
+
+  private constructor(
+    private readonly process: AgentProcess,
+    request: LaunchRequest,
+    argv: readonly string[],
+    agentId: string,
+    logger: Logger,
+  ) {
+    this.banner = request.banner ?? '';
+    let output = '';
+    process.onDidOutput((text) => {
+      output = (output + text).slice(-outputTailChars);
+      this.outputEmitter.fire(text);
+    });
+    this.ended = process.exit.then((exit): SetupEnd => {
+      if (this.stopRequested) {
+        return { outcome: 'stopped' };
+      }
+      if (exit.exitCode === 0 && exit.error === undefined) {
+        return { outcome: 'succeeded' };
+      }
+      logger.warn(
+        `[AgentManager] ${agentId}: setup command failed (code ${exit.exitCode ?? '-'}, signal ${exit.signal ?? '-'})`,
+      );
+      return { outcome: 'failed', error: setupFailure(argv, exit, output) };
+    });
+  }
+
+  /** Starts the command; a command that cannot start gives the agent's error instead. */
+  static start(runner: AgentRunner, record: AgentRecord, argv: readonly string[], logger: Logger): SetupRun | string {
+    const request = setupRequest(record, argv);
+    try {
+      return new SetupRun(runner.start(request), request, argv, record.id, logger);
+    } catch (e) {
+      return setupFailure(argv, { error: (e as Error).message }, '');
+    }
+  }
+
+  /** Ends the command's process tree; `ended` then resolves with 'stopped'. */
+  stop(): Promise<void> {
+    this.stopRequested = true;
+    return this.process.stop();
+  }
+
+  /** Leaves the command running when its runner can (a later window does not adopt it); else stops it. */
+  dispose(): void {
+    if (this.process.detach) {
+      this.process.detach();
+    } else {
+      void this.process.stop();
+    }
+    this.outputEmitter.dispose();
+  }
+}
+
+/**
+ * The setup command runs under its own id, so that a later window never takes a setup run that
+ * outlived its window for the agent itself (see AgentManager's adoption of 'preparing' agents).
+ */
+export function setupRunId(agentId: string): string {
+  return `${agentId}.setup`;
+}
+
+/** The setup command run headless in the agent's worktree; its output goes to the agent's log. */
+export function setupRequest(record: AgentRecord, argv: readonly string[]): LaunchRequest {
+  return {
+    agentId: setupRunId(record.id),
+    title: `${record.title} (setup)`,
+    file: argv[0],
+    args: argv.slice(1),
+    cwd: record.cwd,
+    env: {},
+    logPath: record.logPath ?? '',
+    banner: `──── setup: ${commandText(argv)}`,
+  };
+}
+
+/** The agent's error when its setup command did not succeed; `output` is what it printed last. */
+export function setupFailure(argv: readonly string[], exit: ProcessExit, output: string): string {
+  const command = commandText(argv);
+  const line =
+    exit.error !== undefined
+      ? storedLine('setupCommandNotStarted', { command, error: exit.error })
+      : exit.signal !== undefined
+        ? storedLine('setupCommandKilled', { command, signal: exit.signal })
+        : storedLine('setupCommandFailed', {
+            command,
+            ...(exit.exitCode !== undefined ? { exitCode: exit.exitCode } : {}),
+          });
+  const tail = output.trim().slice(-failureTailChars);
+  return `${line}${tail ? `\n${tail}` : ''}`;
+}
