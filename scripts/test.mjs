@@ -20,7 +20,7 @@ const mochaBin = join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : undefined;
 
-/** @type {{name: string, passed: number, failed: number, seconds: number, note: string}[]} */
+/** @type {{name: string, passed: number, failed: number, seconds: number, note: string, failures?: {title: string, error: string}[]}[]} */
 const results = [];
 let provisionJson;
 let clisJson;
@@ -104,7 +104,7 @@ async function mocha(name, args, env = {}) {
   }
   // A non-zero exit without a failed test (e.g. a file that throws on load) is still a failure.
   const failed = code !== 0 && summary.failed === 0 ? 1 : summary.failed;
-  return { passed: summary.passed, failed, note: `exit code ${code}` };
+  return { passed: summary.passed, failed, note: `exit code ${code}`, failures: summary.failures };
 }
 
 await stage('build', () => command(process.execPath, ['scripts/build.mjs']));
@@ -150,8 +150,8 @@ async function harnessEntry(name, script, args = [], env = {}) {
     env: { PA_PROVISION_JSON: provisionJson, ...env },
   });
   try {
-    const { passed, failed } = JSON.parse(readFileSync(summaryFile, 'utf8'));
-    return { passed, failed: code !== 0 && failed === 0 ? 1 : failed, note: `exit code ${code}` };
+    const { passed, failed, failures } = JSON.parse(readFileSync(summaryFile, 'utf8'));
+    return { passed, failed: code !== 0 && failed === 0 ? 1 : failed, note: `exit code ${code}`, failures };
   } catch {
     return { failed: 1, note: `exit code ${code}, no summary` };
   }
@@ -207,6 +207,13 @@ for (const r of results) {
   console.log(
     `${verdict} ${r.name.padEnd(10)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds.toFixed(1).padStart(6)} s  ${r.note}`,
   );
+}
+// The failed tests again, so a log that keeps only its tail still says which ones failed.
+for (const r of results) {
+  for (const f of r.failures ?? []) {
+    const lines = f.error.split('\n').slice(0, 6).join('\n      ');
+    console.log(`\n${r.name}: ${f.title}\n      ${lines}`);
+  }
 }
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);

@@ -18,6 +18,8 @@ export interface SuiteSummary {
   passed: number;
   failed: number;
   exitCode: number;
+  /** Titles and first lines of the failed tests and checks, repeated by scripts/test.mjs at the end. */
+  failures?: { title: string; error: string }[];
 }
 
 /** A check of what the window shows, run with Playwright after the extension-host tests; counted as a test. */
@@ -80,11 +82,17 @@ export async function runSuite(options: SuiteOptions = {}): Promise<SuiteSummary
     if (options.files) {
       extensionEnvironment.PA_TEST_FILES = options.files.join(',');
     }
-    const checks = { passed: 0, failed: 0 };
+    const checks = { passed: 0, failed: 0, failures: [] as { title: string; error: string }[] };
     const run = await runExtensionTests({
       afterTests: async (handle) => {
         for (const check of options.windowChecks ?? []) {
-          checks[(await windowCheck(check, handle.page, label)) ? 'passed' : 'failed']++;
+          const error = await windowCheck(check, handle.page, label);
+          if (error === undefined) {
+            checks.passed++;
+          } else {
+            checks.failed++;
+            checks.failures.push({ title: `${check.name} (window)`, error });
+          }
         }
       },
       paths,
@@ -114,24 +122,31 @@ export async function runSuite(options: SuiteOptions = {}): Promise<SuiteSummary
     const failed = (results.failed > 0 || run.exitCode === 0 ? results.failed : 1) + checks.failed;
     const passed = results.passed + checks.passed;
     console.log(`${label} ${passed} passed, ${failed} failed in ${seconds} s (exit code ${run.exitCode})`);
-    return { passed, failed, exitCode: failed > 0 || run.exitCode !== 0 ? 1 : 0 };
+    return {
+      passed,
+      failed,
+      exitCode: failed > 0 || run.exitCode !== 0 ? 1 : 0,
+      failures: [...results.failures, ...checks.failures],
+    };
   } finally {
     await repo.dispose();
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
-async function windowCheck(check: WindowCheck, page: Page, label: string): Promise<boolean> {
+/** Runs one window check; resolves to undefined when it passed, else to its error message. */
+async function windowCheck(check: WindowCheck, page: Page, label: string): Promise<string | undefined> {
   try {
     await check.run(page);
     console.log(`    ✔ ${check.name} (window)`);
-    return true;
+    return undefined;
   } catch (e) {
     const shot = join(testResultsDir, `window-check-failure.png`);
     await page.screenshot({ path: shot }).catch(() => undefined);
-    console.log(`    ✖ ${check.name} (window)\n      ${e instanceof Error ? e.message : String(e)}`);
+    const message = e instanceof Error ? e.message : String(e);
+    console.log(`    ✖ ${check.name} (window)\n      ${message}`);
     console.error(`${label} the window at the failed check: ${shot}`);
-    return false;
+    return message;
   }
 }
 
