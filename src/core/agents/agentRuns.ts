@@ -8,11 +8,10 @@ import { type AgentRecord, isActive } from '../agent';
 import type { Timers } from '../clis';
 import { inputPatch } from './inputState';
 import type { ResolvedProfile } from './dispatchChecks';
-import { storedLine } from '../errors';
 import type { AgentProcess, AgentRunner, Clock, FileSystemPort, Logger, ManagerSettings } from '../ports';
 import type { WorktreeSetupGit } from '../git';
 import { type Profile, type ProfileOutput, expandArgs } from '../clis';
-import { WorktreePrep, submoduleFailure } from './worktreePrep';
+import { WorktreePrep } from './worktreePrep';
 import { SetupRun } from './setupRun';
 import { Run } from './run';
 import type { AgentRecords } from './agentRecords';
@@ -140,32 +139,9 @@ export class AgentRuns implements Disposable {
    * before it starts; the worktree stays for inspection.
    */
   async prepareThenStart(record: AgentRecord, settings: ManagerSettings, start: () => void): Promise<void> {
-    if (settings.initSubmodules) {
-      try {
-        const lines = await this.prep.submodules(record.cwd);
-        if (lines.length > 0) {
-          await this.appendLog(record, lines.join('\n'));
-        }
-      } catch (e) {
-        const error = submoduleFailure(e);
-        // The log is English, like every log line; the record keeps the code for the user's language.
-        const git = error.slice(error.indexOf('\n') + 1);
-        await this.appendLog(record, `──── Initialising the submodules failed; the agent was not started.\n${git}`);
-        this.records.update(record.id, { status: 'failed', error, endedAt: this.deps.clock.now() });
-        return;
-      }
-    }
-    try {
-      const lines = await this.prep.files(record.repoRoot, record.cwd, settings.symlinkFolders ?? []);
-      if (lines.length > 0) {
-        await this.appendLog(record, ['──── preparing the worktree', ...lines].join('\n'));
-      }
-    } catch (e) {
-      this.records.update(record.id, {
-        status: 'failed',
-        error: `${storedLine('worktreePrepFailed', {})}\n${(e as Error).message}`,
-        endedAt: this.deps.clock.now(),
-      });
+    const error = await this.prep.prepare(record, settings, (text) => this.appendLog(record, text));
+    if (error !== undefined) {
+      this.records.update(record.id, { status: 'failed', error, endedAt: this.deps.clock.now() });
       return;
     }
     if (this.disposed || !this.records.has(record.id)) {

@@ -4,9 +4,10 @@
  * worktree, `symlinkFolders` are linked to the main worktree's, and the setup command's request
  * and failure message are made here (the manager runs it).
  */
+import type { AgentRecord } from '../agent';
 import { AgentError, storedLine } from '../errors';
 import type { WorktreeSetupGit } from '../git';
-import type { FileSystemPort, Logger, TransferReport } from '../ports';
+import type { FileSystemPort, Logger, ManagerSettings, TransferReport } from '../ports';
 import { joinPath, toForwardSlashes } from '../../util/paths';
 
 /** Names listed one by one in the agent's log; beyond that only a count. */
@@ -20,6 +21,41 @@ export class WorktreePrep {
     private readonly source: WorktreeSetupGit,
     private readonly logger: Logger,
   ) {}
+
+  /**
+   * Initialises submodules (when the settings say so), then copies and links files into the
+   * agent's new worktree, writing what it did through `log`; resolves with the agent's error when
+   * a step failed, else undefined.
+   */
+  async prepare(
+    record: Pick<AgentRecord, 'repoRoot' | 'cwd'>,
+    settings: Pick<ManagerSettings, 'initSubmodules' | 'symlinkFolders'>,
+    log: (text: string) => Promise<void>,
+  ): Promise<string | undefined> {
+    if (settings.initSubmodules) {
+      try {
+        const lines = await this.submodules(record.cwd);
+        if (lines.length > 0) {
+          await log(lines.join('\n'));
+        }
+      } catch (e) {
+        const error = submoduleFailure(e);
+        // The log is English, like every log line; the record keeps the code for the user's language.
+        const git = error.slice(error.indexOf('\n') + 1);
+        await log(`──── Initialising the submodules failed; the agent was not started.\n${git}`);
+        return error;
+      }
+    }
+    try {
+      const lines = await this.files(record.repoRoot, record.cwd, settings.symlinkFolders ?? []);
+      if (lines.length > 0) {
+        await log(['──── preparing the worktree', ...lines].join('\n'));
+      }
+    } catch (e) {
+      return `${storedLine('worktreePrepFailed', {})}\n${(e as Error).message}`;
+    }
+    return undefined;
+  }
 
   /** Copies and links into `worktree`; returns what it did as lines for the agent's log ([] when nothing applied). */
   async files(repoRoot: string, worktree: string, symlinkFolders: readonly string[]): Promise<string[]> {
