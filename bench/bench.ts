@@ -1,7 +1,7 @@
 // `npm run bench`: the performance figures of the issue, each with its target, as a table and as
 // bench-results/bench.json. Timings are never asserted (the machine is noisy): a missed target is
 // information and the exit code stays 0; only a bench that broke exits non-zero.
-// Usage: node out/bench/bench.js [--only=overhead,burst,costs,tmpfs,profile,activation,bundle]
+// Usage: node out/bench/bench.js [--only=overhead,burst,costs,plan,tmpfs,profile,activation,bundle]
 // The git figures use a repository in os.tmpdir() (set TMPDIR to move it); when a memory file
 // system exists (/dev/shm), the overhead is measured there too, disk excluded, and so is the
 // breakdown of a dispatch's steps.
@@ -15,12 +15,13 @@ import { measureBundle } from './bundle';
 import { measureBurst, measureOverhead } from './dispatch';
 import { type Comparison, compareCheckoutWorkers, measureGitCosts } from './gitCosts';
 import { type BenchManager, createBenchManager, withoutChangeSets } from './manager';
+import { measurePlan } from './plan';
 import { profileDispatch } from './profile';
 import { type BenchRepo, createBenchRepo, memoryTempDir } from './repo';
 import { errorText, ms, printTable, type Row } from './stats';
 
-const targets = { overheadRatio: 1.2, burstFailures: 0, activationMs: 50, bundleBytes: 1_000_000 };
-const sections = ['overhead', 'burst', 'costs', 'tmpfs', 'profile', 'activation', 'bundle'] as const;
+const targets = { overheadRatio: 1.2, burstFailures: 0, planSpeedup: 2, activationMs: 50, bundleBytes: 1_000_000 };
+const sections = ['overhead', 'burst', 'costs', 'plan', 'tmpfs', 'profile', 'activation', 'bundle'] as const;
 type Section = (typeof sections)[number];
 
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
@@ -67,11 +68,12 @@ const where = (repo: BenchRepo) => ({ fileSystem: repo.fsType, tempDir: repo.bas
 
 async function gitSections(): Promise<void> {
   const memory = memoryTempDir();
-  if (['overhead', 'burst', 'costs'].some((s) => only.has(s)) || (!memory && only.has('profile'))) {
+  if (['overhead', 'burst', 'costs', 'plan'].some((s) => only.has(s)) || (!memory && only.has('profile'))) {
     await withRepo(os.tmpdir(), async (repo, bench) => {
       await section('overhead', async () => ({ ...where(repo), ...(await measureOverhead(bench, repo)) }));
       await section('burst', async () => ({ ...where(repo), ...(await measureBurst(bench, repo)) }));
       await section('costs', async () => ({ ...where(repo), comparisons: await measureGitCosts(repo) }));
+      await section('plan', async () => ({ ...where(repo), ...(await measurePlan(bench, repo)) }));
       if (!memory) {
         await section('profile', async () => ({ ...where(repo), ...(await profileDispatch(repo, demoScript)) }));
       }
@@ -160,6 +162,24 @@ function rows(): Row[] {
       target: 'context',
     });
     out.push({ figure: '  at once / sequential plain', value: `${b.ratio.toFixed(2)}×` });
+  }
+  if (r.plan) {
+    const p = r.plan;
+    out.push({
+      figure: `plan speedup (${p.width} tasks of ${p.taskMs / 1000} s + 1 joining them, maxParallel ${p.maxParallel})`,
+      value: `${p.speedup.toFixed(2)}×`,
+      target: `≥ ${targets.planSpeedup}×`,
+      pass: p.speedup >= targets.planSpeedup && p.notMerged === 0,
+    });
+    out.push({
+      figure: '  wall time (timeline) / sum of agent running times',
+      value: `${ms(p.wallMs)} / ${ms(p.sumMs)}`,
+    });
+    out.push({ figure: '  critical path / peak concurrency', value: `${ms(p.criticalPathMs)} / ${p.peakConcurrency}` });
+    out.push({
+      figure: '  start() until every task merged; tasks not merged',
+      value: `${ms(p.elapsedMs)}; ${p.notMerged}`,
+    });
   }
   if (r.activation) {
     const a = r.activation;
