@@ -11,7 +11,7 @@ import { AgentsTreeProvider, type ViewRow } from './ui/agentsView/agentsTreeProv
 import { commandTable } from './ui/commands/commandTable';
 import { registerCommands } from './ui/commands/commandRunner';
 import { type DispatchArgs, dispatchCommand } from './ui/commands/dispatchCommand';
-import { planDiagnostics } from './ui/commands/planCommands';
+import { planDiagnostics } from './ui/commands/planFile';
 import { trackAgentDiffContext } from './ui/diff/agentDiffContext';
 import { BaseContentProvider } from './ui/diff/baseContentProvider';
 import { apiError } from './ui/errorMessages';

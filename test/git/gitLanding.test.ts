@@ -82,7 +82,7 @@ async function rejectsWith(promise: Promise<unknown>, reason: AgentErrorReason):
   assert.fail(`expected a rejection with ${reason}`);
 }
 
-describe('GitLanding (real git)', function () {
+describe('NodeGit landing, merge, forecasts and snapshots (real git)', function () {
   this.timeout(60_000);
   const landing = new NodeGit();
   let root: string;

@@ -7,7 +7,7 @@ import { parseRefs } from '../../src/node/git/refParsers';
 import { git, ReconcileFixture, snapshot } from './reconcileFixture';
 import { englishMessage } from '../../src/ui/errorText';
 
-describe('GitReconcile on real git: listing, saving and checking out never harm a folder it did not make', function () {
+describe('the git calls of Reconcile (worktrees, refs, snapshots) on real git: listing, saving and checking out never harm a folder it did not make', function () {
   this.timeout(60000);
   let f: ReconcileFixture;
   let port: NodeGit;

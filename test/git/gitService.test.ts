@@ -58,7 +58,7 @@ function registeredPaths(repo: string): string[] {
   return parseWorktreeList(git(repo, 'worktree', 'list', '--porcelain', '-z')).map((w) => w.path);
 }
 
-describe('GitService (real git)', function () {
+describe('NodeGit refs, worktrees and changes (real git)', function () {
   this.timeout(60_000);
   const service = new NodeGit();
   let root: string;

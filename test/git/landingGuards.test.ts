@@ -1,5 +1,6 @@
-// GitLanding (Lander and the forecaster) on a temporary repository: what a landing that does not
-// happen leaves behind — nothing, checked file by file with test/harness/untouched.ts.
+// The git landing domain (src/node/git/landing.ts: Lander and MergeForecaster) on a temporary
+// repository: what a landing that does not happen leaves behind — nothing, checked file by file
+// with test/harness/untouched.ts.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -26,7 +27,7 @@ async function rejection(promise: Promise<unknown>, reason: AgentErrorReason): P
   return error;
 }
 
-describe('GitLanding guards: a landing that does not happen touches nothing', function () {
+describe('git landing guards: a landing that does not happen touches nothing', function () {
   this.timeout(60_000);
   const landing = new NodeGit();
   let root: string;

@@ -10,9 +10,9 @@ import { AgentError } from '../../src/core/errors';
 import { PlanService } from '../../src/core/plans/planService';
 import type { Plan, PlanRunRecord } from '../../src/core/plans/planTypes';
 import type { PlanStore } from '../../src/core/ports';
-import { NodeFileSystem } from '../../src/node/fileSystem';
 import { waitFor as poll } from '../harness/waitFor';
 import { git, ManagerFixture } from './managerFixture';
+import { planRunDeps } from './planRunFixture';
 import { englishMessage } from '../../src/ui/errorText';
 
 const waitFor = <T>(what: string, probe: () => T | undefined | false | null, timeoutMs = 30000) =>
@@ -36,23 +36,7 @@ describe('plan runs across a window reload (real git, real demo agents)', functi
 
   const window = (): { manager: AgentManager; plans: PlanService } => {
     const manager = fixture.manager();
-    const plans = new PlanService(
-      {
-        manager,
-        git: fixture.git,
-        fs: new NodeFileSystem(),
-        clock: { now: () => Date.now() },
-        logger: { info() {}, warn() {}, error() {} },
-        settings: () => ({
-          branchPrefix: 'agents',
-          logDir: path.join(fixture.tmp, 'logs'),
-          defaultProfile: 'demo',
-          maxParallel: 2,
-        }),
-      },
-      store,
-      () => `p${services.length}`,
-    );
+    const plans = new PlanService(planRunDeps(fixture, manager, 2), store, () => `p${services.length}`);
     services.push(plans);
     return { manager, plans };
   };

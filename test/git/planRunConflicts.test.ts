@@ -3,12 +3,11 @@
 // collides with and leaves the conflict in the task's worktree to resolve. A task whose agent
 // fails is failed, and Land Plan refuses a detached HEAD.
 import * as assert from 'node:assert/strict';
-import * as path from 'node:path';
 import { AgentError } from '../../src/core/errors';
 import { PlanRun } from '../../src/core/plans/planRun';
-import { NodeFileSystem } from '../../src/node/fileSystem';
 import { waitFor } from '../harness/waitFor';
 import { git, ManagerFixture } from './managerFixture';
+import { planRunDeps } from './planRunFixture';
 
 describe('plan run conflicts (real git, real demo agents)', function () {
   this.timeout(60000);
@@ -25,19 +24,7 @@ describe('plan run conflicts (real git, real demo agents)', function () {
   it('names the conflicting file and the task it collides with, resolves it in the worktree, fails a failed agent', async () => {
     const manager = fixture.manager();
     const run = await PlanRun.create(
-      {
-        manager,
-        git: fixture.git,
-        fs: new NodeFileSystem(),
-        clock: { now: () => Date.now() },
-        logger: { info() {}, warn() {}, error() {} },
-        settings: () => ({
-          branchPrefix: 'agents',
-          logDir: path.join(fixture.tmp, 'logs'),
-          defaultProfile: 'demo',
-          maxParallel: 1,
-        }),
-      },
+      planRunDeps(fixture, manager, 1),
       'r1',
       {
         title: 'Collide',

@@ -1,4 +1,4 @@
-// The argv every built-in preset produces. Flags and their sources: src/core/profiles.ts and the
+// The argv every built-in preset produces. Flags and their sources: src/core/clis/profiles.ts and the
 // report of the real-CLI tests (test/agents/realClis.test.ts runs claude, codex and gemini).
 import * as assert from 'node:assert/strict';
 import { builtinProfiles, expandArgs, findProfile } from '../../src/core/clis/profiles';

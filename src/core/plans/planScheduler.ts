@@ -15,8 +15,17 @@
 import { SerialQueue } from '../../util/async';
 import { Emitter, type Event } from '../../util/event';
 import { AgentError, storedLine } from '../errors';
-import { topologicalOrder } from './planGraph';
-import type { Plan, PlanTask, RunOutcome, SchedulerSnapshot, TaskRunner, TaskState, TaskTimings } from './planTypes';
+import {
+  buildEntries,
+  derive,
+  derivedStates,
+  type Entry,
+  entryFor,
+  retryable,
+  skippable,
+  snapshotOf,
+} from './planEntries';
+import type { Plan, RunOutcome, SchedulerSnapshot, TaskRunner, TaskState, TaskTimings } from './planTypes';
 import type { Clock } from '../ports';
 
 export interface PlanSchedulerOptions {
@@ -34,23 +43,9 @@ export interface PlanChange {
 
 export const conflictReason = storedLine('taskConflicted', {});
 
-interface Entry {
-  readonly task: PlanTask;
-  /** Position in topological order. */
-  readonly index: number;
-  readonly prerequisites: readonly Entry[];
-  state: TaskState;
-  reason?: string;
-  timings: { queuedAt?: number; startedAt?: number; endedAt?: number; integratedAt?: number };
-}
-
-const derivedStates: ReadonlySet<TaskState> = new Set(['waiting', 'queued', 'blocked']);
-const retryable: ReadonlySet<TaskState> = new Set(['failed', 'stopped', 'conflicted']);
-const skippable: ReadonlySet<TaskState> = new Set(['waiting', 'queued', 'blocked', 'failed', 'stopped', 'conflicted']);
-
 export class PlanScheduler {
   private readonly entries: readonly Entry[];
-  private readonly byId = new Map<string, Entry>();
+  private readonly byId: ReadonlyMap<string, Entry>;
   private readonly integrations = new SerialQueue();
   private readonly changes = new Emitter<PlanChange>();
   private idleWaiters: (() => void)[] = [];
@@ -70,20 +65,7 @@ export class PlanScheduler {
       throw new AgentError('invalidMaxParallel', { value: options.maxParallel });
     }
     const saved = options.restored;
-    this.entries = topologicalOrder(plan.tasks).map((task, index) => {
-      const prerequisites = [...new Set(task.dependsOn ?? [])].map((id) => this.byId.get(id) as Entry);
-      const was = saved?.tasks[task.id];
-      const entry: Entry = {
-        task,
-        index,
-        prerequisites,
-        state: was?.state ?? 'waiting',
-        reason: was?.reason,
-        timings: { ...was?.timings },
-      };
-      this.byId.set(task.id, entry);
-      return entry;
-    });
+    ({ entries: this.entries, byId: this.byId } = buildEntries(plan, saved));
     this.started = saved?.started ?? false;
     this.stopRequested = saved?.stopped ?? false;
     this.refresh();
@@ -91,13 +73,7 @@ export class PlanScheduler {
 
   /** Everything a later window needs to go on with this plan (see `restored`). */
   snapshot(): SchedulerSnapshot {
-    const tasks = Object.fromEntries(
-      this.entries.map((e) => [
-        e.task.id,
-        { state: e.state, ...(e.reason === undefined ? {} : { reason: e.reason }), timings: { ...e.timings } },
-      ]),
-    );
-    return { started: this.started, stopped: this.stopRequested, tasks };
+    return snapshotOf(this.entries, this.started, this.stopRequested);
   }
 
   /**
@@ -142,7 +118,7 @@ export class PlanScheduler {
    * Resumes a stopped plan.
    */
   retry(id: string): void {
-    const entry = this.entry(id, retryable, 'retried');
+    const entry = entryFor(this.byId, id, retryable, 'retried');
     this.clearStop();
     if (entry.state === 'conflicted') {
       entry.timings.integratedAt = undefined;
@@ -158,7 +134,7 @@ export class PlanScheduler {
   /** Gives up on a task that is not running or integrating; its dependents go on without it. */
   skip(id: string): void {
     // Stryker disable next-line StringLiteral: only 'retried' picks the other code; any other verb means skipped
-    this.set(this.entry(id, skippable, 'skipped'), 'skipped');
+    this.set(entryFor(this.byId, id, skippable, 'skipped'), 'skipped');
     this.settle();
   }
 
@@ -225,23 +201,10 @@ export class PlanScheduler {
   private refresh(): void {
     for (const entry of this.entries) {
       if (derivedStates.has(entry.state)) {
-        const [state, reason] = this.derive(entry);
+        const [state, reason] = derive(entry, this.started);
         this.set(entry, state, reason);
       }
     }
-  }
-
-  private derive(entry: Entry): [TaskState, string | undefined] {
-    const failed = new Set<Entry>();
-    const missing = new Set<Entry>();
-    collectUnsatisfied(entry, failed, missing);
-    if (failed.size > 0) {
-      return ['blocked', storedLine('taskBlockedBy', { tasks: ids(failed) })];
-    }
-    if (missing.size > 0) {
-      return ['waiting', storedLine('taskWaitingFor', { tasks: ids(missing) })];
-    }
-    return this.started ? ['queued', undefined] : ['waiting', undefined];
   }
 
   /** Flags are read per task: a change listener may stop the plan while tasks are being started. */
@@ -322,40 +285,6 @@ export class PlanScheduler {
     entry.reason = reason;
     this.changes.fire({ id: entry.task.id });
   }
-
-  private entry(id: string, allowed: ReadonlySet<TaskState>, verb: string): Entry {
-    const entry = this.byId.get(id);
-    if (!entry) {
-      throw new AgentError('noSuchTask', { taskId: id });
-    }
-    if (!allowed.has(entry.state)) {
-      throw new AgentError(verb === 'retried' ? 'taskNotRetryable' : 'taskNotSkippable', {
-        taskId: id,
-        state: entry.state,
-      });
-    }
-    return entry;
-  }
-}
-
-/**
- * Failed roots behind `entry` go to `failed`, unsatisfied prerequisites to `missing`; skipped ones
- * are looked through.
- */
-function collectUnsatisfied(entry: Entry, failed: Set<Entry>, missing: Set<Entry>): void {
-  for (const p of entry.prerequisites) {
-    if (p.state === 'failed') {
-      failed.add(p);
-    } else if (p.state === 'skipped' || p.state === 'blocked') {
-      collectUnsatisfied(p, failed, missing);
-    } else if (p.state !== 'done') {
-      missing.add(p);
-    }
-  }
-}
-
-function ids(entries: ReadonlySet<Entry>): string[] {
-  return [...entries].sort((a, b) => a.index - b.index).map((e) => e.task.id);
 }
 
 function messageOf(e: unknown): string {

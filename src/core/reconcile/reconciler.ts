@@ -1,11 +1,11 @@
 import type { AgentRecord } from '../agent';
-import { isActive } from '../agent';
 import { type AgentLanding, savedRefPrefix } from '../landing';
 import type { AgentManager } from '../agents';
 import { AgentError } from '../errors';
 import type { RefGit, SnapshotGit, WorktreeGit } from '../git';
 import type { FileSystemPort, Logger, ManagerSettings } from '../ports';
-import { type MissingAgent, type Orphan, reconcile, restoreSource, samePathKey } from './reconcile';
+import { forgetMissing, restoreMissing } from './missingRepairs';
+import { type MissingAgent, type Orphan, reconcile, samePathKey } from './reconcile';
 import { WorktreeNames } from '../agents';
 import { type Disposable, Emitter } from '../../util/event';
 import { joinPath, parentDir } from '../../util/paths';
@@ -116,58 +116,16 @@ export class Reconciler implements Disposable {
   }
 
   /** Brings a missing agent's worktree back: from its saved work when that is newest, else on its branch. */
-  async restoreMissing(id: string): Promise<void> {
-    const record = this.missingRecord(id);
-    const refs = new Map(
-      (await this.deps.git.listRefs(record.repoRoot, ['refs/heads/', savedRefPrefix])).map((r) => [r.name, r]),
-    );
-    const source = restoreSource(record, refs);
-    if (source === 'none') {
-      throw new AgentError('nothingLeftToRestore', { title: record.title, branch: record.branch });
-    }
-    await this.pruneStale(record);
-    await this.deps.fs.mkdirp(parentDir(record.worktreePath));
-    if (source === 'saved') {
-      await this.deps.git.restoreWork(record.repoRoot, record.worktreePath, record.branch, record.savedRef!);
-    } else {
-      await this.deps.git.checkoutWorktree(record.repoRoot, record.worktreePath, record.branch);
-    }
-    this.deps.manager.annotate(id, { worktreeMissing: false });
-    this.deps.manager.setTracked(id, true);
-    this.deps.logger.info(
-      `[Reconcile] restored the worktree of ${id} from its ${source === 'saved' ? 'saved work' : 'branch'}`,
-    );
+  restoreMissing(id: string): Promise<void> {
+    return restoreMissing(this.deps, id);
   }
 
   /**
    * Drops a missing agent: its registration and branch go; commits the branch had are kept under
    * refs/parallel-agents/saved/<id>.
    */
-  async forget(id: string): Promise<void> {
-    const record = this.missingRecord(id);
-    await this.pruneStale(record);
-    const refs = new Map(
-      (
-        await this.deps.git.listRefs(record.repoRoot, [
-          `refs/heads/${record.branch}`,
-          ...(record.savedRef ? [record.savedRef] : []),
-        ])
-      ).map((r) => [r.name, r]),
-    );
-    const tip = refs.get(`refs/heads/${record.branch}`);
-    if (tip) {
-      // Saved work taken on the branch tip holds its commits and more: it is kept, not written over.
-      if (tip.sha !== record.baseSha && restoreSource(record, refs) !== 'saved') {
-        await this.deps.git.saveBranch(
-          record.repoRoot,
-          record.branch,
-          `${savedRefPrefix}${id}`,
-          `Parallel Agents: branch of "${record.title}" saved before forgetting it`,
-        );
-      }
-      await this.deps.git.deleteBranch(record.repoRoot, record.branch, true);
-    }
-    this.deps.manager.forget(id);
+  forget(id: string): Promise<void> {
+    return forgetMissing(this.deps, id);
   }
 
   dispose(): void {
@@ -298,23 +256,5 @@ export class Reconciler implements Disposable {
   private dropOrphan(orphan: Orphan): void {
     this.orphanList = this.orphanList.filter((o) => o !== orphan);
     this.emitter.fire();
-  }
-
-  private missingRecord(id: string): AgentRecord & { worktreePath: string; branch: string } {
-    const record = this.deps.manager.get(id);
-    if (!record.worktreeMissing || !record.worktreePath || !record.branch || isActive(record.status)) {
-      throw new AgentError('notMissingWorktree', { title: record.title });
-    }
-    return record as AgentRecord & { worktreePath: string; branch: string };
-  }
-
-  /** A registration left behind by the deleted folder would stop `worktree add` at the same path. */
-  private async pruneStale(record: AgentRecord & { worktreePath: string }): Promise<void> {
-    const entry = (await this.deps.git.listWorktrees(record.repoRoot)).find(
-      (w) => samePathKey(w.path) === samePathKey(record.worktreePath),
-    );
-    if (entry && !(await this.deps.fs.exists(record.worktreePath))) {
-      await this.deps.git.pruneWorktree(record.repoRoot, record.worktreePath);
-    }
   }
 }

@@ -2,42 +2,15 @@ import * as vscode from 'vscode';
 import type { AgentLanding } from '../../core/landing';
 import type { AgentManager } from '../../core/agents';
 import { AgentError } from '../../core/errors';
-import { slugify } from '../../core/naming';
 import { parsePlan } from '../../core/plans';
-import { extractPlanJson, planningPrompt, replyText } from '../../core/plans';
 import type { PlanService } from '../../core/plans';
-import type { Plan, PlanProblem } from '../../core/plans';
+import type { Plan } from '../../core/plans';
 import type { MergeStrategy, RefGit } from '../../core/git';
 import type { Profile } from '../../core/clis';
 import { pickRepositoryFolder } from './folderPick';
 import { cancelled } from './commandRunner';
-
-/** Problems of the last Dispatch Plan of each plan file, shown in the Problems view and the editor. */
-export const planDiagnostics = vscode.languages.createDiagnosticCollection('parallelAgents.plan');
-
-function showProblems(uri: vscode.Uri | undefined, text: string, problems: readonly PlanProblem[]): void {
-  if (!uri) {
-    return;
-  }
-  const lines = text.split('\n');
-  const lineOf = (taskId?: string) => {
-    const i = taskId ? lines.findIndex((l) => l.includes(`"${taskId}"`)) : -1;
-    return Math.max(i, 0);
-  };
-  planDiagnostics.set(
-    uri,
-    problems.map((p) => {
-      const line = lineOf(p.taskId);
-      const diagnostic = new vscode.Diagnostic(
-        new vscode.Range(line, 0, line, lines[line]?.length ?? 0),
-        p.message,
-        vscode.DiagnosticSeverity.Error,
-      );
-      diagnostic.source = 'Parallel Agents';
-      return diagnostic;
-    }),
-  );
-}
+import { describeProblems, readPlanText, showProblems } from './planFile';
+import { planWithAgent } from './planWithAgentCommand';
 
 export interface PlanCommandDeps {
   readonly manager: AgentManager;
@@ -48,10 +21,6 @@ export interface PlanCommandDeps {
   readonly strategy: () => MergeStrategy;
   /** Tells which workspace folders are git repositories. */
   readonly git: Pick<RefGit, 'repoRoot'>;
-}
-
-function describeProblems(problems: readonly PlanProblem[]): string {
-  return problems.map((p) => `${p.taskId ? `task "${p.taskId}" ` : ''}${p.field}: ${p.message}`).join('\n');
 }
 
 /** Task commands take `{ runId, taskId }` or a task row. */
@@ -72,35 +41,6 @@ function runOf(deps: PlanCommandDeps, arg: unknown): string {
     throw new AgentError('noPlanRunning', {});
   }
   return id;
-}
-
-async function readPlanText(arg: unknown): Promise<{ text: string; name: string; uri?: vscode.Uri }> {
-  const uri = arg instanceof vscode.Uri ? arg : (arg as { uri?: vscode.Uri } | undefined)?.uri;
-  if (uri) {
-    const doc = await vscode.workspace.openTextDocument(uri);
-    return { text: doc.getText(), name: vscode.workspace.asRelativePath(uri), uri };
-  }
-  const editor = vscode.window.activeTextEditor;
-  if (editor && /\.json$/i.test(editor.document.fileName)) {
-    return {
-      text: editor.document.getText(),
-      name: vscode.workspace.asRelativePath(editor.document.uri),
-      uri: editor.document.uri,
-    };
-  }
-  const files = await vscode.workspace.findFiles('{**/*.agents.json,.vscode/agents/*.json}', '**/node_modules/**', 50);
-  const picked = await vscode.window.showQuickPick(
-    files.map((f) => ({ label: vscode.workspace.asRelativePath(f), uri: f })),
-    { placeHolder: vscode.l10n.t('Which plan?') },
-  );
-  if (!picked) {
-    if (files.length === 0) {
-      throw new AgentError('noPlanFile', {});
-    }
-    cancelled();
-  }
-  const doc = await vscode.workspace.openTextDocument(picked.uri);
-  return { text: doc.getText(), name: picked.label, uri: picked.uri };
 }
 
 export function planCommands(deps: PlanCommandDeps) {
@@ -241,87 +181,4 @@ async function removePlan(deps: PlanCommandDeps, arg: unknown): Promise<{ branch
     );
   }
   return { branchKept };
-}
-
-/** Asks a headless agent for a plan; the reply is validated and opened for editing, never dispatched. */
-async function planWithAgent(deps: PlanCommandDeps, folder: string, arg: unknown): Promise<string> {
-  const o = (arg ?? {}) as { description?: string; profile?: string };
-  const description =
-    o.description ??
-    (await vscode.window.showInputBox({
-      title: vscode.l10n.t('Plan with Agent'),
-      prompt: vscode.l10n.t('Describe the change; an agent breaks it into tasks with dependencies.'),
-      ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('Describe the change.') : undefined),
-    }));
-  if (!description) {
-    cancelled();
-  }
-  const headless = deps.profiles().filter((p) => p.mode === 'headless');
-  const profile =
-    o.profile ??
-    (await vscode.window.showQuickPick(
-      headless.map((p) => p.name),
-      { placeHolder: vscode.l10n.t('Which agent should plan?') },
-    ));
-  if (!profile) {
-    cancelled();
-  }
-  const reply = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Agent "{0}" is planning…', profile) },
-    async () => {
-      const record = await deps.manager.dispatch({
-        prompt: planningPrompt(
-          description,
-          deps.profiles().map((p) => p.name),
-        ),
-        profile,
-        folder,
-        title: vscode.l10n.t('Plan: {0}', description.split('\n')[0]),
-      });
-      const ended = await deps.manager.whenEnded(record.id);
-      const log = ended.logPath
-        ? new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(ended.logPath)))
-        : '';
-      // The planning agent's worktree is only scaffolding: remove it (its state is saved) and forget it.
-      await deps.landing.discard(record.id);
-      deps.manager.forget(record.id);
-      return log;
-    },
-  );
-  const json = extractPlanJson(replyText(reply));
-  const { plan, problems } = json
-    ? parsePlan(
-        json,
-        deps.profiles().map((p) => p.name),
-      )
-    : { plan: undefined, problems: [{ field: 'reply', message: vscode.l10n.t('no plan JSON found in the reply') }] };
-  if (!plan || problems.length > 0) {
-    const doc = await vscode.workspace.openTextDocument({
-      language: 'markdown',
-      content: `<!-- ${vscode.l10n.t("The agent's reply is not a valid plan:")}\n${describeProblems(problems)}\n-->\n\n${reply}`,
-    });
-    await vscode.window.showTextDocument(doc);
-    throw new AgentError('invalidAgentPlan', { count: problems.length }, describeProblems(problems));
-  }
-  const dir = vscode.Uri.joinPath(vscode.Uri.file(folder), '.vscode', 'agents');
-  const exists = (uri: vscode.Uri) =>
-    vscode.workspace.fs.stat(uri).then(
-      () => true,
-      () => false,
-    );
-  let target = vscode.Uri.joinPath(dir, `${slugify(plan.title)}.json`);
-  for (let n = 2; await exists(target); n++) {
-    target = vscode.Uri.joinPath(dir, `${slugify(plan.title)}-${n}.json`);
-  }
-  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(`${JSON.stringify(plan, null, 2)}\n`));
-  await vscode.window.showTextDocument(target);
-  void vscode.window.showInformationMessage(
-    vscode.l10n.t(
-      'Plan "{0}" with {1} tasks is ready: edit it, then run Dispatch Plan.',
-      plan.title,
-      plan.tasks.length,
-    ),
-  );
-  return target.fsPath;
 }
