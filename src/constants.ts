@@ -71,6 +71,10 @@ export const schemes = {
   change: 'parallel-agents-change',
 } as const;
 
+/**
+ * workspaceState keys. Agents and plan runs live in the repository's registry now; their keys are
+ * read once, to move the records an earlier version kept there (host/migratingStore.ts).
+ */
 export const stateKeys = {
   agents: 'parallelAgents.agents.v1',
   plans: 'parallelAgents.plans.v1',

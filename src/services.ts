@@ -10,11 +10,13 @@ import { PlanService } from './core/plans';
 import { Reconciler } from './core/reconcile';
 import type { Config } from './host/config';
 import { VscodeFolderWatcher } from './host/folderWatcher';
-import { MementoStateStore } from './host/mementoStateStore';
+import { MigratingStore } from './host/migratingStore';
 import { TerminalRunner } from './host/terminalRunner';
 import { PathExecutableResolver } from './node/executableResolver';
 import { NodeFileSystem } from './node/fileSystem';
 import { createGit, type NodeGit } from './node/git/createGit';
+import { registryDirSync } from './node/registry/location';
+import { type RegistryKind, RegistryStore } from './node/registry/registryStore';
 import { SupervisedRunner } from './node/supervisedRunner';
 
 export interface Services {
@@ -50,7 +52,7 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     }),
     terminalRunner: terminals,
     watcher: new VscodeFolderWatcher(),
-    store: new MementoStateStore(context.workspaceState, stateKeys.agents),
+    store: registryStore(context, stateKeys.agents, 'agents', logger),
     clock,
     logger,
     settings: () => managerSettings(),
@@ -71,7 +73,7 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
         maxParallel: config.maxParallel(),
       }),
     },
-    new MementoStateStore(context.workspaceState, stateKeys.plans),
+    registryStore(context, stateKeys.plans, 'plans', logger),
     newId,
   );
   const reconciler = new Reconciler({
@@ -91,6 +93,28 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     }),
   });
   return { git, terminals, manager, landing, plans, reconciler };
+}
+
+/**
+ * Agents and plan runs are kept in the registry of their repository (`<git common dir>/parallel-agents/`),
+ * shared by every window on it; records an earlier version kept in workspaceState move there.
+ */
+function registryStore<T extends { readonly id: string; readonly repoRoot: string }>(
+  context: vscode.ExtensionContext,
+  key: string,
+  kind: RegistryKind,
+  logger: Logger,
+): MigratingStore<T> {
+  const registry = new RegistryStore<T>({
+    kind,
+    registries: () =>
+      (vscode.workspace.workspaceFolders ?? [])
+        .map((f) => registryDirSync(f.uri.fsPath))
+        .filter((d): d is string => d !== undefined),
+    registryOf: (repoRoot) => registryDirSync(repoRoot),
+    logger,
+  });
+  return new MigratingStore<T>(registry, context.workspaceState, key, logger);
 }
 
 async function workspaceRepositories(git: NodeGit): Promise<string[]> {

@@ -57,6 +57,11 @@ export class RegistryStore<T extends StoredRecord> implements RecordStore<T> {
 
   constructor(private readonly options: RegistryStoreOptions) {}
 
+  /** Whether the record has its own file, as this window last read or wrote it. */
+  isStored(id: string): boolean {
+    return this.known.has(id);
+  }
+
   /** The files the last load could not read. */
   problems(): readonly RegistryProblem[] {
     return this.problemList;
