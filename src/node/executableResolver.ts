@@ -1,6 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import which from 'which';
 import type { ExecutableResolver, ResolvedExecutable } from '../core/ports';
 import { demoCommand } from '../core/clis';
 import { launchForShim } from './windowsShim';
@@ -14,24 +15,24 @@ export interface PathExecutableResolverOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Folder that relative commands such as `./bin/agent` are resolved against. Default process.cwd(). */
   readonly baseDir?: string;
-  /** Default process.platform; tests use it to exercise the Windows rules. */
-  readonly platform?: NodeJS.Platform;
 }
 
+const isWindows = process.platform === 'win32';
 const defaultPathExt = '.COM;.EXE;.BAT;.CMD';
 
 /**
  * Finds what to run for a profile's command: the shipped demo agent for `${demoAgent}`, a path when
- * the command contains a slash, otherwise the first match on PATH. Only absolute PATH entries are
- * searched: an empty or relative entry would run whatever the current folder holds.
+ * the command contains a slash, otherwise the first match on PATH. The lookup itself (executable
+ * bits, PATHEXT) is the `which` package's, on the real platform. Only absolute PATH entries are
+ * searched, and on Windows a match in the current folder (which `which` tries first) is dropped
+ * unless that folder is itself on PATH: an empty, relative or implied entry would run whatever the
+ * current folder (perhaps an untrusted workspace) holds.
  */
 export class PathExecutableResolver implements ExecutableResolver {
   private readonly env: Readonly<Record<string, string | undefined>>;
-  private readonly platform: NodeJS.Platform;
 
   constructor(private readonly options: PathExecutableResolverOptions) {
     this.env = options.env ?? process.env;
-    this.platform = options.platform ?? process.platform;
   }
 
   async resolve(command: string): Promise<ResolvedExecutable | undefined> {
@@ -42,11 +43,11 @@ export class PathExecutableResolver implements ExecutableResolver {
     if (trimmed === '') {
       return undefined;
     }
-    const found = hasDirectory(trimmed, this.isWindows) ? await this.findPath(trimmed) : await this.searchPath(trimmed);
+    const found = hasDirectory(trimmed) ? await this.findPath(trimmed) : await this.searchPath(trimmed);
     if (found === undefined) {
       return undefined;
     }
-    const shim = this.isWindows ? await this.unwrapShim(found) : undefined;
+    const shim = isWindows ? await this.unwrapShim(found) : undefined;
     return { file: shim?.file ?? found, prefixArgs: shim?.prefixArgs ?? [], env: {} };
   }
 
@@ -59,76 +60,54 @@ export class PathExecutableResolver implements ExecutableResolver {
     });
   }
 
-  private get isWindows(): boolean {
-    return this.platform === 'win32';
-  }
-
   private async resolveDemoAgent(): Promise<ResolvedExecutable | undefined> {
     const { demoAgentScript, runtime } = this.options;
-    if (!(await isFile(demoAgentScript)) || !(await this.isExecutable(runtime))) {
+    if (!(await isFile(demoAgentScript)) || (await this.executableAt(runtime)) === undefined) {
       return undefined;
     }
     // Under Electron (VS Code) process.execPath is the app itself; this makes it behave as Node.
     return { file: runtime, prefixArgs: [demoAgentScript], env: { ELECTRON_RUN_AS_NODE: '1' } };
   }
 
-  private async findPath(command: string): Promise<string | undefined> {
+  private findPath(command: string): Promise<string | undefined> {
     const expanded = command === '~' || /^~[/\\]/.test(command) ? path.join(os.homedir(), command.slice(1)) : command;
-    return this.firstExecutable(path.resolve(this.options.baseDir ?? process.cwd(), expanded));
+    return this.executableAt(path.resolve(this.options.baseDir ?? process.cwd(), expanded));
+  }
+
+  /** An absolute path has a separator, so `which` only tries it (with PATHEXT's extensions on Windows). */
+  private async executableAt(file: string): Promise<string | undefined> {
+    return (await which(file, { pathExt: this.pathExt(), nothrow: true })) ?? undefined;
   }
 
   private async searchPath(command: string): Promise<string | undefined> {
-    const dirs = (this.envValue('PATH') ?? '').split(this.isWindows ? ';' : ':');
-    for (const dir of dirs) {
-      const clean = this.isWindows ? dir.replace(/^"(.*)"$/, '$1') : dir;
-      if (clean !== '' && path.isAbsolute(clean)) {
-        const found = await this.firstExecutable(path.join(clean, command));
-        if (found !== undefined) {
-          return found;
-        }
-      }
+    const dirs = this.pathDirs();
+    if (dirs.length === 0) {
+      return undefined; // an empty PATH would make `which` try the bare name, i.e. the current folder
     }
-    return undefined;
+    const options = { path: dirs.join(path.delimiter), pathExt: this.pathExt(), all: true, nothrow: true } as const;
+    return firstOnPath((await which(command, options)) ?? [], dirs, path);
   }
 
-  /** On Windows, `agent` may be `agent.exe`, `agent.cmd`...: PATHEXT lists what is tried. */
-  private async firstExecutable(candidate: string): Promise<string | undefined> {
-    for (const file of this.candidates(candidate)) {
-      if (await this.isExecutable(file)) {
-        return file;
-      }
-    }
-    return undefined;
+  /** PATH's absolute entries, unquoted (Windows allows `"C:\Program Files\x"`). */
+  private pathDirs(): string[] {
+    const entries = (this.envValue('PATH') ?? '').split(path.delimiter);
+    const unquoted = isWindows ? entries.map((d) => d.replace(/^"(.*)"$/, '$1')) : entries;
+    return unquoted.filter((d) => d !== '' && path.isAbsolute(d));
   }
 
-  private candidates(file: string): string[] {
-    if (!this.isWindows) {
-      return [file];
-    }
-    const exts = (this.envValue('PATHEXT') ?? defaultPathExt).split(';').filter((e) => e !== '');
-    const ext = path.extname(file).toLowerCase();
-    const hasKnownExt = exts.some((e) => e.toLowerCase() === ext);
-    return hasKnownExt ? [file] : exts.map((e) => file + e.toLowerCase());
-  }
-
-  private async isExecutable(file: string): Promise<boolean> {
-    if (!(await isFile(file))) {
-      return false;
-    }
-    if (this.isWindows) {
-      return true;
-    }
-    try {
-      await fs.access(file, fs.constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
+  /**
+   * Lower-cased, so that `agent` is found as `agent.cmd`, not `agent.CMD` (Windows matches names
+   * regardless of case). Without empty entries: to `isexe` an empty one makes every file executable.
+   * Ignored by `which` off Windows.
+   */
+  private pathExt(): string {
+    const exts = (this.envValue('PATHEXT') ?? '').split(';').filter((e) => e !== '');
+    return (exts.length > 0 ? exts.join(';') : defaultPathExt).toLowerCase();
   }
 
   /** Windows spells it Path, PATH or path; variables there are case-insensitive. */
   private envValue(name: string): string | undefined {
-    if (!this.isWindows) {
+    if (!isWindows) {
       return this.env[name];
     }
     const key = Object.keys(this.env).find((k) => k.toUpperCase() === name);
@@ -136,12 +115,35 @@ export class PathExecutableResolver implements ExecutableResolver {
   }
 }
 
-function hasDirectory(command: string, windows: boolean): boolean {
+/**
+ * The first of `which`'s matches (all of them, in its order) taken in PATH order and lying in a
+ * PATH folder. This drops the current folder `which` searches first on Windows, or moves its match
+ * to that folder's own place when it is also on PATH. Folders compare case-insensitively on Windows.
+ */
+export function firstOnPath(
+  matches: readonly string[],
+  dirs: readonly string[],
+  paths: Pick<typeof path, 'dirname' | 'resolve' | 'sep'>,
+): string | undefined {
+  const key = (dir: string) => {
+    const resolved = paths.resolve(dir);
+    return paths.sep === '\\' ? resolved.toLowerCase() : resolved;
+  };
+  for (const dir of dirs) {
+    const found = matches.find((m) => key(paths.dirname(m)) === key(dir));
+    if (found !== undefined) {
+      return found;
+    }
+  }
+  return undefined;
+}
+
+function hasDirectory(command: string): boolean {
   return (
     command.includes('/') ||
     command === '~' ||
     /^~[/\\]/.test(command) ||
-    (windows && (command.includes('\\') || /^[A-Za-z]:/.test(command)))
+    (isWindows && (command.includes('\\') || /^[A-Za-z]:/.test(command)))
   );
 }
 

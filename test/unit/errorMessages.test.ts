@@ -6,7 +6,8 @@ import { englishMessage, fill, hasText, plainArg, renderStored, textOf } from '.
 import { repoRoot } from '../harness/paths';
 
 // Every error code has its words in English and Spanish (l10n/bundle.l10n*.json, keyed by the
-// English template of src/ui/errorText.ts), and core/ and node/ throw codes, never sentences.
+// English template of the table in src/ui/errorText.ts and src/ui/errorTexts/), and core/ and node/
+// throw codes, never sentences.
 
 type Strings = Record<string, string>;
 const readJson = (path: string): Strings => JSON.parse(readFileSync(join(repoRoot, path), 'utf8')) as Strings;
@@ -152,7 +153,7 @@ describe('error codes and their messages', () => {
     const problems: string[] = [];
     for (const code of agentErrorCodes) {
       if (!hasText(code)) {
-        problems.push(`${code}: no template in src/ui/errorText.ts`);
+        problems.push(`${code}: no template in src/ui/errorTexts/`);
         continue;
       }
       const text = textOf(code, samples[code] as never);
@@ -190,7 +191,11 @@ describe('error codes and their messages', () => {
   });
 
   it('has every template errorText.ts can choose in both bundles', () => {
-    const source = readFileSync(join(repoRoot, 'src/ui/errorText.ts'), 'utf8');
+    const files = [
+      'src/ui/errorText.ts',
+      ...readdirSync(join(repoRoot, 'src/ui/errorTexts')).map((f) => `src/ui/errorTexts/${f}`),
+    ];
+    const source = files.map((f) => readFileSync(join(repoRoot, f), 'utf8')).join('\n');
     const templates = [...source.matchAll(/\bl10n\.t\(\s*(['"])((?:\\.|(?!\1).)*)\1/gs)].map((m) =>
       m[2].replace(/\\(.)/g, '$1'),
     );

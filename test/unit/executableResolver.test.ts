@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { demoCommand } from '../../src/core/clis/profiles';
-import { PathExecutableResolver } from '../../src/node/executableResolver';
+import { firstOnPath, PathExecutableResolver } from '../../src/node/executableResolver';
 
 describe('PathExecutableResolver', () => {
   let dir: string;
@@ -29,10 +29,8 @@ describe('PathExecutableResolver', () => {
 
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  const resolver = (
-    env: Record<string, string | undefined>,
-    extra: { platform?: NodeJS.Platform; baseDir?: string } = {},
-  ) => new PathExecutableResolver({ demoAgentScript: script, runtime: process.execPath, env, ...extra });
+  const resolver = (env: Record<string, string | undefined>, extra: { baseDir?: string } = {}) =>
+    new PathExecutableResolver({ demoAgentScript: script, runtime: process.execPath, env, ...extra });
 
   it('${demoAgent} is the runtime running the shipped script as Node', async () => {
     assert.deepEqual(await resolver({ PATH: '' }).resolve(demoCommand), {
@@ -112,10 +110,40 @@ describe('PathExecutableResolver', () => {
     }
   });
 
+  describe('PATH order over `which` matches (the current folder Windows adds first is not on PATH)', () => {
+    it('Windows paths: a match in an unlisted folder is dropped; folders compare regardless of case', () => {
+      const dirs = ['C:\\Tools', 'D:\\npm\\'];
+      const cwdMatch = 'C:\\work\\repo\\agent.exe';
+      assert.equal(firstOnPath([cwdMatch, 'D:\\npm\\agent.cmd'], dirs, path.win32), 'D:\\npm\\agent.cmd');
+      assert.equal(firstOnPath([cwdMatch, 'c:\\tools\\agent.exe'], dirs, path.win32), 'c:\\tools\\agent.exe');
+      assert.equal(firstOnPath([cwdMatch], dirs, path.win32), undefined);
+    });
+
+    it('the current folder, when also on PATH, counts at its own place in PATH', () => {
+      const dirs = ['C:\\Tools', 'C:\\work\\repo'];
+      const inCwd = 'C:\\work\\repo\\agent.exe';
+      const matches = [inCwd, 'C:\\Tools\\agent.exe', inCwd];
+      assert.equal(firstOnPath(matches, dirs, path.win32), 'C:\\Tools\\agent.exe');
+      assert.equal(firstOnPath([inCwd, inCwd], dirs, path.win32), inCwd);
+    });
+
+    it('POSIX paths compare case-sensitively', () => {
+      assert.equal(firstOnPath(['/Opt/bin/agent'], ['/opt/bin'], path.posix), undefined);
+      assert.equal(firstOnPath(['/opt/bin/agent'], ['/usr/bin', '/opt/bin/'], path.posix), '/opt/bin/agent');
+    });
+  });
+
+  // `which` follows the real platform: these run on Windows only (see README, "verified where").
   describe('Windows rules', () => {
+    before(function () {
+      if (process.platform !== 'win32') {
+        this.skip();
+      }
+    });
+
     it('tries PATHEXT extensions, reads Path case-insensitively and strips quotes', async () => {
       const cmd = touch(path.join(bin2, 'agent.cmd'), 0o644); // no executable bit needed on Windows
-      const r = resolver({ Path: [`"${bin1}"`, bin2].join(';'), PATHEXT: '.EXE;.CMD' }, { platform: 'win32' });
+      const r = resolver({ Path: [`"${bin1}"`, bin2].join(';'), PATHEXT: '.EXE;.CMD' });
       assert.deepEqual(await r.resolve('agent'), { file: cmd, prefixArgs: [], env: {} });
       assert.deepEqual(await r.resolve('agent.cmd'), { file: cmd, prefixArgs: [], env: {} });
       const exe = touch(path.join(bin1, 'agent.exe'), 0o644);
@@ -124,7 +152,20 @@ describe('PathExecutableResolver', () => {
 
     it('a file without a PATHEXT extension is not a command', async () => {
       touch(path.join(bin1, 'agent'), 0o755);
-      assert.equal(await resolver({ PATH: bin1, PATHEXT: '.EXE' }, { platform: 'win32' }).resolve('agent'), undefined);
+      assert.equal(await resolver({ PATH: bin1, PATHEXT: '.EXE' }).resolve('agent'), undefined);
+    });
+
+    it('an executable in the current folder is not found unless its folder is on PATH', async () => {
+      touch(path.join(dir, 'agent.exe'), 0o644);
+      const previous = process.cwd();
+      process.chdir(dir);
+      try {
+        assert.equal(await resolver({ PATH: bin1, PATHEXT: '.EXE' }).resolve('agent'), undefined);
+        const inBin1 = touch(path.join(bin1, 'agent.exe'), 0o644);
+        assert.equal((await resolver({ PATH: bin1, PATHEXT: '.EXE' }).resolve('agent'))?.file, inBin1);
+      } finally {
+        process.chdir(previous);
+      }
     });
   });
 });

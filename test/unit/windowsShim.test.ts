@@ -77,7 +77,35 @@ describe('Windows: npm .cmd shims are run as what they start, never through cmd.
     assert.equal(await launchForShim('D:\\bin\\tool.exe', host({ 'D:\\bin\\tool.exe': programShim })), undefined);
   });
 
-  it('the resolver gives node + script for a shim found through PATH and PATHEXT; the prompt stays one argument', async () => {
+  it('a shim on disk is run as node + its script; the prompt stays one argument', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-shim-'));
+    try {
+      const shim = path.join(dir, 'claude.cmd');
+      fs.writeFileSync(shim, nodeShim);
+      const onDisk: ShimHost = {
+        readText: async (f) => fs.readFileSync(f, 'utf8'),
+        isFile: async (f) => fs.existsSync(f) && fs.statSync(f).isFile(),
+        findNode: async () => 'C:\\node\\node.exe',
+      };
+      const launch = await launchForShim(shim, onDisk);
+      assert.deepEqual(launch, {
+        file: 'C:\\node\\node.exe',
+        prefixArgs: [path.win32.join(dir, 'node_modules\\@anthropic-ai\\claude-code\\cli.js')],
+      });
+      const prompt = 'Fix "this" & that | more\r\n- a list item %PATH% ^ !x!\n';
+      const argv = [...launch!.prefixArgs, ...expandArgs(['-p', '${prompt}'], prompt)];
+      assert.deepEqual(argv.slice(1), ['-p', prompt], 'the prompt is one argument, byte for byte');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // `which` follows the real platform, so finding the shim through PATH and PATHEXT is verified on
+  // Windows only (see README, "verified where").
+  it('the resolver gives node + script for a shim found through PATH and PATHEXT; the prompt stays one argument', async function () {
+    if (process.platform !== 'win32') {
+      this.skip();
+    }
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-shim-'));
     try {
       const npmDir = path.join(dir, 'npm');
@@ -90,7 +118,6 @@ describe('Windows: npm .cmd shims are run as what they start, never through cmd.
         demoAgentScript: path.join(dir, 'demoAgent.js'),
         runtime: process.execPath,
         env: { Path: `${npmDir};${nodeDir}`, PATHEXT: '.COM;.EXE;.BAT;.CMD' },
-        platform: 'win32',
       });
       const resolved = await resolver.resolve('claude');
       assert.deepEqual(resolved, {

@@ -1,0 +1,171 @@
+/**
+ * The codes of AgentError: the broad reason callers branch on, and each specific failure with the
+ * data its message needs. The class and the code-to-reason table are in errors.ts, which re-exports
+ * these types (import them from there).
+ */
+import type { AgentStatus } from './agent';
+import type { TaskState } from './plans';
+
+/** The broad kind of a failure: what callers branch on (`AgentError.is(e, 'dirtyWorkspace')`). */
+export type AgentErrorReason =
+  | 'notGitRepository'
+  | 'noCommits'
+  | 'gitNotFound'
+  | 'executableNotFound'
+  | 'targetExists'
+  | 'unknownProfile'
+  | 'emptyPrompt'
+  | 'unknownAgent'
+  | 'invalidTransition'
+  | 'noWorkspace'
+  | 'untrustedWorkspace'
+  | 'worktreeFailed'
+  | 'gitFailed'
+  /** Unresolved conflicts (files still holding conflict markers) block the operation. */
+  | 'mergeConflicts'
+  /** Uncommitted changes in a worktree would be overwritten, or swallowed into a commit. */
+  | 'dirtyWorkspace'
+  | 'launchFailed'
+  | 'invalidProfile'
+  | 'invalidPlan'
+  /** The disk (or the folder's file system) is full: git or the agent got ENOSPC. */
+  | 'diskFull'
+  /** A plan task waits for, or is blocked by, other tasks (a task's kept reason, not a failure). */
+  | 'taskNotReady'
+  | 'cancelled';
+
+type Empty = Record<string, never>;
+type Titled = { readonly title: string };
+
+/** Each specific failure and the data its message needs. */
+export interface AgentErrorData {
+  // git, run by src/node
+  gitNotFound: { readonly binary: string };
+  gitDiskFull: { readonly cwd: string };
+  bareRepository: { readonly cwd: string };
+  notARepository: { readonly folder: string };
+  /** `command` is "git merge", "git worktree add"…; git's stderr is the detail. */
+  gitCommandFailed: { readonly command: string; readonly cwd: string };
+  worktreeCommandFailed: { readonly command: string; readonly cwd: string };
+  worktreeDiskFull: { readonly path: string; readonly freeKb?: number };
+  noCommits: { readonly repoRoot: string };
+  invalidRefName: { readonly ref: string };
+  unknownCommit: { readonly ref: string; readonly repoRoot: string };
+  notAFullRef: { readonly ref: string };
+  mergeTreeUnreadable: { readonly repoRoot: string };
+  mergeTreeOutputUnexpected: { readonly merge: number; readonly count: number };
+  mergeTreeOutputTruncated: { readonly merge: number; readonly count: number };
+  branchExists: { readonly branch: string };
+  worktreeLocked: { readonly path: string };
+  worktreeStillExists: { readonly path: string };
+  worktreeNotListed: { readonly path: string };
+  /** `branch` is the full ref checked out there, or absent for a detached HEAD. */
+  worktreeOnOtherBranch: { readonly path: string; readonly branch?: string; readonly expected: string };
+  worktreeNotCreated:
+    | { readonly path: string; readonly problem: 'notListed' | 'locked' | 'prunable' }
+    | { readonly path: string; readonly problem: 'otherBranch'; readonly branch?: string; readonly expected: string }
+    | { readonly path: string; readonly problem: 'otherHead'; readonly head?: string; readonly expected: string };
+  noSavedWork: { readonly ref: string };
+  notSavedWork: { readonly ref: string };
+  restoreFolderNotEmpty: { readonly path: string };
+  /** `now` and `saved` are full commit ids. */
+  branchMovedSinceSave: { readonly branch: string; readonly now: string; readonly saved: string };
+  fileOutsideFolder: { readonly path: string; readonly cwd: string };
+  unresolvedConflicts: { readonly files: readonly string[] };
+  mergeWouldOverwrite: { readonly cwd: string; readonly ref: string };
+  changesWouldBeOverwritten: { readonly cwd: string };
+  detachedHead: { readonly cwd: string };
+  landOnItself: { readonly branch: string; readonly cwd: string };
+  stagedChanges: { readonly cwd: string };
+  landingWouldOverwrite: { readonly cwd: string; readonly files: readonly string[] };
+  /** `branch` is the branch checked out there (short name), or absent for a detached HEAD. */
+  rebaseWrongBranch: { readonly cwd: string; readonly branch?: string; readonly expected: string };
+  rebaseUncommitted: { readonly cwd: string; readonly branch: string };
+  refusingToRemove: { readonly path: string };
+  invalidAgentId: { readonly id: string };
+  // agents and plans, src/core
+  noSuchAgent: { readonly id: string };
+  duplicateAgentId: { readonly id: string };
+  worktreeRootDiskFull: { readonly path: string };
+  worktreeRootNotCreated: { readonly path: string };
+  agentStillRunning: Titled;
+  agentNotRunning: Titled & { readonly status: AgentStatus };
+  notDetached: Titled & { readonly status: AgentStatus };
+  worktreeMissing: Titled;
+  invalidTransition: { readonly from: AgentStatus; readonly to: AgentStatus };
+  noSavedWorktree: Titled;
+  noWorktreeBranch: Titled;
+  workspaceDetachedHead: { readonly repoRoot: string };
+  nothingLeftToRestore: Titled & { readonly branch: string };
+  unrelatedHistory: { readonly branch: string; readonly repoRoot: string };
+  /** `key` names what was looked for: a worktree path or a branch. */
+  noMatchingOrphan: { readonly key?: string };
+  notMissingWorktree: Titled;
+  unknownProfile: { readonly name: string };
+  executableMissing: { readonly command: string; readonly profile: string };
+  executableNotOnPath: { readonly command: string; readonly profile: string };
+  emptyTask: Empty;
+  emptyFollowUp: Empty;
+  nulInTask: Empty;
+  nulInFollowUp: Empty;
+  taskTooLong: { readonly kb: number; readonly maxKb: number };
+  followUpTooLong: { readonly kb: number; readonly maxKb: number };
+  invalidBranchPrefix: { readonly prefix: string };
+  worktreeRootInsideRepository: { readonly worktreeRoot: string; readonly repoRoot: string };
+  planTargetDetached: { readonly repoRoot: string };
+  taskHasNoAgent: { readonly taskId: string };
+  invalidMaxParallel: { readonly value: number };
+  noSuchTask: { readonly taskId: string };
+  taskNotRetryable: { readonly taskId: string; readonly state: TaskState };
+  taskNotSkippable: { readonly taskId: string; readonly state: TaskState };
+  noSuchPlanRun: { readonly runId: string };
+  planStillRunning: Titled & { readonly tasks: readonly string[] };
+  duplicateTaskId: { readonly taskId: string };
+  unknownDependency: { readonly taskId: string; readonly dependency: string };
+  dependencyCycle: { readonly cycle: readonly string[] };
+  // kept in a record as why an agent ended or a task waits (a line `code {json}`; more lines may follow)
+  setupCommandNotStarted: { readonly command: string; readonly error: string };
+  setupCommandKilled: { readonly command: string; readonly signal: string };
+  setupCommandFailed: { readonly command: string; readonly exitCode?: number };
+  /** git's words follow on the next lines. */
+  submodulesFailed: { readonly command: string };
+  /** The cause follows on the next line. */
+  worktreePrepFailed: Empty;
+  agentDiskFull: { readonly cwd: string };
+  supervisorFailed: { readonly error: string };
+  supervisorNotStarted: { readonly error: string };
+  taskWaitingFor: { readonly tasks: readonly string[] };
+  taskBlockedBy: { readonly tasks: readonly string[] };
+  taskConflicted: Empty;
+  // commands, src/ui
+  cancelled: Empty;
+  untrustedDispatch: Empty;
+  untrustedPlan: Empty;
+  noFolderToDispatch: Empty;
+  noFolderForPlan: Empty;
+  folderNotARepository: { readonly folder: string };
+  noFolderIsARepository: { readonly folders: readonly string[] };
+  noAgentApplies: Empty;
+  noResult: Titled;
+  notInWorktree: Titled;
+  terminalClosed: Titled;
+  noFileRow: Empty;
+  noAgentFile: Empty;
+  changeGone: Titled & { readonly path: string };
+  changeNotListed: Titled & { readonly path: string };
+  worksInWorkspace: Titled;
+  alreadyInWorkspace: Titled;
+  unsavedEditor: { readonly path: string };
+  uncommittedFiles: Titled & { readonly count: number };
+  mergeTouchesDirtyFiles: { readonly files: readonly string[] };
+  noMissingAgent: Empty;
+  noPlanTask: Empty;
+  noPlanRunning: Empty;
+  noPlanToRemove: Empty;
+  noPlanFile: Empty;
+  /** `problems` lists the first problems found, one per line, as the plan reader words them. */
+  invalidPlanFile: { readonly name: string; readonly count: number; readonly problems: string };
+  invalidAgentPlan: { readonly count: number };
+}
+
+export type AgentErrorCode = keyof AgentErrorData;

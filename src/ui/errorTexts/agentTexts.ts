@@ -1,0 +1,127 @@
+/** The texts of the codes of agents and plans (src/core), and of the reasons kept in their records. */
+import { l10n, type Texts } from './textTemplate';
+
+export const agentTexts = {
+  noSuchAgent: (d) => l10n.t('There is no agent with id "{0}".', d.id),
+  duplicateAgentId: (d) => l10n.t('There is already an agent with id "{0}".', d.id),
+  worktreeRootDiskFull: (d) =>
+    l10n.t(
+      'The disk is full: the folder for worktrees, {0}, cannot be created — free some space, then try again.',
+      d.path,
+    ),
+  worktreeRootNotCreated: (d) =>
+    l10n.t('The folder for worktrees, {0}, cannot be created — check parallelAgents.worktreeRoot.', d.path),
+  agentStillRunning: (d) => l10n.t('Agent "{0}" is still running — wait for it to finish or stop it first.', d.title),
+  agentNotRunning: (d) => l10n.t('Agent "{0}" is not running ({1}).', d.title, { agentStatus: d.status }),
+  notDetached: (d) =>
+    l10n.t('Agent "{0}" is {1}: only a detached terminal agent can be reopened in a terminal.', d.title, {
+      agentStatus: d.status,
+    }),
+  worktreeMissing: (d) =>
+    l10n.t('The worktree folder of agent "{0}" is missing — restore it or forget the agent.', d.title),
+  invalidTransition: (d) => l10n.t('An agent cannot go from "{0}" to "{1}".', d.from, d.to),
+  noSavedWorktree: (d) => l10n.t('Agent "{0}" has no saved worktree to restore.', d.title),
+  noWorktreeBranch: (d) =>
+    l10n.t('Agent "{0}" has no worktree branch to land — it worked in the workspace itself.', d.title),
+  workspaceDetachedHead: (d) =>
+    l10n.t(
+      'The workspace at {0} has no branch checked out (detached HEAD) — check out the branch to merge into.',
+      d.repoRoot,
+    ),
+  nothingLeftToRestore: (d) =>
+    l10n.t(
+      'Nothing is left of agent "{0}": its branch {1} and saved work are gone. Forget it instead.',
+      d.title,
+      d.branch,
+    ),
+  unrelatedHistory: (d) =>
+    l10n.t('The branch {0} shares no history with HEAD of {1}, so its changes cannot be shown.', d.branch, d.repoRoot),
+  noMatchingOrphan: (d) =>
+    d.key === undefined
+      ? l10n.t('No orphaned worktree or branch matches (nothing given) — run Reconcile Agents first.')
+      : l10n.t('No orphaned worktree or branch matches {0} — run Reconcile Agents first.', d.key),
+  notMissingWorktree: (d) => l10n.t('Agent "{0}" is not missing its worktree.', d.title),
+  unknownProfile: (d) => l10n.t('There is no agent profile named "{0}".', d.name),
+  executableMissing: (d) =>
+    l10n.t(
+      '{0} does not exist or is not executable — install it or edit parallelAgents.profiles (profile "{1}").',
+      d.command,
+      d.profile,
+    ),
+  executableNotOnPath: (d) =>
+    l10n.t(
+      '{0} was not found on PATH — install it or edit parallelAgents.profiles (profile "{1}").',
+      d.command,
+      d.profile,
+    ),
+  emptyTask: () => l10n.t('The task is empty — describe what the agent should do.'),
+  emptyFollowUp: () => l10n.t('The follow-up is empty — say what the agent should do next.'),
+  nulInTask: () => l10n.t('The task contains a NUL character (\\0), which cannot be passed to an agent — remove it.'),
+  nulInFollowUp: () =>
+    l10n.t('The follow-up contains a NUL character (\\0), which cannot be passed to an agent — remove it.'),
+  taskTooLong: (d) =>
+    l10n.t(
+      "The task is {0} KB; an agent's command line takes at most {1} KB — put the details in a file in the repository and refer to it.",
+      d.kb,
+      d.maxKb,
+    ),
+  followUpTooLong: (d) =>
+    l10n.t(
+      "The follow-up is {0} KB; an agent's command line takes at most {1} KB — put the details in a file in the repository and refer to it.",
+      d.kb,
+      d.maxKb,
+    ),
+  invalidBranchPrefix: (d) => l10n.t('parallelAgents.branchPrefix "{0}" is not a valid git branch prefix.', d.prefix),
+  worktreeRootInsideRepository: (d) =>
+    l10n.t(
+      'parallelAgents.worktreeRoot "{0}" is inside the repository {1}: its worktrees would show up in the repository\'s status, search and file watching. Choose a folder outside it.',
+      d.worktreeRoot,
+      d.repoRoot,
+    ),
+  planTargetDetached: (d) =>
+    l10n.t('The workspace at {0} has no branch checked out — check out the branch to land the plan on.', d.repoRoot),
+  taskHasNoAgent: (d) => l10n.t('Task "{0}" has no agent yet.', d.taskId),
+  invalidMaxParallel: (d) => l10n.t('maxParallel must be a whole number of at least 1, not {0}.', d.value),
+  noSuchTask: (d) => l10n.t('The plan has no task "{0}".', d.taskId),
+  taskNotRetryable: (d) => l10n.t('Task "{0}" cannot be retried while it is {1}.', d.taskId, { taskState: d.state }),
+  taskNotSkippable: (d) => l10n.t('Task "{0}" cannot be skipped while it is {1}.', d.taskId, { taskState: d.state }),
+  noSuchPlanRun: (d) => l10n.t('There is no plan run with id "{0}".', d.runId),
+  planStillRunning: (d) => l10n.t('Plan "{0}" is still running ({1}): stop it first.', d.title, d.tasks.join(', ')),
+  duplicateTaskId: (d) => l10n.t('Two tasks have the id "{0}".', d.taskId),
+  unknownDependency: (d) => l10n.t('Task "{0}" depends on "{1}", which is not in the plan.', d.taskId, d.dependency),
+  dependencyCycle: (d) => l10n.t('Tasks depend on each other in a cycle: {0}.', d.cycle.join(' → ')),
+  setupCommandNotStarted: (d) =>
+    l10n.t(
+      'The setup command (parallelAgents.setupCommand) {0} could not be started: {1}; the agent was not started.',
+      d.command,
+      d.error,
+    ),
+  setupCommandKilled: (d) =>
+    l10n.t(
+      'The setup command (parallelAgents.setupCommand) {0} was ended by {1}; the agent was not started.',
+      d.command,
+      d.signal,
+    ),
+  setupCommandFailed: (d) =>
+    l10n.t(
+      'The setup command (parallelAgents.setupCommand) {0} failed with exit code {1}; the agent was not started.',
+      d.command,
+      d.exitCode ?? '?',
+    ),
+  submodulesFailed: (d) =>
+    l10n.t(
+      'Initialising the submodules (parallelAgents.initSubmodules) with {0} failed; the agent was not started and its worktree is kept.',
+      d.command,
+    ),
+  worktreePrepFailed: () => l10n.t('Preparing the worktree failed:'),
+  agentDiskFull: (d) =>
+    l10n.t(
+      'The disk is full: the agent could not write in {0} (its log says "No space left on device") — free some space (or set parallelAgents.worktreeRoot to a folder on a disk with room), then send a follow-up or dispatch it again. Its work so far is kept.',
+      d.cwd,
+    ),
+  supervisorFailed: (d) => l10n.t('supervisor failed: {0}', d.error),
+  supervisorNotStarted: (d) => l10n.t('could not start the supervisor: {0}', d.error),
+  taskWaitingFor: (d) => l10n.t('waiting for {0}', d.tasks.join(', ')),
+  taskBlockedBy: (d) => l10n.t('blocked by {0}', d.tasks.join(', ')),
+  taskConflicted: () => l10n.t('conflicts while integrating'),
+} satisfies Partial<Texts>;
