@@ -6,8 +6,13 @@ import type { AgentStatus } from '../core/agent';
 import type { AgentError, AgentErrorCode, AgentErrorData } from '../core/errors';
 import type { TaskState } from '../core/plans';
 
-/** A value for a placeholder; a status or a task state is shown in the user's language. */
-export type TextArg = string | number | { readonly agentStatus: AgentStatus } | { readonly taskState: TaskState };
+/** A value for a placeholder; a status, a task state or a text of its own is shown in the user's language. */
+export type TextArg =
+  | string
+  | number
+  | { readonly agentStatus: AgentStatus }
+  | { readonly taskState: TaskState }
+  | { readonly text: ErrorText };
 
 /** A message template (the English text, which is also its l10n key) and the values of its placeholders. */
 export interface ErrorText {
@@ -19,7 +24,7 @@ export interface ErrorText {
  * Marks a template for translation without translating it: errorMessages.ts does, through
  * vscode.l10n.t. The l10n test reads these calls like vscode.l10n.t calls (a literal, in both bundles).
  */
-const l10n = { t: (template: string, ...args: TextArg[]): ErrorText => ({ template, args }) };
+export const l10n = { t: (template: string, ...args: TextArg[]): ErrorText => ({ template, args }) };
 
 /** Up to five names, then an ellipsis. */
 function someOf(names: readonly string[]): string {
@@ -328,7 +333,10 @@ export function fill(template: string, args: readonly TextArg[], arg: (a: TextAr
 
 /** A value as English text: statuses and task states by their ids. */
 export function plainArg(a: TextArg): string {
-  return typeof a === 'object' ? ('agentStatus' in a ? a.agentStatus : a.taskState) : String(a);
+  if (typeof a !== 'object') {
+    return String(a);
+  }
+  return 'agentStatus' in a ? a.agentStatus : 'taskState' in a ? a.taskState : fill(a.text.template, a.text.args);
 }
 
 /** The English message of an AgentError: what the user reads under an English UI. */

@@ -6,9 +6,10 @@ import { slugify } from '../../core/naming';
 import { parsePlan } from '../../core/plans';
 import { extractPlanJson, planningPrompt, replyText } from '../../core/plans';
 import type { PlanService } from '../../core/plans';
-import type { Plan, PlanProblem } from '../../core/plans';
+import { problemAt, type Plan, type PlanProblem } from '../../core/plans';
 import type { MergeStrategy, RefGit } from '../../core/git';
 import type { Profile } from '../../core/clis';
+import { planProblemMessage } from '../errorMessages';
 import { pickRepositoryFolder } from './folderPick';
 import { cancelled } from './commandRunner';
 
@@ -30,7 +31,7 @@ function showProblems(uri: vscode.Uri | undefined, text: string, problems: reado
       const line = lineOf(p.taskId);
       const diagnostic = new vscode.Diagnostic(
         new vscode.Range(line, 0, line, lines[line]?.length ?? 0),
-        p.message,
+        planProblemMessage(p),
         vscode.DiagnosticSeverity.Error,
       );
       diagnostic.source = 'Parallel Agents';
@@ -51,7 +52,7 @@ export interface PlanCommandDeps {
 }
 
 function describeProblems(problems: readonly PlanProblem[]): string {
-  return problems.map((p) => `${p.taskId ? `task "${p.taskId}" ` : ''}${p.field}: ${p.message}`).join('\n');
+  return problems.map((p) => `${p.taskId ? `task "${p.taskId}" ` : ''}${p.field}: ${planProblemMessage(p)}`).join('\n');
 }
 
 /** Task commands take `{ runId, taskId }` or a task row. */
@@ -295,7 +296,7 @@ async function planWithAgent(deps: PlanCommandDeps, folder: string, arg: unknown
         json,
         deps.profiles().map((p) => p.name),
       )
-    : { plan: undefined, problems: [{ field: 'reply', message: vscode.l10n.t('no plan JSON found in the reply') }] };
+    : { plan: undefined, problems: [problemAt('reply', 'noPlanInReply', {})] };
   if (!plan || problems.length > 0) {
     const doc = await vscode.workspace.openTextDocument({
       language: 'markdown',
