@@ -65,7 +65,6 @@ function toProblem(error: SchemaError, raw: unknown): PlanProblem {
     return problemAt(within(name), 'unknownField', { name, known });
   }
   const value = valueAt(raw, error.instancePath);
-  const name = at.replace(/^.*[.\]]/, '');
   const item = /^tasks\[\d+\]\.dependsOn\[(\d+)\]$/.exec(at);
   if (item) {
     const index = Number(item[1]);
@@ -73,6 +72,12 @@ function toProblem(error: SchemaError, raw: unknown): PlanProblem {
       ? problemAt(at, 'dependencyBadId', { index, value: value as string })
       : problemAt(at, 'dependencyNotText', { index });
   }
+  return valueProblem(at, error, value);
+}
+
+/** The problem of a value that breaks a rule of its own field (its type, length, pattern, range…). */
+function valueProblem(at: string, error: SchemaError, value: unknown): PlanProblem {
+  const name = at.replace(/^.*[.\]]/, '');
   switch (/^tasks\[\d+\]$/.test(at) ? 'task' : name) {
     case '':
       return problemAt(at, 'notAnObject', {});
