@@ -4,6 +4,7 @@ import * as esbuild from 'esbuild';
 import { readdirSync, statSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writePlanValidator } from './planValidator.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const production = process.argv.includes('--production');
@@ -62,6 +63,8 @@ if (!production) {
 if (!production) {
   rmSync(join(root, 'out'), { recursive: true, force: true });
 }
+// The plan validator is compiled from the plan schema before anything that imports it is bundled.
+writePlanValidator();
 if (watch) {
   for (const config of configs) {
     const ctx = await esbuild.context(config);

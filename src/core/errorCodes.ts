@@ -163,7 +163,7 @@ export interface AgentErrorData {
   noPlanRunning: Empty;
   noPlanToRemove: Empty;
   noPlanFile: Empty;
-  /** `problems` lists the first problems found, one per line, as the plan reader words them. */
+  /** `problems` lists the first problems found, one per line, as ui/planProblemText.ts words them. */
   invalidPlanFile: { readonly name: string; readonly count: number; readonly problems: string };
   invalidAgentPlan: { readonly count: number };
 }

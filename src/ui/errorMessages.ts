@@ -5,9 +5,11 @@
 import * as vscode from 'vscode';
 import { commands } from '../constants';
 import { AgentError, type AgentErrorCode, type AgentErrorData } from '../core/errors';
+import type { PlanProblem } from '../core/plans';
 import { taskStateText } from './agentsView/planNodes';
 import { statusText } from './agentsView/presentation';
 import { englishMessage, renderStored, textOf, type ErrorText, type TextArg } from './errorText';
+import { planProblemText } from './planProblemText';
 
 /** A button of an error notification: its label and the command it runs. */
 export interface ErrorAction {
@@ -20,7 +22,11 @@ function translatedArg(a: TextArg): string {
   if (typeof a !== 'object') {
     return String(a);
   }
-  return 'agentStatus' in a ? statusText(a.agentStatus) : taskStateText(a.taskState);
+  return 'agentStatus' in a
+    ? statusText(a.agentStatus)
+    : 'taskState' in a
+      ? taskStateText(a.taskState)
+      : translate(a.text);
 }
 
 /** The template in the user's language, its placeholders filled. */
@@ -32,6 +38,11 @@ export function translate(text: ErrorText): string {
 export function codeMessage<C extends AgentErrorCode>(code: C, data: AgentErrorData[C]): string | undefined {
   const text = textOf(code, data);
   return text && translate(text);
+}
+
+/** What the user reads for a problem of a plan file. */
+export function planProblemMessage(problem: PlanProblem): string {
+  return translate(planProblemText(problem));
 }
 
 /** A kept error text (an agent's error, a task's reason) with the AgentError messages in it in the user's language. */

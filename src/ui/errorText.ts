@@ -34,7 +34,10 @@ export function fill(template: string, args: readonly TextArg[], arg: (a: TextAr
 
 /** A value as English text: statuses and task states by their ids. */
 export function plainArg(a: TextArg): string {
-  return typeof a === 'object' ? ('agentStatus' in a ? a.agentStatus : a.taskState) : String(a);
+  if (typeof a !== 'object') {
+    return String(a);
+  }
+  return 'agentStatus' in a ? a.agentStatus : 'taskState' in a ? a.taskState : fill(a.text.template, a.text.args);
 }
 
 /** The English message of an AgentError: what the user reads under an English UI. */

@@ -1,28 +1,53 @@
 /**
  * Strict JSON read with jsonc-parser, the parser of VS Code's own JSON editor: the same syntax errors
- * at the same offsets as the editor shows, worded for a message to the user with a 1-based line and
- * column. Comments and trailing commas are errors, as in a `.json` file.
+ * at the same offsets as the editor shows, each as a reason code (worded by src/ui/planProblemText.ts)
+ * with a 1-based line and column. Comments and trailing commas are errors, as in a `.json` file.
  */
 import { ParseErrorCode, visit, type JSONVisitor } from 'jsonc-parser';
 
-export type StrictJsonResult = { readonly value: unknown } | { readonly error: string };
+/** Why the text is not JSON, from what the parser expected where it stopped. */
+export type JsonSyntaxReason =
+  | 'invalidNumber'
+  | 'trailingComma'
+  | 'expectedProperty'
+  | 'valueMissing'
+  | 'expectedValue'
+  | 'expectedColon'
+  | 'objectNotClosed'
+  | 'arrayNotClosed'
+  | 'expectedCommaInObject'
+  | 'expectedCommaInArray'
+  | 'textAfterEnd'
+  | 'controlInString'
+  | 'invalidEscape'
+  | 'stringNotClosed'
+  /** JSON.parse refused a text jsonc-parser accepted: not expected. */
+  | 'unreadable';
+
+export interface JsonSyntaxError {
+  readonly line: number;
+  readonly column: number;
+  readonly reason: JsonSyntaxReason;
+}
+
+export type StrictJsonResult = { readonly value: unknown } | { readonly error: JsonSyntaxError };
 
 const options = { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false };
 
-/** JSON text → its value, or the message for its first syntax error. */
+/** JSON text → its value, or its first syntax error. */
 export function parseStrictJson(text: string): StrictJsonResult {
   const first = firstSyntaxError(text);
   if (first) {
     const before = text.slice(0, first.offset);
     const line = before.split('\n').length;
     const column = first.offset - before.lastIndexOf('\n');
-    return { error: `invalid JSON at line ${line}, column ${column}: ${first.reason}` };
+    return { error: { line, column, reason: first.reason } };
   }
   try {
     return { value: JSON.parse(text) };
-  } catch (e) {
+  } catch {
     // Not expected once jsonc-parser found no error; kept so that no text can throw out of here.
-    return { error: `invalid JSON: ${e instanceof Error ? e.message : String(e)}` };
+    return { error: { line: 1, column: 1, reason: 'unreadable' } };
   }
 }
 
@@ -31,11 +56,8 @@ type Expecting = 'value' | 'property' | 'colon' | 'comma' | 'end';
 
 interface Located {
   readonly offset: number;
-  readonly reason: string;
+  readonly reason: JsonSyntaxReason;
 }
-
-const expectedValue = 'expected a value: a string, number, object, array, true, false or null';
-const badControl = 'a line break or control character inside a string must be escaped (e.g. \\n)';
 
 function firstSyntaxError(text: string): Located | undefined {
   const stack: Array<'object' | 'array'> = [];
@@ -86,7 +108,7 @@ function locate(text: string, code: ParseErrorCode, offset: number, length: numb
       return inString(text, offset, offset + length);
     case ParseErrorCode.UnexpectedEndOfNumber:
     case ParseErrorCode.InvalidNumberFormat:
-      return { offset, reason: 'invalid number' };
+      return { offset, reason: 'invalidNumber' };
     case ParseErrorCode.CloseBraceExpected:
     case ParseErrorCode.CloseBracketExpected:
       // Reported after the parser has already left the container.
@@ -102,12 +124,12 @@ function locate(text: string, code: ParseErrorCode, offset: number, length: numb
   const { lastNumber } = context;
   // `01`, `1.2.3`: the scanner ends the number early and the rest looks like a second value.
   if (lastNumber?.end === offset && /[\d.]/.test(text[offset] ?? '')) {
-    return { offset: lastNumber.offset, reason: 'invalid number' };
+    return { offset: lastNumber.offset, reason: 'invalidNumber' };
   }
   return { offset, reason: byContext(text, offset, context) };
 }
 
-function byContext(text: string, offset: number, context: Context): string {
+function byContext(text: string, offset: number, context: Context): JsonSyntaxReason {
   const atEnd = offset >= text.length;
   const next = text[offset];
   const closing = context.container === 'object' ? '}' : ']';
@@ -115,23 +137,24 @@ function byContext(text: string, offset: number, context: Context): string {
     case 'property':
     case 'value':
       if (context.afterComma && next === closing) {
-        return 'a trailing comma is not allowed in JSON';
+        return 'trailingComma';
       }
       if (context.expecting === 'property') {
-        return 'expected a property name in double quotes';
+        return 'expectedProperty';
       }
       if (atEnd) {
-        return 'unexpected end of the text; a value is missing';
+        return 'valueMissing';
       }
-      return /[-\d]/.test(next) ? 'invalid number' : expectedValue;
+      return /[-\d]/.test(next) ? 'invalidNumber' : 'expectedValue';
     case 'colon':
-      return 'expected ":" after the property name';
+      return 'expectedColon';
     case 'comma':
-      return atEnd
-        ? `unexpected end of the text; the ${context.container} is not closed`
-        : `expected "," or "${closing}" in the ${context.container}`;
+      if (context.container === 'object') {
+        return atEnd ? 'objectNotClosed' : 'expectedCommaInObject';
+      }
+      return atEnd ? 'arrayNotClosed' : 'expectedCommaInArray';
     case 'end':
-      return 'unexpected text after the end of the JSON value';
+      return 'textAfterEnd';
   }
 }
 
@@ -140,17 +163,17 @@ function inString(text: string, start: number, end: number): Located {
   for (let i = start + 1; i < end; i++) {
     const c = text[i];
     if (c < ' ') {
-      return { offset: i, reason: badControl };
+      return { offset: i, reason: 'controlInString' };
     }
     if (c === '\\') {
       if (!/^(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/.test(text.slice(i + 1, i + 6))) {
-        return { offset: i + 1, reason: 'invalid escape in a string' };
+        return { offset: i + 1, reason: 'invalidEscape' };
       }
       i++;
     }
   }
   if (end < text.length && text[end] < ' ') {
-    return { offset: end, reason: badControl };
+    return { offset: end, reason: 'controlInString' };
   }
-  return { offset: end, reason: 'unexpected end of the text; a string is not closed' };
+  return { offset: end, reason: 'stringNotClosed' };
 }

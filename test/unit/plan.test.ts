@@ -21,7 +21,9 @@ import {
   readPlanningRequest,
   replyText,
 } from '../../src/core/plans/planningRequest';
-import type { Plan, PlanProblem } from '../../src/core/plans/planTypes';
+import type { PlanProblem } from '../../src/core/plans/planProblems';
+import type { Plan } from '../../src/core/plans/planTypes';
+import { englishPlanProblem } from '../../src/ui/planProblemText';
 
 // Compiled to out/test/unit/; the schema lives at the repository root.
 const schemaPath = path.resolve(__dirname, '../../../schemas/agents-plan.schema.json');
@@ -37,10 +39,21 @@ function plan(tasks: unknown, extra: Raw = {}): Raw {
   return { title: 'A change', tasks, ...extra };
 }
 
-function problems(raw: unknown, known: readonly string[] = profiles): PlanProblem[] {
+/** A problem as an English UI shows it. */
+interface Shown {
+  readonly taskId?: string;
+  readonly field: string;
+  readonly message: string;
+}
+
+function shown(p: PlanProblem): Shown {
+  return { ...(p.taskId !== undefined ? { taskId: p.taskId } : {}), field: p.field, message: englishPlanProblem(p) };
+}
+
+function problems(raw: unknown, known: readonly string[] = profiles): Shown[] {
   const result = validatePlan(raw, known);
   assert.equal(result.plan, undefined, 'a plan with problems yields no plan');
-  return result.problems;
+  return result.problems.map(shown);
 }
 
 function messages(raw: unknown): string[] {
@@ -311,10 +324,9 @@ describe('plan', () => {
     it('parses and validates; profiles are checked only when given', () => {
       const text = JSON.stringify(plan([task('a', { profile: 'mine' })]));
       assert.equal(parsePlan(text).plan?.tasks[0].profile, 'mine');
-      assert.deepEqual(
-        parsePlan(text, ['demo']).problems.map((p) => p.message),
-        ['task "a": unknown profile "mine" (known profiles: demo)'],
-      );
+      assert.deepEqual(parsePlan(text, ['demo']).problems.map(englishPlanProblem), [
+        'task "a": unknown profile "mine" (known profiles: demo)',
+      ]);
       assert.ok(parsePlan(`\uFEFF${text}`).plan, 'a byte order mark is ignored');
     });
 
@@ -344,7 +356,12 @@ describe('plan', () => {
         ['', 'invalid JSON at line 1, column 1: unexpected end of the text; a value is missing'],
       ];
       for (const [text, message] of cases) {
-        assert.deepEqual(parsePlan(text), { problems: [{ field: '', message }] }, JSON.stringify(text));
+        const result = parsePlan(text);
+        assert.deepEqual(
+          { ...result, problems: result.problems.map(shown) },
+          { problems: [{ field: '', message }] },
+          JSON.stringify(text),
+        );
       }
     });
   });

@@ -1,5 +1,14 @@
 import * as assert from 'node:assert/strict';
-import { parseStrictJson } from '../../src/util/strictJson';
+import { englishPlanProblem } from '../../src/ui/planProblemText';
+import { parseStrictJson as readStrictJson } from '../../src/util/strictJson';
+
+/** The result, its syntax error worded in English as the UI words a plan file's. */
+function parseStrictJson(text: string): { value: unknown } | { error: string } {
+  const result = readStrictJson(text);
+  return 'error' in result
+    ? { error: englishPlanProblem({ field: '', code: 'invalidJson', data: result.error }) }
+    : result;
+}
 
 describe('parseStrictJson (jsonc-parser, strict)', () => {
   it('gives the value of valid JSON, as JSON.parse does', () => {

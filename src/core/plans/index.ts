@@ -4,9 +4,11 @@
  * and the timeline figures (speedup obtained) of a run.
  */
 export { parsePlan } from './plan';
+export { problemAt } from './planProblems';
 export type { PlanRun } from './planRun';
 export { PlanService } from './planService';
-export type { Plan, PlanProblem, PlanRunRecord, PlanTask, TaskState } from './planTypes';
+export type { Plan, PlanRunRecord, PlanTask, TaskState } from './planTypes';
+export type { PlanProblem, PlanProblemCode, PlanProblemData } from './planProblems';
 export { extractPlanJson, planningPrompt, readPlanningRequest, replyText } from './planningRequest';
 export { barsFromAgents, computeFigures } from './timeline';
 export type { TimelineBar, TimelineFigures } from './timeline';

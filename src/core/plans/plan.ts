@@ -1,11 +1,23 @@
 /**
- * The plan file: parsing and validation (the rules schemas/agents-plan.schema.json states, plus those
- * a schema cannot: references between tasks, cycles, profile names), and a task's dependents. The
- * order to run tasks in is planGraph.ts's; the exchange with a planning agent is planningRequest.ts's.
+ * The plan file: parsing and validation (the rules of schemas/agents-plan.schema.json, checked by
+ * planSchema.ts, plus those a schema cannot state: references between tasks, cycles, profile
+ * names), and a task's dependents. The order to run tasks in is planGraph.ts's; the exchange with a
+ * planning agent is planningRequest.ts's.
  */
 import { parseStrictJson } from '../../util/strictJson';
 import type { Isolation } from '../agent';
-import type { Plan, PlanProblem, PlanTask } from './planTypes';
+import { problemAt, type PlanProblem } from './planProblems';
+import { schemaProblems } from './planSchema';
+import type { Plan, PlanTask } from './planTypes';
+
+export {
+  isolations,
+  planFields,
+  requiredPlanFields,
+  requiredTaskFields,
+  taskFields,
+  taskIdPattern,
+} from './planSchema';
 
 export interface PlanResult {
   /** Present only when there are no problems. */
@@ -13,23 +25,16 @@ export interface PlanResult {
   readonly problems: PlanProblem[];
 }
 
-export const planFields = ['$schema', 'title', 'base', 'maxParallel', 'tasks'] as const;
-export const taskFields = ['id', 'title', 'prompt', 'profile', 'dependsOn', 'isolation'] as const;
-export const requiredPlanFields = ['title', 'tasks'] as const;
-export const requiredTaskFields = ['id', 'title', 'prompt'] as const;
-export const isolations: readonly Isolation[] = ['worktree', 'terminal'];
-export const taskIdPattern = /^[A-Za-z0-9._-]+$/;
-
 type Json = Record<string, unknown>;
 
 /**
- * JSON text → validated plan. Syntax errors name their line and column (1-based). Without
- * `knownProfiles`, profile names are only checked to be strings.
+ * JSON text → validated plan. A syntax error names its line and column (1-based). Without
+ * `knownProfiles`, profile names are not checked.
  */
 export function parsePlan(text: string, knownProfiles?: readonly string[]): PlanResult {
   const parsed = parseStrictJson(text.replace(/^\uFEFF/, ''));
   if ('error' in parsed) {
-    return { problems: [{ field: '', message: parsed.error }] };
+    return { problems: [problemAt('', 'invalidJson', parsed.error)] };
   }
   return checkPlan(parsed.value, knownProfiles);
 }
@@ -38,50 +43,14 @@ export function validatePlan(raw: unknown, knownProfiles: readonly string[]): Pl
   return checkPlan(raw, knownProfiles);
 }
 
-class Problems {
-  readonly list: PlanProblem[] = [];
-  add(taskId: string | undefined, field: string, message: string): void {
-    this.list.push(taskId === undefined ? { field, message } : { taskId, field, message });
-  }
-}
-
+/**
+ * The schema's problems and those between tasks, plan-level first, then task by task in file
+ * order, each in the order of `fieldOrder`; cycles last.
+ */
 function checkPlan(raw: unknown, knownProfiles: readonly string[] | undefined): PlanResult {
-  if (!isObject(raw)) {
-    return { problems: [{ field: '', message: 'plan: the plan must be a JSON object' }] };
-  }
-  const problems = new Problems();
-  unknownFields(raw, planFields, 'plan', '', undefined, problems);
-  requiredText(raw, 'title', 'plan', '', undefined, problems);
-  if (raw.base !== undefined && !isText(raw.base)) {
-    problems.add(undefined, 'base', 'plan: base must be a non-empty string (a branch, tag or commit)');
-  }
-  const maxParallel = raw.maxParallel;
-  if (
-    maxParallel !== undefined &&
-    !(typeof maxParallel === 'number' && Number.isInteger(maxParallel) && maxParallel >= 1)
-  ) {
-    problems.add(
-      undefined,
-      'maxParallel',
-      `plan: maxParallel must be a positive integer, not ${JSON.stringify(maxParallel)}`,
-    );
-  }
-  if (raw.$schema !== undefined && typeof raw.$schema !== 'string') {
-    problems.add(undefined, '$schema', 'plan: $schema must be a string');
-  }
-  if (raw.tasks === undefined) {
-    problems.add(undefined, 'tasks', 'plan: tasks is missing');
-  } else if (!Array.isArray(raw.tasks)) {
-    problems.add(undefined, 'tasks', 'plan: tasks must be an array of tasks');
-  } else if (raw.tasks.length === 0) {
-    problems.add(undefined, 'tasks', 'plan: tasks must list at least one task');
-  } else {
-    checkTasks(raw.tasks, knownProfiles, problems);
-  }
-  return problems.list.length > 0 ? { problems: problems.list } : { plan: toPlan(raw), problems: [] };
-}
-
-function checkTasks(tasks: readonly unknown[], knownProfiles: readonly string[] | undefined, problems: Problems): void {
+  const structural = schemaProblems(raw);
+  const tasks = isObject(raw) && Array.isArray(raw.tasks) ? (raw.tasks as unknown[]) : [];
+  const broken = new Set(structural.map((p) => p.field));
   const firstIndex = new Map<string, number>();
   tasks.forEach((task, index) => {
     const id = isObject(task) && isText(task.id) ? task.id : undefined;
@@ -89,97 +58,89 @@ function checkTasks(tasks: readonly unknown[], knownProfiles: readonly string[] 
       firstIndex.set(id, index);
     }
   });
-  tasks.forEach((task, index) => checkTask(task, index, firstIndex, knownProfiles, problems));
-  for (const cycle of findCycles(tasks, firstIndex)) {
-    const index = firstIndex.get(cycle[0]) as number;
-    problems.add(
-      cycle[0],
-      `tasks[${index}].dependsOn`,
-      `task "${cycle[0]}": dependsOn forms a cycle: ${cycle.join(' → ')}`,
-    );
-  }
+  const between = tasks.flatMap((task, index) =>
+    isObject(task) ? taskProblems(task, `tasks[${index}]`, index, firstIndex, knownProfiles, broken) : [],
+  );
+  const cycles = findCycles(tasks, firstIndex).map((cycle) =>
+    problemAt(`tasks[${firstIndex.get(cycle[0])}].dependsOn`, 'dependencyCycle', { cycle }),
+  );
+  const problems = [...sortedByField([...structural, ...between]), ...cycles].map((p) => withTaskId(p, tasks));
+  return problems.length > 0 ? { problems } : { plan: toPlan(raw as Json), problems: [] };
 }
 
-function checkTask(
-  task: unknown,
+/** What a schema cannot see in one task: its id used before, unknown profiles, its dependencies. */
+function taskProblems(
+  task: Json,
+  at: string,
   index: number,
   firstIndex: ReadonlyMap<string, number>,
   knownProfiles: readonly string[] | undefined,
-  problems: Problems,
-): void {
-  const at = `tasks[${index}]`;
-  if (!isObject(task)) {
-    problems.add(undefined, at, `${at}: a task must be an object`);
-    return;
+  broken: ReadonlySet<string>,
+): PlanProblem[] {
+  const problems: PlanProblem[] = [];
+  const id = task.id;
+  if (typeof id === 'string' && !broken.has(`${at}.id`) && firstIndex.get(id) !== index) {
+    problems.push(problemAt(`${at}.id`, 'duplicateTaskId', { first: firstIndex.get(id) as number }));
   }
-  const id = typeof task.id === 'string' && task.id !== '' ? task.id : undefined;
-  const label = id === undefined ? at : `task "${id}"`;
-  unknownFields(task, taskFields, label, `${at}.`, id, problems);
-  if (requiredText(task, 'id', label, `${at}.`, id, problems) !== undefined) {
-    if (!taskIdPattern.test(task.id as string)) {
-      problems.add(id, `${at}.id`, `${label}: id may contain only letters, digits, "-", "_" and "."`);
-    } else if (firstIndex.get(task.id as string) !== index) {
-      problems.add(id, `${at}.id`, `${label}: id is already used by tasks[${firstIndex.get(task.id as string)}]`);
+  const profile = task.profile;
+  if (
+    knownProfiles &&
+    typeof profile === 'string' &&
+    !broken.has(`${at}.profile`) &&
+    !knownProfiles.includes(profile)
+  ) {
+    problems.push(problemAt(`${at}.profile`, 'unknownProfile', { profile, known: knownProfiles }));
+  }
+  const deps: unknown[] = Array.isArray(task.dependsOn) ? task.dependsOn : [];
+  deps.forEach((dependency, j) => {
+    const field = `${at}.dependsOn[${j}]`;
+    if (typeof dependency !== 'string' || broken.has(field)) {
+      return;
     }
-  }
-  requiredText(task, 'title', label, `${at}.`, id, problems);
-  requiredText(task, 'prompt', label, `${at}.`, id, problems);
-  checkProfile(task.profile, `${at}.profile`, label, id, knownProfiles, problems);
-  if (task.isolation !== undefined && !isolations.includes(task.isolation as Isolation)) {
-    problems.add(
-      id,
-      `${at}.isolation`,
-      `${label}: isolation must be "worktree" or "terminal", not ${JSON.stringify(task.isolation)}`,
-    );
-  }
-  checkDependsOn(task.dependsOn, `${at}.dependsOn`, label, id, firstIndex, problems);
-}
-
-function checkProfile(
-  profile: unknown,
-  field: string,
-  label: string,
-  id: string | undefined,
-  knownProfiles: readonly string[] | undefined,
-  problems: Problems,
-): void {
-  if (profile === undefined) {
-    return;
-  }
-  if (!isText(profile)) {
-    problems.add(id, field, `${label}: profile must be a non-empty string`);
-  } else if (knownProfiles && !knownProfiles.includes(profile)) {
-    const known = knownProfiles.length > 0 ? `known profiles: ${knownProfiles.join(', ')}` : 'no profiles are known';
-    problems.add(id, field, `${label}: unknown profile "${profile}" (${known})`);
-  }
-}
-
-function checkDependsOn(
-  dependsOn: unknown,
-  field: string,
-  label: string,
-  id: string | undefined,
-  firstIndex: ReadonlyMap<string, number>,
-  problems: Problems,
-): void {
-  if (dependsOn === undefined) {
-    return;
-  }
-  if (!Array.isArray(dependsOn)) {
-    problems.add(id, field, `${label}: dependsOn must be an array of task ids`);
-    return;
-  }
-  dependsOn.forEach((dep: unknown, j) => {
-    if (!isText(dep)) {
-      problems.add(id, `${field}[${j}]`, `${label}: dependsOn[${j}] must be a task id (a non-empty string)`);
-    } else if (dep === id) {
-      problems.add(id, `${field}[${j}]`, `${label}: dependsOn names the task itself`);
-    } else if (!firstIndex.has(dep)) {
-      problems.add(id, `${field}[${j}]`, `${label}: dependsOn names unknown task "${dep}"`);
-    } else if (dependsOn.indexOf(dep) !== j) {
-      problems.add(id, `${field}[${j}]`, `${label}: dependsOn names "${dep}" more than once`);
+    if (dependency === id) {
+      problems.push(problemAt(field, 'dependsOnItself', {}));
+    } else if (!firstIndex.has(dependency)) {
+      problems.push(problemAt(field, 'unknownDependency', { dependency }));
     }
   });
+  return problems;
+}
+
+/** The order problems are listed in within the plan and within a task; unknown fields come first. */
+const fieldOrder = {
+  plan: ['title', 'base', 'maxParallel', '$schema', 'tasks'],
+  task: ['id', 'title', 'prompt', 'profile', 'isolation', 'dependsOn'],
+};
+
+/** "tasks[2].dependsOn[1]" → [rank of tasks, 2, rank of dependsOn, 1]; a stable sort keeps ties in order. */
+function sortKey(field: string): number[] {
+  const m = /^([^.[]*)(?:\[(\d+)\](?:\.([^.[]*))?(?:\[(\d+)\])?)?$/.exec(field);
+  if (field === '') {
+    return [-1];
+  }
+  if (!m) {
+    return [0];
+  }
+  const rank = (order: readonly string[], name: string | undefined) =>
+    name === undefined ? -1 : order.indexOf(name) + 1;
+  return [rank(fieldOrder.plan, m[1]), Number(m[2] ?? -1), rank(fieldOrder.task, m[3]), Number(m[4] ?? -1)];
+}
+
+function sortedByField(problems: readonly PlanProblem[]): PlanProblem[] {
+  const keyed = problems.map((p) => ({ p, key: sortKey(p.field) }));
+  keyed.sort((a, b) => {
+    const i = a.key.findIndex((k, n) => k !== b.key[n]);
+    return i === -1 ? 0 : a.key[i] - (b.key[i] ?? -1);
+  });
+  return keyed.map((k) => k.p);
+}
+
+/** Names the task of a problem about `tasks[i]…` when that task has a (non-empty) string id. */
+function withTaskId(problem: PlanProblem, tasks: readonly unknown[]): PlanProblem {
+  const index = /^tasks\[(\d+)\]/.exec(problem.field)?.[1];
+  const task = index === undefined ? undefined : tasks[Number(index)];
+  const id = isObject(task) ? task.id : undefined;
+  return typeof id === 'string' && id !== '' ? { taskId: id, ...problem } : problem;
 }
 
 /**
@@ -246,40 +207,6 @@ function toPlan(raw: Json): Plan {
     ...(raw.maxParallel !== undefined ? { maxParallel: raw.maxParallel as number } : {}),
     tasks,
   };
-}
-
-function requiredText(
-  obj: Json,
-  key: string,
-  label: string,
-  prefix: string,
-  id: string | undefined,
-  problems: Problems,
-): string | undefined {
-  const value = obj[key];
-  if (value === undefined) {
-    problems.add(id, `${prefix}${key}`, `${label}: ${key} is missing`);
-  } else if (!isText(value)) {
-    problems.add(id, `${prefix}${key}`, `${label}: ${key} must be a non-empty string`);
-  } else {
-    return value;
-  }
-  return undefined;
-}
-
-function unknownFields(
-  obj: Json,
-  known: readonly string[],
-  label: string,
-  prefix: string,
-  id: string | undefined,
-  problems: Problems,
-): void {
-  for (const key of Object.keys(obj)) {
-    if (!known.includes(key)) {
-      problems.add(id, `${prefix}${key}`, `${label}: unknown field "${key}" (known fields: ${known.join(', ')})`);
-    }
-  }
 }
 
 function isObject(value: unknown): value is Json {

@@ -18,14 +18,6 @@ export interface Plan {
   readonly tasks: readonly PlanTask[];
 }
 
-export interface PlanProblem {
-  /** The task concerned (undefined for plan-level problems). */
-  readonly taskId?: string;
-  /** JSON-ish path of the field, e.g. "tasks[2].dependsOn". */
-  readonly field: string;
-  readonly message: string;
-}
-
 /**
  * waiting: dependencies not merged yet; queued: ready, waiting for a free slot; running; integrating:
  * finished, its work being merged into the integration branch; done: merged; failed; blocked: a

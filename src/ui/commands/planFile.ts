@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { AgentError } from '../../core/errors';
 import type { PlanProblem } from '../../core/plans';
+import { planProblemMessage } from '../errorMessages';
 import { cancelled } from './commandRunner';
 
 /** Problems of the last Dispatch Plan of each plan file, shown in the Problems view and the editor. */
@@ -26,7 +27,7 @@ export function showProblems(uri: vscode.Uri | undefined, text: string, problems
       const line = lineOf(p.taskId);
       const diagnostic = new vscode.Diagnostic(
         new vscode.Range(line, 0, line, lines[line]?.length ?? 0),
-        p.message,
+        planProblemMessage(p),
         vscode.DiagnosticSeverity.Error,
       );
       diagnostic.source = 'Parallel Agents';
@@ -36,7 +37,7 @@ export function showProblems(uri: vscode.Uri | undefined, text: string, problems
 }
 
 export function describeProblems(problems: readonly PlanProblem[]): string {
-  return problems.map((p) => `${p.taskId ? `task "${p.taskId}" ` : ''}${p.field}: ${p.message}`).join('\n');
+  return problems.map((p) => `${p.taskId ? `task "${p.taskId}" ` : ''}${p.field}: ${planProblemMessage(p)}`).join('\n');
 }
 
 /** The plan file `arg` names, else the active JSON editor's, else one the user picks. */

@@ -7,7 +7,7 @@ import type { AgentLanding } from '../../core/landing';
 import type { AgentManager } from '../../core/agents';
 import { AgentError } from '../../core/errors';
 import { slugify } from '../../core/naming';
-import { extractPlanJson, parsePlan, planningPrompt, replyText } from '../../core/plans';
+import { extractPlanJson, parsePlan, planningPrompt, problemAt, replyText } from '../../core/plans';
 import type { Profile } from '../../core/clis';
 import { cancelled } from './commandRunner';
 import { describeProblems } from './planFile';
@@ -70,7 +70,7 @@ export async function planWithAgent(deps: PlanWithAgentDeps, folder: string, arg
         json,
         deps.profiles().map((p) => p.name),
       )
-    : { plan: undefined, problems: [{ field: 'reply', message: vscode.l10n.t('no plan JSON found in the reply') }] };
+    : { plan: undefined, problems: [problemAt('reply', 'noPlanInReply', {})] };
   if (!plan || problems.length > 0) {
     const doc = await vscode.workspace.openTextDocument({
       language: 'markdown',

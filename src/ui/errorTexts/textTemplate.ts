@@ -6,8 +6,13 @@ import type { AgentStatus } from '../../core/agent';
 import type { AgentErrorCode, AgentErrorData } from '../../core/errors';
 import type { TaskState } from '../../core/plans';
 
-/** A value for a placeholder; a status or a task state is shown in the user's language. */
-export type TextArg = string | number | { readonly agentStatus: AgentStatus } | { readonly taskState: TaskState };
+/** A value for a placeholder; a status, a task state or a text of its own is shown in the user's language. */
+export type TextArg =
+  | string
+  | number
+  | { readonly agentStatus: AgentStatus }
+  | { readonly taskState: TaskState }
+  | { readonly text: ErrorText };
 
 /** A message template (the English text, which is also its l10n key) and the values of its placeholders. */
 export interface ErrorText {
