@@ -32,6 +32,8 @@ export type AgentErrorReason =
   | 'diskFull'
   /** A plan task waits for, or is blocked by, other tasks (a task's kept reason, not a failure). */
   | 'taskNotReady'
+  /** The registry of records on disk (<git common dir>/parallel-agents) could not be written. */
+  | 'registryFailed'
   | 'cancelled';
 
 type Empty = Record<string, never>;
@@ -132,6 +134,10 @@ export interface AgentErrorData {
   /** The cause follows on the next line. */
   worktreePrepFailed: Empty;
   agentDiskFull: { readonly cwd: string };
+  // the registry of records, src/node/registry
+  /** Another window has held the record's lock for longer than a write may take. */
+  registryLocked: { readonly file: string; readonly seconds: number };
+  invalidRecordId: { readonly id: string };
   supervisorFailed: { readonly error: string };
   supervisorNotStarted: { readonly error: string };
   taskWaitingFor: { readonly tasks: readonly string[] };

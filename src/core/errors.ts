@@ -88,6 +88,8 @@ const reasons: { readonly [C in AgentErrorCode]: AgentErrorReason } = {
   submodulesFailed: 'worktreeFailed',
   worktreePrepFailed: 'worktreeFailed',
   agentDiskFull: 'diskFull',
+  registryLocked: 'registryFailed',
+  invalidRecordId: 'registryFailed',
   supervisorFailed: 'launchFailed',
   supervisorNotStarted: 'launchFailed',
   taskWaitingFor: 'taskNotReady',

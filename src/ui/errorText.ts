@@ -10,6 +10,7 @@ import { gitTexts } from './errorTexts/gitTexts';
 import type { ErrorText, TextArg, Texts } from './errorTexts/textTemplate';
 
 export type { ErrorText, TextArg } from './errorTexts/textTemplate';
+export { l10n } from './errorTexts/textTemplate';
 
 const texts: Texts = { ...gitTexts, ...agentTexts, ...commandTexts };
 

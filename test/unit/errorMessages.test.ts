@@ -96,6 +96,8 @@ const samples: { readonly [C in AgentErrorCode]: AgentErrorData[C] } = {
   submodulesFailed: { command: 'git submodule update --init --recursive' },
   worktreePrepFailed: {},
   agentDiskFull: { cwd: '/wt' },
+  registryLocked: { file: '/repo/.git/parallel-agents/agents/a1.json', seconds: 5 },
+  invalidRecordId: { id: '"../x"' },
   supervisorFailed: { error: 'EPIPE' },
   supervisorNotStarted: { error: 'spawn node ENOENT' },
   taskWaitingFor: { tasks: ['a', 'b'] },

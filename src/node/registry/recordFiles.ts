@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
+import { AgentError } from '../../core/errors';
 
 /** The version of the files this build writes; a file with a higher one is left alone. */
 export const registrySchemaVersion = 1;
@@ -117,7 +118,7 @@ export async function withFileLock<T>(file: string, body: () => Promise<T>): Pro
         continue;
       }
       if (Date.now() - started > lockGiveUpMs) {
-        throw new Error(`${lock} has been held for more than ${lockGiveUpMs / 1000} s`);
+        throw new AgentError('registryLocked', { file, seconds: lockGiveUpMs / 1000 });
       }
       await new Promise((resolve) => setTimeout(resolve, lockRetryMs));
     }
@@ -162,7 +163,7 @@ export function recordFileNames(dir: string): string[] {
 
 export function recordFilePath(dir: string, id: string): string {
   if (!/^[A-Za-z0-9._-]+$/.test(id) || id.startsWith('.')) {
-    throw new Error(`not a record id: ${JSON.stringify(id)}`);
+    throw new AgentError('invalidRecordId', { id: JSON.stringify(id) });
   }
   return path.join(dir, `${id}.json`);
 }

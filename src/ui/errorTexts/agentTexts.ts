@@ -119,6 +119,13 @@ export const agentTexts = {
       'The disk is full: the agent could not write in {0} (its log says "No space left on device") — free some space (or set parallelAgents.worktreeRoot to a folder on a disk with room), then send a follow-up or dispatch it again. Its work so far is kept.',
       d.cwd,
     ),
+  registryLocked: (d) =>
+    l10n.t(
+      'The record {0} is locked by another window for more than {1} s; if no other window is working on this repository, delete {0}.lock and try again.',
+      d.file,
+      d.seconds,
+    ),
+  invalidRecordId: (d) => l10n.t('{0} is not a valid record id.', d.id),
   supervisorFailed: (d) => l10n.t('supervisor failed: {0}', d.error),
   supervisorNotStarted: (d) => l10n.t('could not start the supervisor: {0}', d.error),
   taskWaitingFor: (d) => l10n.t('waiting for {0}', d.tasks.join(', ')),
