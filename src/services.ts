@@ -35,7 +35,16 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
   const fs = new NodeFileSystem();
   const clock = { now: () => Date.now() };
   const newId = () => randomUUID().slice(0, 8);
-  const managerSettings = () => config.managerSettings(path.join(storage.fsPath, 'logs'));
+  // Logs and the supervisors' state live in the registry of the agent's repository, where every
+  // window on it finds them; the window's own storage is the fallback (and holds what older versions started).
+  const inRegistry = (folder: string, sub: string) => {
+    const registry = registryDirSync(folder);
+    return registry === undefined ? undefined : path.join(registry, sub);
+  };
+  const managerSettings = () => ({
+    ...config.managerSettings(path.join(storage.fsPath, 'logs')),
+    logDirOf: (repoRoot: string) => inRegistry(repoRoot, 'logs'),
+  });
   const manager = new AgentManager({
     git,
     fs,
@@ -48,6 +57,7 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
       supervisorScript: context.asAbsolutePath(path.join('dist', 'supervisor.js')),
       runtime: process.execPath,
       stateDir: path.join(storage.fsPath, 'agents'),
+      stateDirFor: (cwd) => inRegistry(cwd, 'runs'),
       maxLogBytes: () => config.maxLogMegabytes() * 1024 * 1024,
     }),
     terminalRunner: terminals,

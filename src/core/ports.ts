@@ -97,15 +97,21 @@ export interface AgentProcess {
   ): Promise<{ readonly text: string; readonly next: number; readonly end: number }>;
 }
 
+/** Where a run was started: its folder (whose repository keeps its state) and a terminal's pid. */
+export interface RunLocation {
+  readonly cwd?: string;
+  readonly terminalPid?: number;
+}
+
 export interface AgentRunner {
   start(request: LaunchRequest): AgentProcess;
   /**
    * Re-attaches to an agent started by an earlier window, if the runner can (and it is known).
    * `terminalPid` is the record's: a terminal runner matches a revived terminal by it.
    */
-  adopt?(agentId: string, terminalPid?: number): AgentProcess | undefined;
+  adopt?(agentId: string, where?: RunLocation): AgentProcess | undefined;
   /** Drops what the runner keeps about a finished agent. */
-  forget?(agentId: string): void;
+  forget?(agentId: string, where?: RunLocation): void;
 }
 
 /** Saved records of one kind in the workspace's state. */
@@ -127,6 +133,8 @@ export interface ManagerSettings {
   /** Absolute folder for worktrees; undefined = sibling "<repoName>.worktrees". */
   readonly worktreeRoot?: string;
   readonly logDir: string;
+  /** The log folder of a repository's agents, when it has one of its own (its registry); `logDir` otherwise. */
+  readonly logDirOf?: (repoRoot: string) => string | undefined;
   /** A run longer than this is stopped with status "timed-out"; 0 or undefined: no limit. */
   readonly agentTimeoutMs?: number;
   /** argv run (no shell) in each new worktree before its agent starts; a failure fails the agent. */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { systemTimers } from '../core/clis';
 import { type InputState, inputState } from '../core/agents';
-import type { AgentProcess, AgentRunner, LaunchRequest, Logger, ProcessExit } from '../core/ports';
+import type { AgentProcess, AgentRunner, LaunchRequest, Logger, ProcessExit, RunLocation } from '../core/ports';
 import { type CloseReason, agentIdVariable, closeExit, findTerminalByPid, reviveWaitMs } from '../core/clis';
 import { Emitter } from '../util/event';
 
@@ -73,7 +73,8 @@ export class TerminalRunner implements AgentRunner, vscode.Disposable {
   }
 
   /** Waits for VS Code to revive the agent's terminal (matched by pid); its exit says `detached` when none comes. */
-  adopt(agentId: string, terminalPid?: number): AgentProcess {
+  adopt(agentId: string, where?: RunLocation): AgentProcess {
+    const terminalPid = where?.terminalPid;
     const seen: string[] = [];
     const started = Date.now();
     const found = findTerminalByPid<vscode.Terminal>(

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AgentError } from '../core/errors';
-import type { AgentRunner, LaunchRequest } from '../core/ports';
+import type { AgentRunner, LaunchRequest, RunLocation } from '../core/ports';
 import { bootId, processStart } from '../supervisor/processIdentity';
 import { type SupervisorSpec, type SupervisorStatus, parseStatus, writeStatusSync } from '../supervisor/protocol';
 import { logEndSync } from './logReader';
@@ -20,6 +20,11 @@ export interface SupervisedRunnerOptions {
   readonly runtime: string;
   /** Private folder (made 0700) for `<agentId>.spec.json` and `<agentId>.status.json`; must outlive the window. */
   readonly stateDir: string;
+  /**
+   * The state folder of a run started in `cwd`, when it has one of its own (the registry of its
+   * repository, which every window on it reads); `stateDir` otherwise, and for runs started before.
+   */
+  readonly stateDirFor?: (cwd: string) => string | undefined;
   /** stop(): time between SIGTERM to the agent's process group and SIGKILL. Default 3000 ms. */
   readonly graceMs?: number;
   /** Cap of each agent's log; read at every start, so a changed setting applies to the next agent. Default 50 MiB. */
@@ -32,7 +37,9 @@ export interface SupervisedRunnerOptions {
   readonly tailChars?: number;
 }
 
-type Settings = Required<Omit<SupervisedRunnerOptions, 'maxLogBytes'>> & { readonly maxLogBytes: () => number };
+type Settings = Required<Omit<SupervisedRunnerOptions, 'maxLogBytes' | 'stateDirFor'>> & {
+  readonly maxLogBytes: () => number;
+};
 
 const isWindows = process.platform === 'win32';
 
@@ -44,7 +51,7 @@ const isWindows = process.platform === 'win32';
 export class SupervisedRunner implements AgentRunner {
   private readonly settings: Settings;
 
-  constructor(options: SupervisedRunnerOptions) {
+  constructor(private readonly options: SupervisedRunnerOptions) {
     const maxLogBytes = options.maxLogBytes ?? 50 * 1024 * 1024;
     this.settings = {
       graceMs: 3000,
@@ -56,18 +63,26 @@ export class SupervisedRunner implements AgentRunner {
     };
   }
 
-  specPath(agentId: string): string {
-    return path.join(this.settings.stateDir, `${checkedId(agentId)}.spec.json`);
+  specPath(agentId: string, stateDir = this.settings.stateDir): string {
+    return path.join(stateDir, `${checkedId(agentId)}.spec.json`);
   }
 
-  statusPath(agentId: string): string {
-    return path.join(this.settings.stateDir, `${checkedId(agentId)}.status.json`);
+  statusPath(agentId: string, stateDir = this.settings.stateDir): string {
+    return path.join(stateDir, `${checkedId(agentId)}.status.json`);
+  }
+
+  /** Where the state of a run in `cwd` goes: its own folder first, then the common one. */
+  private stateDirs(cwd: string | undefined): string[] {
+    const own = cwd === undefined ? undefined : this.options.stateDirFor?.(cwd);
+    return own === undefined || own === this.settings.stateDir
+      ? [this.settings.stateDir]
+      : [own, this.settings.stateDir];
   }
 
   start(request: LaunchRequest): SupervisedProcess {
-    const { stateDir } = this.settings;
-    const specPath = this.specPath(request.agentId);
-    const statusPath = this.statusPath(request.agentId);
+    const stateDir = this.stateDirs(request.cwd)[0];
+    const specPath = this.specPath(request.agentId, stateDir);
+    const statusPath = this.statusPath(request.agentId, stateDir);
     fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
     // A status left by an earlier run of this agent (a follow-up reuses the id) must not end this one.
     fs.rmSync(statusPath, { force: true });
@@ -130,8 +145,18 @@ export class SupervisedRunner implements AgentRunner {
    * Re-attaches to an agent a previous extension host started; undefined when there is no status
    * for it. Live output continues from the log's current end (readLogFrom shows what came before).
    */
-  adopt(agentId: string): SupervisedProcess | undefined {
-    const statusPath = this.statusPath(agentId);
+  adopt(agentId: string, where?: RunLocation): SupervisedProcess | undefined {
+    for (const stateDir of this.stateDirs(where?.cwd)) {
+      const adopted = this.adoptFrom(agentId, stateDir);
+      if (adopted) {
+        return adopted;
+      }
+    }
+    return undefined;
+  }
+
+  private adoptFrom(agentId: string, stateDir: string): SupervisedProcess | undefined {
+    const statusPath = this.statusPath(agentId, stateDir);
     let status: SupervisorStatus | undefined;
     try {
       status = parseStatus(fs.readFileSync(statusPath, 'utf8'));
@@ -148,7 +173,7 @@ export class SupervisedRunner implements AgentRunner {
       settings: this.settings,
       logPath: status.logPath,
       statusPath,
-      specPath: this.specPath(agentId),
+      specPath: this.specPath(agentId, stateDir),
       position,
       status,
       lostMessage,
@@ -156,9 +181,11 @@ export class SupervisedRunner implements AgentRunner {
   }
 
   /** Deletes what is kept about an agent that has ended (its status), e.g. once it is discarded. */
-  forget(agentId: string): void {
-    fs.rmSync(this.statusPath(agentId), { force: true });
-    fs.rmSync(this.specPath(agentId), { force: true });
+  forget(agentId: string, where?: RunLocation): void {
+    for (const stateDir of this.stateDirs(where?.cwd)) {
+      fs.rmSync(this.statusPath(agentId, stateDir), { force: true });
+      fs.rmSync(this.specPath(agentId, stateDir), { force: true });
+    }
   }
 }
 

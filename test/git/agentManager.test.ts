@@ -52,6 +52,22 @@ describe('AgentManager with real git and real agent processes', function () {
     assert.ok(fs.readFileSync(done.logPath!, 'utf8').includes('create'));
   });
 
+  it("writes an agent's log in its repository's own log folder when the settings name one (logDirOf)", async () => {
+    const registryLogs = path.join(repo, '.git', 'parallel-agents', 'logs');
+    const manager = makeManager({
+      settings: () => ({
+        branchPrefix: 'agents',
+        logDir: path.join(tmp, 'logs'),
+        logDirOf: (root) => (root === repo ? registryLogs : undefined),
+      }),
+    });
+    const record = await manager.dispatch({ prompt: 'create a.txt: a', profile: 'demo', folder: repo });
+    assert.equal(record.logPath, path.join(registryLogs, `${record.id}.log`));
+    const done = await finished(manager, record.id);
+    assert.equal(done.status, 'succeeded', done.error);
+    assert.ok(fs.readFileSync(done.logPath!, 'utf8').includes('create'), 'the agent wrote its log there');
+  });
+
   it('runs 8 dispatches at once: all succeed with unique branches and folders', async () => {
     const manager = makeManager();
     const records = await Promise.all(

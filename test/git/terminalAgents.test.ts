@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { AgentLanding } from '../../src/core/landing/agentLanding';
 import type { AgentManager } from '../../src/core/agents/agentManager';
 import { AgentError } from '../../src/core/errors';
-import type { AgentProcess, AgentRunner, LaunchRequest, ProcessExit } from '../../src/core/ports';
+import type { AgentProcess, AgentRunner, LaunchRequest, ProcessExit, RunLocation } from '../../src/core/ports';
 import { builtinProfiles } from '../../src/core/clis/profiles';
 import { agentIdVariable } from '../../src/core/clis/terminalAgents';
 import { Emitter } from '../../src/util/event';
@@ -34,7 +34,8 @@ class TerminalStandIn implements AgentRunner {
     return this.process(child, exit);
   }
 
-  adopt(_agentId: string, pid?: number): AgentProcess {
+  adopt(_agentId: string, where?: RunLocation): AgentProcess {
+    const pid = where?.terminalPid;
     const found = this.revives && pid !== undefined ? this.children.get(pid) : undefined;
     return found
       ? this.process(found.child, found.exit)

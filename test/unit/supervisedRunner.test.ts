@@ -72,8 +72,8 @@ if (launcher !== undefined) {
       const start = made.start.bind(made);
       const adopt = made.adopt.bind(made);
       made.start = (req) => track(start(req));
-      made.adopt = (id) => {
-        const adopted = adopt(id);
+      made.adopt = (id, where) => {
+        const adopted = adopt(id, where);
         return adopted && track(adopted);
       };
       return made;
@@ -441,6 +441,24 @@ if (launcher !== undefined) {
       assert.equal(before.next, adopted.startOffset);
       assert.equal(before.text + live, log, 'what came before plus what came live is the whole log');
       assert.ok(lineNumbers(live).length > 100, 'most lines arrived live after adoption');
+    });
+
+    it("keeps a run's state where stateDirFor says (a repository's registry): any runner with that folder adopts it", async () => {
+      const own = path.join(dir, 'registry', 'runs');
+      const shared = (extra: Partial<SupervisedRunnerOptions> = {}) =>
+        runner({ stateDirFor: (cwd) => (cwd === dir ? own : undefined), ...extra });
+      const req = request(numbered(200, 10, 0), { agentId: 'r1' });
+      const first = shared().start(req);
+      await waitForOutput(first, 'line 20\n');
+      first.detach();
+      assert.ok(fs.existsSync(path.join(own, 'r1.status.json')), 'the status is in the folder stateDirFor named');
+      assert.equal(fs.existsSync(path.join(stateDir, 'r1.status.json')), false, 'and not in the common stateDir');
+      assert.equal(runner().adopt('r1'), undefined, 'a runner that does not know the folder finds nothing');
+      const adopted = shared().adopt('r1', { cwd: dir });
+      assert.ok(adopted, 'another runner (window) adopts it by its folder');
+      assert.deepEqual(await adopted.exit, { exitCode: 0 });
+      shared().forget('r1', { cwd: dir });
+      assert.equal(fs.existsSync(path.join(own, 'r1.status.json')), false, 'forget() removes it there');
     });
 
     it('survives a host that is SIGKILLed after launching (a child Node process)', async () => {

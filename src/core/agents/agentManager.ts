@@ -141,7 +141,7 @@ export class AgentManager implements Disposable {
       worktreePath: place.worktreePath,
       baseSha,
       createdAt: this.deps.clock.now(),
-      logPath: joinPath(settings.logDir, `${id}.log`),
+      logPath: joinPath(settings.logDirOf?.(repoRoot) ?? settings.logDir, `${id}.log`),
       changedFiles: [],
       plan: options.plan,
     };
@@ -252,8 +252,9 @@ export class AgentManager implements Disposable {
       throw new AgentError('agentStillRunning', { title: this.get(id).title });
     }
     this.tracker.untrack(id);
-    this.deps.headlessRunner.forget?.(id);
-    this.deps.headlessRunner.forget?.(setupRunId(id));
+    const where = { cwd: this.get(id).cwd };
+    this.deps.headlessRunner.forget?.(id, where);
+    this.deps.headlessRunner.forget?.(setupRunId(id), where);
     this.records.delete(id);
   }
 

@@ -108,7 +108,10 @@ export class AgentRuns implements Disposable {
     const active = record.status === 'running' || record.status === 'waiting-for-input';
     const terminal = record.mode === 'terminal';
     const adopted = active
-      ? (terminal ? this.deps.terminalRunner : this.deps.headlessRunner).adopt?.(record.id, record.terminalPid)
+      ? (terminal ? this.deps.terminalRunner : this.deps.headlessRunner).adopt?.(record.id, {
+          cwd: record.cwd,
+          terminalPid: record.terminalPid,
+        })
       : undefined;
     if (!adopted) {
       return false;

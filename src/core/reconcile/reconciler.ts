@@ -234,7 +234,7 @@ export class Reconciler implements Disposable {
       baseSha: base,
       createdAt: now,
       endedAt: now,
-      logPath: joinPath(this.deps.settings().logDir, `${id}.log`),
+      logPath: joinPath(logDirFor(this.deps.settings(), orphan.repoRoot), `${id}.log`),
       changedFiles: [],
       adopted: true,
       ...patch,
@@ -257,4 +257,8 @@ export class Reconciler implements Disposable {
     this.orphanList = this.orphanList.filter((o) => o !== orphan);
     this.emitter.fire();
   }
+}
+
+function logDirFor(settings: ManagerSettings, repoRoot: string): string {
+  return settings.logDirOf?.(repoRoot) ?? settings.logDir;
 }
