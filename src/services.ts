@@ -124,7 +124,9 @@ function registryStore<T extends { readonly id: string; readonly repoRoot: strin
     registryOf: (repoRoot) => registryDirSync(repoRoot),
     logger,
   });
-  return new MigratingStore<T>(registry, context.workspaceState, key, logger);
+  const store = new MigratingStore<T>(registry, context.workspaceState, key, logger);
+  context.subscriptions.push(store);
+  return store;
 }
 
 async function workspaceRepositories(git: NodeGit): Promise<string[]> {

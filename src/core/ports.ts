@@ -114,10 +114,19 @@ export interface AgentRunner {
   forget?(agentId: string, where?: RunLocation): void;
 }
 
-/** Saved records of one kind in the workspace's state. */
+/** What another window changed in a shared store: records written (new or changed) and ids removed. */
+export interface ChangedElsewhere<T> {
+  /** Each record as written there, with what this window knew of it before (to merge its own unsaved changes). */
+  readonly changed: readonly { readonly record: T; readonly base?: T }[];
+  readonly removed: readonly string[];
+}
+
+/** Saved records of one kind, kept where every window on the repository reads them. */
 export interface RecordStore<T> {
   load(): readonly T[];
   save(records: readonly T[]): Promise<void>;
+  /** Fires when another window wrote or removed records (a store shared between windows). */
+  readonly onDidChangeElsewhere?: Event<ChangedElsewhere<T>>;
 }
 
 export type StateStore = RecordStore<AgentRecord>;

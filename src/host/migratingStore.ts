@@ -1,8 +1,9 @@
 import type * as vscode from 'vscode';
-import type { Logger, RecordStore } from '../core/ports';
+import type { ChangedElsewhere, Logger, RecordStore } from '../core/ports';
+import type { Disposable, Event } from '../util/event';
 
 /** A store that can tell whether a record now has its own file. */
-export interface DurableStore<T> extends RecordStore<T> {
+export interface DurableStore<T> extends RecordStore<T>, Disposable {
   isStored(id: string): boolean;
 }
 
@@ -11,7 +12,7 @@ export interface DurableStore<T> extends RecordStore<T> {
  * load they join the registry's (a record the registry already has wins) and are written to it;
  * the old key then keeps only what could not be written, so nothing is lost.
  */
-export class MigratingStore<T extends { readonly id: string }> implements RecordStore<T> {
+export class MigratingStore<T extends { readonly id: string }> implements RecordStore<T>, Disposable {
   constructor(
     private readonly registry: DurableStore<T>,
     private readonly memento: vscode.Memento,
@@ -44,5 +45,13 @@ export class MigratingStore<T extends { readonly id: string }> implements Record
 
   save(records: readonly T[]): Promise<void> {
     return this.registry.save(records);
+  }
+
+  get onDidChangeElsewhere(): Event<ChangedElsewhere<T>> | undefined {
+    return this.registry.onDidChangeElsewhere;
+  }
+
+  dispose(): void {
+    this.registry.dispose();
   }
 }

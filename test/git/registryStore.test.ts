@@ -6,7 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { gitCommonDirSync, registryDirSync } from '../../src/node/registry/location';
 import { registrySchemaVersion, withFileLock } from '../../src/node/registry/recordFiles';
-import { RegistryStore, mergeRecords } from '../../src/node/registry/registryStore';
+import { RegistryStore } from '../../src/node/registry/registryStore';
+import { mergeRecords } from '../../src/util/merge';
 import { git } from './managerFixture';
 
 interface Rec {

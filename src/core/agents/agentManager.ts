@@ -1,5 +1,6 @@
-import { type AgentRecord, type Isolation, isActive } from '../agent';
+import { type AgentRecord, isActive } from '../agent';
 import { AgentRuns } from './agentRuns';
+import { Adoptions } from './adoptions';
 import { AgentRecords } from './agentRecords';
 import { assertTransition } from './agentStateMachine';
 import { ChangeTracker } from './changeTracker';
@@ -8,57 +9,16 @@ import { AgentError } from '../errors';
 import { slugify, titleFromPrompt } from '../naming';
 import { WorktreeNames, createWorktree } from './worktreeNames';
 import { setupRunId } from './setupRun';
-import type {
-  AgentRunner,
-  Clock,
-  ExecutableResolver,
-  FileSystemPort,
-  FolderWatcher,
-  Logger,
-  ManagerSettings,
-  StateStore,
-} from '../ports';
-import type { ChangeGit, RefGit, WorkState, WorktreeGit, WorktreeSetupGit } from '../git';
-import type { Profile } from '../clis';
+import type { WorkState } from '../git';
+import type { AgentManagerDeps, DispatchOptions } from './managerDeps';
 import type { Disposable } from '../../util/event';
 import { joinPath } from '../../util/paths';
 
-export interface DispatchOptions {
-  readonly prompt: string;
-  readonly profile: string;
-  readonly isolation?: Isolation;
-  readonly title?: string;
-  /** The workspace folder the agent works on (any folder inside the repository). */
-  readonly folder: string;
-  /** Commit or branch the worktree starts from; default: HEAD of the repository. */
-  readonly base?: string;
-  /** Marks the agent as a task of a plan run. */
-  readonly plan?: AgentRecord['plan'];
-  /** Runs the agent in an integrated terminal whatever its profile's mode (a plan task's `isolation: "terminal"`). */
-  readonly inTerminal?: boolean;
-}
-
-export interface AgentManagerDeps {
-  readonly git: WorktreeGit & RefGit & ChangeGit;
-  readonly fs: FileSystemPort;
-  /** Which ignored files of the main worktree a new worktree gets (.worktreeinclude, symlinkFolders). */
-  readonly worktreeSource: WorktreeSetupGit;
-  readonly resolver: ExecutableResolver;
-  readonly headlessRunner: AgentRunner;
-  readonly terminalRunner: AgentRunner;
-  readonly watcher: FolderWatcher;
-  readonly store: StateStore;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  readonly settings: () => ManagerSettings;
-  readonly profiles: () => readonly Profile[];
-  readonly newId: () => string;
-}
+export type { AgentManagerDeps, DispatchOptions } from './managerDeps';
 
 /**
- * Owns every agent: dispatch, follow-ups, stop, forget. The records and their saving are
- * AgentRecords'; each run (one agent's process) is followed by AgentRuns, which writes what the run
- * reports into the records. Knows nothing of VS Code.
+ * Owns every agent: dispatch, follow-ups, stop, forget. Records: AgentRecords; runs: AgentRuns, which
+ * writes what each Run reports into the records; records from elsewhere: Adoptions. No VS Code.
  */
 export class AgentManager implements Disposable {
   private readonly records: AgentRecords;
@@ -66,24 +26,27 @@ export class AgentManager implements Disposable {
   private readonly tracker: ChangeTracker;
   /** Shared with plan runs, whose integration worktrees are named the same way. */
   readonly names: WorktreeNames;
+  private readonly elsewhere: Disposable | undefined;
 
   readonly onDidChangeAgent: AgentRecords['onDidChange'];
   readonly onDidOutput: AgentRuns['onDidOutput'];
 
   constructor(private readonly deps: AgentManagerDeps) {
-    const records = new AgentRecords(deps.store, deps.logger);
-    this.records = records;
+    const records = (this.records = new AgentRecords(deps.store, deps.logger));
     this.names = new WorktreeNames(deps.git, deps.fs);
+    const changeSet = (folder: { cwd: string; baseSha: string }) => deps.git.changeSet(folder.cwd, folder.baseSha);
     this.tracker = new ChangeTracker(
       deps.watcher,
-      (folder) => deps.git.changeSet(folder.cwd, folder.baseSha),
+      changeSet,
       (id, files) => records.publishChanges(id, files),
       deps.logger,
     );
     this.runs = new AgentRuns(deps, records, this.tracker);
     this.onDidChangeAgent = records.onDidChange;
     this.onDidOutput = this.runs.onDidOutput;
-    this.runs.restore(deps.store.load());
+    const adoptions = new Adoptions(deps, records, this.runs, this.tracker);
+    adoptions.restore(deps.store.load());
+    this.elsewhere = deps.store.onDidChangeElsewhere?.((e) => adoptions.takeElsewhere(e.changed, e.removed));
   }
 
   /** Starts watching every restored agent and recomputes their change sets in the background. */
@@ -292,6 +255,7 @@ export class AgentManager implements Disposable {
   dispose(): void {
     // The saved state still says "running": the next window adopts supervised runs and shows the
     // others as interrupted. A runner that cannot leave its agent running stops it.
+    this.elsewhere?.dispose();
     this.runs.dispose();
     this.tracker.dispose();
     this.records.dispose();

@@ -4,11 +4,12 @@
  */
 import type { AgentRecord, ChangedFile } from '../agent';
 import { AgentError } from '../errors';
-import type { Logger, StateStore } from '../ports';
+import type { ChangedElsewhere, Logger, StateStore } from '../ports';
 import { sameChangeSet } from '../landing';
 import { assertTransition } from './agentStateMachine';
 import { CoalescedSave } from '../../util/async';
 import { type Disposable, Emitter } from '../../util/event';
+import { mergeRecords } from '../../util/merge';
 
 export interface AgentChange {
   readonly id: string;
@@ -80,6 +81,33 @@ export class AgentRecords implements Disposable {
     }
   }
 
+  /**
+   * Takes what another window wrote: announced, not written back. Fields this window changed since
+   * `base` and has not saved yet stay its own; a record whose run this window follows (`runsHere`)
+   * keeps its run state: the window that follows the process knows it best.
+   */
+  applyElsewhere(
+    changed: ChangedElsewhere<AgentRecord>['changed'],
+    removed: readonly string[],
+    runsHere: (id: string) => boolean,
+  ): void {
+    for (const { record: theirs, base } of changed) {
+      const ours = this.records.get(theirs.id);
+      const merged = ours ? mergeRecords(base, ours, theirs) : theirs;
+      const record = ours && runsHere(theirs.id) ? { ...merged, ...runState(ours) } : merged;
+      if (ours && JSON.stringify(ours) === JSON.stringify(record)) {
+        continue;
+      }
+      this.records.set(record.id, record);
+      this.changeEmitter.fire({ id: record.id, kind: ours ? 'updated' : 'added' });
+    }
+    for (const id of removed) {
+      if (this.records.delete(id)) {
+        this.changeEmitter.fire({ id, kind: 'removed' });
+      }
+    }
+  }
+
   delete(id: string): void {
     this.records.delete(id);
     this.changed(id, 'removed');
@@ -103,4 +131,10 @@ export class AgentRecords implements Disposable {
     this.persist();
     this.changeEmitter.fire({ id, kind });
   }
+}
+
+/** The fields the run of an agent sets, as this window's copy of the record has them. */
+function runState(record: AgentRecord): Partial<AgentRecord> {
+  const { status, startedAt, endedAt, exitCode, signal, error, errorReason, activity, input, terminalPid } = record;
+  return { status, startedAt, endedAt, exitCode, signal, error, errorReason, activity, input, terminalPid };
 }

@@ -4,7 +4,7 @@
  * output, progress and end; AgentRuns listens and writes them into the records and the change
  * tracker below it — it never calls back into the manager.
  */
-import { type AgentRecord, isActive } from '../agent';
+import type { AgentRecord } from '../agent';
 import type { Timers } from '../clis';
 import { inputPatch } from './inputState';
 import type { ResolvedProfile } from './dispatchChecks';
@@ -72,55 +72,6 @@ export class AgentRuns implements Disposable {
     }
     await entry.run.stop();
     await entry.ended;
-  }
-
-  /**
-   * Takes the records an earlier window saved. A headless run outlives its window under a
-   * supervisor: it is adopted. The window may have closed between its launch and the save that
-   * said so: a 'preparing' agent whose supervisor exists is running. Anything else that was active
-   * has no process any more: it is marked interrupted instead of pretending it runs.
-   */
-  restore(saved: readonly AgentRecord[]): void {
-    let changed = false;
-    for (const record of saved) {
-      const launched =
-        record.status === 'preparing' && record.mode === 'headless'
-          ? { ...record, status: 'running' as const, startedAt: record.startedAt ?? record.createdAt }
-          : undefined;
-      this.records.put(launched ?? record);
-      if (this.adopt(launched ?? record)) {
-        changed ||= launched !== undefined;
-      } else if (isActive(record.status)) {
-        changed = true;
-        this.records.put({ ...record, status: 'interrupted', endedAt: record.endedAt ?? this.deps.clock.now() });
-      }
-    }
-    if (changed) {
-      this.records.persist();
-    }
-  }
-
-  /**
-   * Follows a restored record's run, if one outlived its window: a supervised headless run, or a
-   * terminal VS Code revives (its exit says `detached` when none comes); false when there is none.
-   */
-  private adopt(record: AgentRecord): boolean {
-    const active = record.status === 'running' || record.status === 'waiting-for-input';
-    const terminal = record.mode === 'terminal';
-    const adopted = active
-      ? (terminal ? this.deps.terminalRunner : this.deps.headlessRunner).adopt?.(record.id, {
-          cwd: record.cwd,
-          terminalPid: record.terminalPid,
-        })
-      : undefined;
-    if (!adopted) {
-      return false;
-    }
-    const output = terminal ? undefined : this.deps.profiles().find((p) => p.name === record.profile)?.output;
-    this.follow(record, adopted, output, true);
-    const where = terminal ? `waiting for its terminal (pid ${record.terminalPid ?? '?'})` : 'still running';
-    this.deps.logger.info(`[AgentManager] adopted ${record.id}, ${where} from an earlier window`);
-    return true;
   }
 
   /**
@@ -241,12 +192,7 @@ export class AgentRuns implements Disposable {
   }
 
   /** Follows a running agent process (just started, or adopted from an earlier window) into its record. */
-  private follow(
-    record: AgentRecord,
-    process: AgentProcess,
-    output: ProfileOutput | undefined,
-    adopted: boolean,
-  ): void {
+  follow(record: AgentRecord, process: AgentProcess, output: ProfileOutput | undefined, adopted: boolean): void {
     const id = record.id;
     const run = new Run(process, {
       agentId: id,

@@ -6,11 +6,14 @@
  * other window left them — so neither window's change is lost. A file that cannot be read (corrupt,
  * from a newer version) is reported, skipped, and never overwritten or deleted.
  */
+import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Logger, RecordStore } from '../../core/ports';
+import type { ChangedElsewhere, Logger, RecordStore } from '../../core/ports';
 import { SerialQueue } from '../../util/async';
+import { type Disposable, Emitter } from '../../util/event';
+import { mergeRecords } from '../../util/merge';
 import {
   type RecordFile,
   type RegistryProblem,
@@ -49,11 +52,21 @@ interface Known<T> {
   readonly record: T;
 }
 
-export class RegistryStore<T extends StoredRecord> implements RecordStore<T> {
+/** Another window's write is read this long after its first file event (a rename comes with a few more). */
+const settleMs = 25;
+
+export class RegistryStore<T extends StoredRecord> implements RecordStore<T>, Disposable {
   private readonly known = new Map<string, Known<T>>();
   private readonly queue = new SerialQueue();
   private readonly writer = `${os.hostname()}:${process.pid}`;
+  private readonly elsewhere = new Emitter<ChangedElsewhere<T>>();
+  private readonly watchers: fs.FSWatcher[] = [];
+  /** Files named by watch events, read once the events settle. */
+  private readonly pending = new Set<string>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private problemList: RegistryProblem[] = [];
+  private disposed = false;
+  readonly onDidChangeElsewhere = this.elsewhere.event;
 
   constructor(private readonly options: RegistryStoreOptions) {}
 
@@ -72,6 +85,7 @@ export class RegistryStore<T extends StoredRecord> implements RecordStore<T> {
     this.problemList = [];
     for (const registry of new Set(this.options.registries())) {
       const dir = path.join(registry, this.options.kind);
+      this.watch(dir);
       for (const name of recordFileNames(dir)) {
         const file = path.join(dir, name);
         const read = readRecordFileSync<T>(file);
@@ -91,14 +105,19 @@ export class RegistryStore<T extends StoredRecord> implements RecordStore<T> {
   /** Writes the records that changed since this window last read or wrote them; removes those no longer listed. */
   save(records: readonly T[]): Promise<void> {
     const snapshot = [...records];
+    // What this window removed is decided now, against what it knows now: by the time the queue
+    // gets to this save, it may know records another window added, which this list never had.
+    const listed = new Set(snapshot.map((r) => r.id));
+    const removed = [...this.known.keys()].filter((id) => !listed.has(id));
+    // Likewise each record's base: what this window knew of it when it made this list.
+    const bases = new Map(snapshot.map((r) => [r.id, this.known.get(r.id)]));
     return this.queue.run(async () => {
-      const listed = new Set(snapshot.map((r) => r.id));
       const merged: T[] = [];
       let failure: unknown;
       // One record that cannot be written does not keep the others from being written.
       for (const record of snapshot) {
         try {
-          const result = await this.write(record);
+          const result = await this.write(record, bases.get(record.id));
           if (result !== undefined) {
             merged.push(result);
           }
@@ -106,8 +125,9 @@ export class RegistryStore<T extends StoredRecord> implements RecordStore<T> {
           failure ??= e;
         }
       }
-      for (const [id, known] of [...this.known]) {
-        if (!listed.has(id)) {
+      for (const id of removed) {
+        const known = this.known.get(id);
+        if (known) {
           await this.remove(id, known);
         }
       }
@@ -120,10 +140,73 @@ export class RegistryStore<T extends StoredRecord> implements RecordStore<T> {
     });
   }
 
+  dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.timer);
+    for (const watcher of this.watchers.splice(0)) {
+      watcher.close();
+    }
+    this.elsewhere.dispose();
+  }
+
+  /**
+   * Follows a registry folder: what another window writes or removes there is read and announced
+   * (onDidChangeElsewhere). This window's own writes are recognised by their revision and not announced.
+   */
+  private watch(dir: string): void {
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+      const watcher = fs.watch(dir, { persistent: false }, (_event, name) => {
+        if (name && name.endsWith('.json')) {
+          this.pending.add(path.join(dir, name));
+          this.timer ??= setTimeout(() => void this.readPending(), settleMs);
+        }
+      });
+      watcher.on('error', (e) => this.options.logger.warn(`[Registry] watching ${dir}: ${e.message}`));
+      this.watchers.push(watcher);
+    } catch (e) {
+      this.options.logger.warn(
+        `[Registry] cannot watch ${dir}: ${(e as Error).message}; other windows' changes show after a reload`,
+      );
+    }
+  }
+
+  /** Reads the files other windows touched; runs in the write queue, so a read never sees this window half-way. */
+  private readPending(): Promise<void> {
+    this.timer = undefined;
+    const files = [...this.pending];
+    this.pending.clear();
+    return this.queue.run(async () => {
+      const reads = await Promise.all(files.map(async (file) => ({ file, read: await readRecordFile<T>(file) })));
+      // From here on nothing waits: what this window knows and what it is told change in one step,
+      // so a save never sees a record known here that the window's list does not have yet.
+      const changed: { record: T; base?: T }[] = [];
+      const removed: string[] = [];
+      for (const { file, read } of reads) {
+        const id = path.basename(file, '.json');
+        const known = this.known.get(id);
+        if (read.kind === 'missing') {
+          if (known?.file === file) {
+            this.known.delete(id);
+            removed.push(id);
+          }
+        } else if (read.kind === 'problem') {
+          this.options.logger.warn(`[Registry] ${file} skipped (${read.problem.reason}): ${read.problem.detail}`);
+        } else if (read.file.record.id === id && (known === undefined || read.file.revision > known.revision)) {
+          const record = read.file.record;
+          this.known.set(id, { file, revision: read.file.revision, json: JSON.stringify(record), record });
+          changed.push({ record, base: known?.record });
+        }
+      }
+      if (!this.disposed && (changed.length > 0 || removed.length > 0)) {
+        this.elsewhere.fire({ changed, removed });
+      }
+    });
+  }
+
   /** Resolves with the merged record when another window's changes were merged in. */
-  private async write(record: T): Promise<T | undefined> {
+  private async write(record: T, base: Known<T> | undefined): Promise<T | undefined> {
     const json = JSON.stringify(record);
-    const base = this.known.get(record.id);
     if (base?.json === json) {
       return undefined;
     }
@@ -172,27 +255,4 @@ export class RegistryStore<T extends StoredRecord> implements RecordStore<T> {
       }
     }).catch((e: Error) => this.options.logger.warn(`[Registry] removing ${known.file}: ${e.message}`));
   }
-}
-
-/**
- * Three-way merge of one record, field by field: a field `ours` changed since `base` takes ours
- * (removed when ours removed it); every other field is theirs. Without a base, ours wins whole.
- */
-export function mergeRecords<T extends object>(base: T | undefined, ours: T, theirs: T): T {
-  if (base === undefined) {
-    return ours;
-  }
-  const merged: Record<string, unknown> = { ...(theirs as Record<string, unknown>) };
-  const b = base as Record<string, unknown>;
-  const o = ours as Record<string, unknown>;
-  for (const key of new Set([...Object.keys(b), ...Object.keys(o)])) {
-    if (JSON.stringify(o[key]) !== JSON.stringify(b[key])) {
-      if (key in o && o[key] !== undefined) {
-        merged[key] = o[key];
-      } else {
-        delete merged[key];
-      }
-    }
-  }
-  return merged as T;
 }

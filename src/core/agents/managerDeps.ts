@@ -1,0 +1,46 @@
+/** What AgentManager is built from, and what a dispatch asks for. */
+import type { AgentRecord, Isolation } from '../agent';
+import type {
+  AgentRunner,
+  Clock,
+  ExecutableResolver,
+  FileSystemPort,
+  FolderWatcher,
+  Logger,
+  ManagerSettings,
+  StateStore,
+} from '../ports';
+import type { ChangeGit, RefGit, WorktreeGit, WorktreeSetupGit } from '../git';
+import type { Profile } from '../clis';
+
+export interface DispatchOptions {
+  readonly prompt: string;
+  readonly profile: string;
+  readonly isolation?: Isolation;
+  readonly title?: string;
+  /** The workspace folder the agent works on (any folder inside the repository). */
+  readonly folder: string;
+  /** Commit or branch the worktree starts from; default: HEAD of the repository. */
+  readonly base?: string;
+  /** Marks the agent as a task of a plan run. */
+  readonly plan?: AgentRecord['plan'];
+  /** Runs the agent in an integrated terminal whatever its profile's mode (a plan task's `isolation: "terminal"`). */
+  readonly inTerminal?: boolean;
+}
+
+export interface AgentManagerDeps {
+  readonly git: WorktreeGit & RefGit & ChangeGit;
+  readonly fs: FileSystemPort;
+  /** Which ignored files of the main worktree a new worktree gets (.worktreeinclude, symlinkFolders). */
+  readonly worktreeSource: WorktreeSetupGit;
+  readonly resolver: ExecutableResolver;
+  readonly headlessRunner: AgentRunner;
+  readonly terminalRunner: AgentRunner;
+  readonly watcher: FolderWatcher;
+  readonly store: StateStore;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly settings: () => ManagerSettings;
+  readonly profiles: () => readonly Profile[];
+  readonly newId: () => string;
+}
