@@ -39,6 +39,9 @@ export const commands = {
   forgetAgent: 'parallelAgents.forgetAgent',
 } as const;
 
+/** The only commands that exist in an untrusted workspace (Restricted Mode): none of them runs anything. */
+export const restrictedModeCommands: readonly string[] = [commands.showLog, commands.focusView];
+
 export const views = {
   container: 'parallelAgents',
   agents: 'parallelAgents.agents',

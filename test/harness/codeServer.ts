@@ -209,9 +209,12 @@ export async function runExtensionTests(
     timeoutMs?: number;
     /** Runs once the tests have ended (not after a timeout), before the window closes. */
     afterTests?: (handle: CodeServerHandle) => Promise<void>;
+    /** Starts with the window, while the tests run (they may wait on it); ended before afterTests. */
+    duringTests?: (handle: CodeServerHandle) => Promise<void>;
   },
 ): Promise<SuiteRun> {
   const handle = await launchCodeServer(options);
+  const during = options.duringTests?.(handle);
   let timer: NodeJS.Timeout | undefined;
   try {
     const timeout = new Promise<'timeout'>((resolve) => {
@@ -226,6 +229,7 @@ export async function runExtensionTests(
       await handle.page.screenshot({ path: screenshot }).catch(() => (screenshot = undefined));
     }
     if (outcome !== 'timeout') {
+      await during;
       await options.afterTests?.(handle);
     }
     return {

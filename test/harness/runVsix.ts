@@ -95,7 +95,7 @@ export async function runVsix(
           label: 'trust',
           workspaceTrust: true,
           files: ['trust.untrusted.js'],
-          windowChecks: restrictedModeChecks,
+          interludeChecks: restrictedModeChecks,
         }),
       );
     }

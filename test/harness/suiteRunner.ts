@@ -12,6 +12,7 @@ import { testResultsDir } from './paths';
 import type { TestResults } from './countingReporter';
 import { repoRoot, suiteEntry } from './paths';
 import { provision } from './provision';
+import { interludeDirVariable, serveInterlude } from './interlude';
 import { createTempRepo } from './tempRepo';
 
 export interface SuiteSummary {
@@ -44,6 +45,12 @@ export interface SuiteOptions {
   files?: string[];
   extensionEnvironment?: Record<string, string>;
   windowChecks?: readonly WindowCheck[];
+  /**
+   * Window checks run in the middle of the tests: when a test calls windowInterlude()
+   * (harness/interlude.ts), which waits until they are over. For what the window must show before
+   * a test changes it, or for a step only the window can take (granting workspace trust, say).
+   */
+  interludeChecks?: readonly WindowCheck[];
 }
 
 /** The variables every suite gets from the caller's environment when set. */
@@ -83,17 +90,29 @@ export async function runSuite(options: SuiteOptions = {}): Promise<SuiteSummary
       extensionEnvironment.PA_TEST_FILES = options.files.join(',');
     }
     const checks = { passed: 0, failed: 0, failures: [] as { title: string; error: string }[] };
-    const run = await runExtensionTests({
-      afterTests: async (handle) => {
-        for (const check of options.windowChecks ?? []) {
-          const error = await windowCheck(check, handle.page, label);
-          if (error === undefined) {
-            checks.passed++;
-          } else {
-            checks.failed++;
-            checks.failures.push({ title: `${check.name} (window)`, error });
-          }
+    const runChecks = async (list: readonly WindowCheck[], page: Page): Promise<string[]> => {
+      const failed: string[] = [];
+      for (const check of list) {
+        const error = await windowCheck(check, page, label);
+        if (error === undefined) {
+          checks.passed++;
+        } else {
+          checks.failed++;
+          checks.failures.push({ title: `${check.name} (window)`, error });
+          failed.push(check.name);
         }
+      }
+      return failed;
+    };
+    if (options.interludeChecks) {
+      extensionEnvironment[interludeDirVariable] = scratch;
+    }
+    const run = await runExtensionTests({
+      duringTests: options.interludeChecks
+        ? (handle) => serveInterlude(scratch, handle, (page) => runChecks(options.interludeChecks ?? [], page))
+        : undefined,
+      afterTests: async (handle) => {
+        await runChecks(options.windowChecks ?? [], handle.page);
       },
       paths,
       extensionDevelopmentPath: options.extensionDevelopmentPath ?? repoRoot,

@@ -15,11 +15,14 @@ describe('Security in a real VS Code', function () {
     api = await activateApi();
   });
 
-  it('is declared unavailable in untrusted workspaces', () => {
+  it('is declared limited in untrusted workspaces, with the settings that say what runs restricted', () => {
     const pkg = vscode.extensions.getExtension('parallel-agents.parallel-agents')!.packageJSON as {
-      capabilities: { untrustedWorkspaces: { supported: unknown } };
+      capabilities: { untrustedWorkspaces: { supported: unknown; restrictedConfigurations: string[] } };
     };
-    assert.equal(pkg.capabilities.untrustedWorkspaces.supported, false);
+    assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
+    for (const setting of ['profiles', 'setupCommand', 'worktreeRoot']) {
+      assert.ok(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations.includes(`parallelAgents.${setting}`));
+    }
   });
 
   it("ignores agent profiles defined in the workspace's .vscode/settings.json", async () => {

@@ -26,7 +26,6 @@ export interface CommandTableDeps {
   readonly terminals: TerminalRunner;
   readonly dispatch: DispatchDeps;
   readonly strategy: () => MergeStrategy;
-  readonly showLog: () => void;
   readonly reconciler: Reconciler;
 }
 
@@ -36,7 +35,21 @@ const demoPrompt = [
   'sleep 1',
 ].join('\n');
 
-/** Every command id contributed in package.json, with its handler. */
+/**
+ * The commands that exist in Restricted Mode too (constants.ts restrictedModeCommands): they run
+ * nothing, so they are registered at activation, trusted or not.
+ */
+export function restrictedModeCommandTable(deps: { showLog: () => void }): Record<string, CommandHandler> {
+  return {
+    [commands.showLog]: () => deps.showLog(),
+    [commands.focusView]: () => vscode.commands.executeCommand(`${views.agents}.focus`),
+  };
+}
+
+/**
+ * Every other command id contributed in package.json, with its handler: registered only once the
+ * workspace is trusted, since each may run git, an agent or a setup command.
+ */
 export function commandTable(deps: CommandTableDeps): Record<string, CommandHandler> {
   const agent = agentCommands(deps);
   const review = reviewCommands({ manager: deps.manager, landing: deps.git });
@@ -91,12 +104,10 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
     [commands.landPlan]: plan.landPlan,
     [commands.planWithAgent]: plan.planWithAgent,
     [commands.showTimeline]: (arg) => deps.showTimeline(arg),
-    [commands.showLog]: () => deps.showLog(),
     [commands.reconcile]: reconcile.reconcile,
     [commands.adoptOrphan]: reconcile.adoptOrphan,
     [commands.discardOrphan]: reconcile.discardOrphan,
     [commands.restoreMissing]: reconcile.restoreMissing,
     [commands.forgetAgent]: reconcile.forgetAgent,
-    [commands.focusView]: () => vscode.commands.executeCommand(`${views.agents}.focus`),
   };
 }

@@ -1,0 +1,100 @@
+// Part of the composition root: everything that may run git, an agent or a setup command, built
+// only in a trusted workspace (at activation, or when the user grants trust); extension.ts calls it.
+import * as vscode from 'vscode';
+import { schemes } from './constants';
+import type { AgentRecord } from './core/agent';
+import { Config } from './host/config';
+import type { ChannelLogger } from './host/logger';
+import { createServices } from './services';
+import { AgentsTreeProvider, type TreeNode, type ViewRow } from './ui/agentsView/agentsTreeProvider';
+import type { LateTreeProvider } from './ui/agentsView/lateTreeProvider';
+import { commandTable } from './ui/commands/commandTable';
+import { registerCommands } from './ui/commands/commandRunner';
+import { type DispatchArgs, dispatchCommand } from './ui/commands/dispatchCommand';
+import { planDiagnostics } from './ui/commands/planFile';
+import { trackAgentDiffContext } from './ui/diff/agentDiffContext';
+import { BaseContentProvider } from './ui/diff/baseContentProvider';
+import { ChangeDecorationProvider } from './ui/diff/changeDecorations';
+import { FinishNotifications } from './ui/notifications';
+import { AgentOutputViews } from './ui/outputViews';
+import { OverlapModel } from './ui/overlapModel';
+import { PlanNotifications } from './ui/planNotifications';
+import { AgentsStatusBar } from './ui/statusBar';
+import { showTimeline } from './ui/timeline/timelineSources';
+
+/** What the public API and the extension's lifetime need from the trusted services. */
+export interface Trusted {
+  dispatch(options: DispatchArgs): Promise<string | undefined>;
+  agents(): AgentRecord[];
+  viewSnapshot(): ViewRow[];
+  /** Resumes restored agents and plan runs, then reconciles in the background (failures only logged). */
+  resume(): void;
+}
+
+export interface TrustedShell {
+  readonly logger: ChannelLogger;
+  /** The Agents view's provider, created at activation; the real tree is attached here. */
+  readonly view: LateTreeProvider<TreeNode>;
+  readonly agentsChanged: vscode.EventEmitter<AgentRecord[]>;
+}
+
+export function activateTrusted(context: vscode.ExtensionContext, shell: TrustedShell): Trusted {
+  const { logger, view, agentsChanged } = shell;
+  const config = new Config(logger);
+  const { git, terminals, manager, landing, plans, reconciler } = createServices(context, config, logger);
+  const overlaps = new OverlapModel(manager);
+  const tree = new AgentsTreeProvider(manager, overlaps, plans, reconciler);
+  const outputs = new AgentOutputViews(manager);
+  const dispatchDeps = {
+    manager,
+    git,
+    profiles: () => config.profiles(),
+    defaultProfile: () => config.defaultProfile(),
+    memento: context.globalState,
+  };
+
+  context.subscriptions.push(
+    terminals,
+    manager,
+    plans,
+    reconciler,
+    overlaps,
+    tree,
+    outputs,
+    vscode.workspace.registerTextDocumentContentProvider(schemes.base, new BaseContentProvider(git)),
+    vscode.window.registerFileDecorationProvider(new ChangeDecorationProvider(overlaps)),
+    new AgentsStatusBar(manager),
+    new FinishNotifications(manager, () => config.notifyOnFinish()),
+    new PlanNotifications(plans, manager),
+    manager.onDidChangeAgent(() => agentsChanged.fire(manager.list())),
+    trackAgentDiffContext(),
+    planDiagnostics,
+    ...registerCommands(
+      commandTable({
+        manager,
+        plans,
+        showTimeline: (arg) => showTimeline(context.extensionUri, manager, plans, arg),
+        landing,
+        git,
+        outputs,
+        terminals,
+        dispatch: dispatchDeps,
+        strategy: () => config.mergeStrategy(),
+        reconciler,
+      }),
+      logger,
+    ),
+  );
+  view.attach(tree);
+
+  return {
+    dispatch: (options) => dispatchCommand(dispatchDeps, options),
+    agents: () => manager.list(),
+    viewSnapshot: () => tree.snapshot(),
+    resume: () => {
+      manager.resume();
+      plans.resume();
+      void reconciler.run().catch(() => undefined);
+    },
+  };
+}
