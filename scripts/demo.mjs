@@ -1,8 +1,15 @@
 // `npm run demo [folder]`: builds the extension, packages and installs it into a private
-// code-server, opens the folder (or a fresh sample git repository) and prints the URL.
-// Ctrl+C stops everything it started. PORT chooses the port (default 8080).
+// code-server, opens the folder (or a fresh sample git repository) and prints the URL and three
+// steps to try. Ctrl+C stops everything it started. PORT chooses the port (default 8080).
+//
+// Workspace trust: the extension does not run in Restricted Mode. The sample repository is the
+// demo's own, made a moment ago, so the demo's private user-data settings turn workspace trust
+// off (security.workspace.trust.enabled: false). Pre-trusting just that folder is not possible
+// from here: code-server keeps the trusted-folder list in the browser's storage (IndexedDB), not
+// in the user-data dir. A folder the user names keeps trust on: it opens in Restricted Mode (code-server
+// 4.139 shows the banner, no startup dialog) and the user decides whether to trust it.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync, existsSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +29,8 @@ const paths = JSON.parse(
 );
 
 const work = mkdtempSync(join(tmpdir(), 'parallel-agents-demo-'));
-const folder = process.argv[2] ? resolve(process.argv[2]) : makeSampleRepo(join(work, 'sample-project'));
+const ownFolder = process.argv[2] !== undefined;
+const folder = ownFolder ? resolve(process.argv[2]) : makeSampleRepo(join(work, 'sample-project'));
 
 const vsix = join(work, 'parallel-agents.vsix');
 run(process.execPath, [
@@ -46,7 +54,10 @@ writeFileSync(
       'telemetry.telemetryLevel': 'off',
       'update.mode': 'none',
       'chat.disableAIFeatures': true,
+      'workbench.secondarySideBar.defaultVisibility': 'hidden',
       'parallelAgents.defaultProfile': 'demo',
+      // Only for the demo's own sample repository (see the top of this file).
+      ...(ownFolder ? {} : { 'security.workspace.trust.enabled': false }),
     },
     null,
     2,
@@ -85,13 +96,40 @@ server.stdout.setEncoding('utf8').on('data', (text) => {
   const m = /HTTP server listening on (http:\/\/\S+)/.exec(text);
   if (m) {
     console.log(`\n[demo] Parallel Agents is ready: ${m[1].replace(/\/$/, '')}/?folder=${encodeURIComponent(folder)}`);
-    console.log(
-      '[demo] Open it, click the Parallel Agents icon in the activity bar, then "Dispatch Agent" (demo profile: no API key).',
-    );
-    console.log('[demo] Try the task:  replace src/math.js: a + b => b + a');
+    if (ownFolder) {
+      console.log(
+        '[demo] Your folder opens untrusted (Restricted Mode), where the extension does not run: click "Restricted Mode"',
+      );
+      console.log('[demo] in the status bar (or Manage on its banner) and choose Trust, if you trust this folder.');
+    }
+    for (const line of tryThis()) {
+      console.log(`[demo] ${line}`);
+    }
     console.log('[demo] Ctrl+C stops everything.');
   }
 });
+
+/**
+ * The three steps of the README's first screen, with the titles package.nls.json gives the commands.
+ * The demo agent's task edits the sample repository; in a folder of the user's it writes a new file.
+ */
+function tryThis() {
+  const nls = JSON.parse(readFileSync(join(root, 'package.nls.json'), 'utf8'));
+  const command = (id) => `"${nls[`command.${id}.title`]}"`;
+  const category = nls['command.category'];
+  const [task, file] = ownFolder
+    ? ['create AGENT_DEMO.md: # Written by the demo agent', 'AGENT_DEMO.md']
+    : ['replace src/math.js: a + b => b + a', 'math.js'];
+  return [
+    'Try this (the demo agent needs no API key):',
+    `  1. F1 → "${category}: ${nls['command.dispatch.title']}" → task:  ${task}`,
+    '     → agent: demo → Enter (isolation: a new worktree and branch) → Enter (title).',
+    `  2. Click the ${category} icon in the activity bar: the ${nls['views.agents.name']} view lists the agent.`,
+    `     Expand it, click ${file}: the diff editor shows the change against the commit it started from.`,
+    `  3. On the agent's row (right-click, or its inline buttons): ${command('merge')} lands its branch on yours;`,
+    `     ${command('discard')} removes its worktree (saved first; ${command('restore')} brings it back).`,
+  ];
+}
 
 let stopping = false;
 function stop() {

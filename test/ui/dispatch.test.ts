@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import { answerQuickInput, runCommand, widenSideBar } from '../harness/palette';
 import { repoRoot } from '../harness/paths';
 import { openWorkbench, type Workbench } from '../harness/workbench';
 
@@ -15,34 +15,6 @@ async function shot(wb: Workbench, name: string): Promise<void> {
     mkdirSync(dir, { recursive: true });
     copyFileSync(file, join(dir, `${name}.png`));
   }
-}
-
-/** Waits for the quick input whose title contains `step` (each step of the flow has its own title). */
-async function answerQuickInput(page: Page, step: string | undefined, text: string | undefined): Promise<void> {
-  if (step) {
-    await page
-      .locator('.quick-input-widget .quick-input-title', { hasText: step })
-      .waitFor({ state: 'visible', timeout: 15_000 });
-  }
-  const input = page.locator('.quick-input-widget input.input');
-  await input.waitFor({ state: 'visible', timeout: 15_000 });
-  if (text !== undefined) {
-    await input.fill(text);
-  }
-  await page.keyboard.press('Enter');
-}
-
-/** F1, type the command's title, wait until the palette shows it, run it. */
-async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input.input');
-  await input.waitFor({ state: 'visible', timeout: 15_000 });
-  await input.fill(`>${title}`);
-  await page
-    .locator(`.quick-input-widget .monaco-list-row[aria-label^="${title}"]`)
-    .first()
-    .waitFor({ timeout: 10_000 });
-  await page.keyboard.press('Enter');
 }
 
 describe('Dispatch → sidebar → diff through the real UI', function () {
@@ -69,15 +41,7 @@ describe('Dispatch → sidebar → diff through the real UI', function () {
   it('dispatches the demo agent like a person and reviews a file in the diff editor', async () => {
     const { page } = wb;
     // A wider side bar, as a person would drag it, so that rows show their whole description.
-    const sashes = await page.locator('.monaco-sash.vertical').all();
-    const boxes = await Promise.all(sashes.map((sash) => sash.boundingBox()));
-    const box = boxes.find((b) => b && b.x > 250 && b.x < 450 && b.height > 300);
-    if (box) {
-      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-      await page.mouse.down();
-      await page.mouse.move(box.x + 200, box.y + box.height / 2, { steps: 5 });
-      await page.mouse.up();
-    }
+    await widenSideBar(page, 200);
     await page.locator('.activitybar [aria-label^="Parallel Agents"]').first().click();
     const welcome = page.locator('.welcome-view-content', { hasText: 'No agents yet' });
     await welcome.waitFor({ timeout: 30_000 });
