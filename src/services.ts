@@ -17,6 +17,9 @@ import { NodeFileSystem } from './node/fileSystem';
 import { createGit, type NodeGit } from './node/git/createGit';
 import { registryDirSync } from './node/registry/location';
 import { type RegistryKind, RegistryStore } from './node/registry/registryStore';
+import type { RegistryProblem } from './node/registry/recordFiles';
+import type { AgentRecord } from './core/agent';
+import type { PlanRunRecord } from './core/plans';
 import { SupervisedRunner } from './node/supervisedRunner';
 
 export interface Services {
@@ -26,6 +29,8 @@ export interface Services {
   readonly landing: AgentLanding;
   readonly plans: PlanService;
   readonly reconciler: Reconciler;
+  /** The registry files the stores could not read at activation. */
+  readonly registryProblems: () => readonly RegistryProblem[];
 }
 
 export function createServices(context: vscode.ExtensionContext, config: Config, logger: Logger): Services {
@@ -45,6 +50,8 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     ...config.managerSettings(path.join(storage.fsPath, 'logs')),
     logDirOf: (repoRoot: string) => inRegistry(repoRoot, 'logs'),
   });
+  const agentStore = registryStore<AgentRecord>(context, stateKeys.agents, 'agents', logger);
+  const planStore = registryStore<PlanRunRecord>(context, stateKeys.plans, 'plans', logger);
   const manager = new AgentManager({
     git,
     fs,
@@ -62,7 +69,7 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     }),
     terminalRunner: terminals,
     watcher: new VscodeFolderWatcher(),
-    store: registryStore(context, stateKeys.agents, 'agents', logger),
+    store: agentStore,
     clock,
     logger,
     settings: () => managerSettings(),
@@ -83,7 +90,7 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
         maxParallel: config.maxParallel(),
       }),
     },
-    registryStore(context, stateKeys.plans, 'plans', logger),
+    planStore,
     newId,
   );
   const reconciler = new Reconciler({
@@ -102,7 +109,8 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
       branches: plans.list().map((r) => r.integrationBranch),
     }),
   });
-  return { git, terminals, manager, landing, plans, reconciler };
+  const registryProblems = () => [...agentStore.problems(), ...planStore.problems()];
+  return { git, terminals, manager, landing, plans, reconciler, registryProblems };
 }
 
 /**

@@ -21,6 +21,7 @@ import { OverlapModel } from './ui/overlapModel';
 import { PlanNotifications } from './ui/planNotifications';
 import { AgentsStatusBar } from './ui/statusBar';
 import { showTimeline } from './ui/timeline/timelineSources';
+import { showRegistryProblems } from './ui/registryProblems';
 
 /** What the public API and the extension's lifetime need from the trusted services. */
 export interface Trusted {
@@ -41,7 +42,11 @@ export interface TrustedShell {
 export function activateTrusted(context: vscode.ExtensionContext, shell: TrustedShell): Trusted {
   const { logger, view, agentsChanged } = shell;
   const config = new Config(logger);
-  const { git, terminals, manager, landing, plans, reconciler } = createServices(context, config, logger);
+  const { git, terminals, manager, landing, plans, reconciler, registryProblems } = createServices(
+    context,
+    config,
+    logger,
+  );
   const overlaps = new OverlapModel(manager);
   const tree = new AgentsTreeProvider(manager, overlaps, plans, reconciler);
   const outputs = new AgentOutputViews(manager);
@@ -94,6 +99,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
     resume: () => {
       manager.resume();
       plans.resume();
+      showRegistryProblems(registryProblems());
       void reconciler.run().catch(() => undefined);
     },
   };

@@ -1,10 +1,13 @@
 import type * as vscode from 'vscode';
 import type { ChangedElsewhere, Logger, RecordStore } from '../core/ports';
 import type { Disposable, Event } from '../util/event';
+import type { RegistryProblem } from '../node/registry/recordFiles';
 
 /** A store that can tell whether a record now has its own file. */
 export interface DurableStore<T> extends RecordStore<T>, Disposable {
   isStored(id: string): boolean;
+  /** The files the last load could not read (left as they are). */
+  problems(): readonly RegistryProblem[];
 }
 
 /**
@@ -49,6 +52,10 @@ export class MigratingStore<T extends { readonly id: string }> implements Record
 
   get onDidChangeElsewhere(): Event<ChangedElsewhere<T>> | undefined {
     return this.registry.onDidChangeElsewhere;
+  }
+
+  problems(): readonly RegistryProblem[] {
+    return this.registry.problems();
   }
 
   dispose(): void {
