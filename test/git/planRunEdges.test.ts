@@ -30,7 +30,7 @@ describe('plan run steps (real git, real demo agents)', function () {
     await fixture.dispose();
   });
 
-  const deps = (manager: AgentManager): PlanRunDeps => ({
+  const deps = (manager: AgentManager, worktreeRoot?: string): PlanRunDeps => ({
     manager,
     git: fixture.git,
     fs: new NodeFileSystem(),
@@ -41,6 +41,7 @@ describe('plan run steps (real git, real demo agents)', function () {
       logDir: path.join(fixture.tmp, 'logs'),
       defaultProfile: 'demo',
       maxParallel: 3,
+      worktreeRoot,
     }),
   });
 
@@ -106,6 +107,19 @@ describe('plan run steps (real git, real demo agents)', function () {
     assert.equal(git(atHead.integrationPath, 'rev-parse', 'HEAD'), head);
   });
 
+  it('a create that fails leaves no branch behind and its name free for the next one', async () => {
+    const manager = fixture.manager();
+    const root = path.join(fixture.tmp, 'trees');
+    fs.writeFileSync(root, 'a file where the worktrees should go');
+    const plan: Plan = { title: 'Retry', tasks: [{ id: 'a', title: 'A', prompt: 'print a' }] };
+    await assert.rejects(PlanRun.create(deps(manager, root), 'r1', plan, fixture.repo));
+    assert.equal(git(fixture.repo, 'branch', '--list', 'agents/plan-retry*'), '');
+    fs.rmSync(root);
+    const run = await PlanRun.create(deps(manager, root), 'r2', plan, fixture.repo);
+    assert.equal(run.integrationBranch, 'agents/plan-retry');
+    assert.equal(run.integrationPath, path.join(root, 'plan-retry'));
+  });
+
   it('restores maxParallel, conflicts and the latest agent of each task from the saved record', async () => {
     const manager = fixture.manager();
     const plan: Plan = {
@@ -156,6 +170,41 @@ describe('plan run steps (real git, real demo agents)', function () {
     assert.deepEqual(again.scheduler, saved.scheduler);
   });
 
+  it('names the merged tasks whose changes a conflicting task collides with', async () => {
+    const manager = fixture.manager();
+    const ids = ['conflicted', 'done', 'doneElsewhere', 'doneNoAgent', 'failed', 'doneToo'];
+    const plan: Plan = { title: 'Collisions', tasks: ids.map((id) => ({ id, title: id, prompt: `print ${id}` })) };
+    const created = await PlanRun.create(deps(manager), 'col', plan, fixture.repo);
+    const changed = (id: string, state: AgentStatus, ...files: string[]): AgentRecord => ({
+      ...agentRecord(id, state, 10, { runId: 'col', taskId: id }),
+      changedFiles: files.map((p) => ({ path: p, kind: 'modified' as const, binary: false })),
+    });
+    manager.register(changed('conflicted', 'succeeded', 'app.js', 'README.md'));
+    manager.register(changed('done', 'merged', 'other.txt', 'app.js'));
+    manager.register(changed('doneElsewhere', 'merged', 'other.txt'));
+    manager.register(changed('failed', 'failed', 'app.js'));
+    manager.register(changed('doneToo', 'merged', 'README.md'));
+    const state = (s: 'done' | 'failed' | 'conflicted') => ({ state: s, timings: {} });
+    const run = PlanRun.restore(deps(manager), {
+      ...created.toRecord(),
+      conflicts: { conflicted: ['app.js', 'README.md'], doneToo: ['README.md'] },
+      scheduler: {
+        started: true,
+        stopped: false,
+        tasks: {
+          conflicted: state('conflicted'),
+          done: state('done'),
+          doneElsewhere: state('done'),
+          doneNoAgent: state('done'),
+          failed: state('failed'),
+          doneToo: state('done'),
+        },
+      },
+    });
+    assert.deepEqual(run.collidingTasks('conflicted'), ['done', 'doneToo']);
+    assert.deepEqual(run.collidingTasks('doneToo'), [], 'neither itself nor a task not merged');
+  });
+
   it("follows a restored task's agent to its end, or starts the task again when that agent never ran for it", async () => {
     const manager = fixture.manager();
     const ids = ['ok', 'failed', 'late', 'denied', 'stopped', 'cut', 'gone', 'early', 'old', 'same', 'none'];
@@ -199,20 +248,21 @@ describe('plan run steps (real git, real demo agents)', function () {
     });
   });
 
-  it('runs a task from the base or the integration branch, commits and merges its work, stops it', async () => {
+  const steps: Plan = {
+    title: 'Steps',
+    tasks: [
+      { id: 'one', title: 'One', prompt: 'create one.txt: one' },
+      { id: 'next', title: 'Next', prompt: 'create next.txt: next', dependsOn: ['one'] },
+      { id: 'slow', title: 'Slow', prompt: 'sleep 20' },
+      { id: 'clash', title: 'Clash', prompt: 'create one.txt: other\ncreate two.txt: other' },
+      { id: 'unknown', title: 'Unknown', prompt: 'print x', profile: 'missing' },
+      { id: 'idle', title: 'Idle', prompt: 'print idle' },
+    ],
+  };
+
+  it('runs a task from the base, commits and merges its work; the next one starts from the integration branch', async () => {
     const manager = fixture.manager();
-    const plan: Plan = {
-      title: 'Steps',
-      tasks: [
-        { id: 'one', title: 'One', prompt: 'create one.txt: one' },
-        { id: 'next', title: 'Next', prompt: 'create next.txt: next', dependsOn: ['one'] },
-        { id: 'slow', title: 'Slow', prompt: 'sleep 20' },
-        { id: 'clash', title: 'Clash', prompt: 'create one.txt: other' },
-        { id: 'unknown', title: 'Unknown', prompt: 'print x', profile: 'missing' },
-        { id: 'idle', title: 'Idle', prompt: 'print idle' },
-      ],
-    };
-    const run = await PlanRun.create(deps(manager), 'steps', plan, fixture.repo);
+    const run = await PlanRun.create(deps(manager), 'steps', steps, fixture.repo);
 
     assert.equal(await run.run(task(run, 'one'), 'base'), 'succeeded');
     const one = manager.get(run.agentOf('one')!);
@@ -238,19 +288,35 @@ describe('plan run steps (real git, real demo agents)', function () {
     const next = manager.get(run.agentOf('next')!);
     assert.equal(next.baseSha, git(fixture.repo, 'rev-parse', branch), 'it starts from the merged work');
     assert.equal(fs.readFileSync(path.join(next.cwd, 'one.txt'), 'utf8'), 'one');
+  });
+
+  it('a task from the base that conflicts names its files; resolved in its worktree, it merges', async () => {
+    const manager = fixture.manager();
+    const run = await PlanRun.create(deps(manager), 'steps', steps, fixture.repo);
+    fs.writeFileSync(path.join(run.integrationPath, 'one.txt'), 'one');
+    fs.writeFileSync(path.join(run.integrationPath, 'two.txt'), 'two');
+    git(run.integrationPath, 'add', '.');
+    git(run.integrationPath, 'commit', '-q', '-m', 'merged earlier');
+    const branch = run.integrationBranch;
 
     assert.equal(await run.run(task(run, 'clash'), 'base'), 'succeeded');
+    assert.equal(manager.get(run.agentOf('clash')!).baseSha, run.baseSha);
     assert.equal(await run.integrate(task(run, 'clash')), 'conflicts');
-    assert.deepEqual(run.conflictsOf('clash'), ['one.txt']);
-    assert.ok(logs.includes('[PlanRun] steps: task clash conflicts in one.txt'), logs.join('\n'));
+    assert.deepEqual(run.conflictsOf('clash'), ['one.txt', 'two.txt']);
+    assert.ok(logs.includes('[PlanRun] steps: task clash conflicts in one.txt, two.txt'), logs.join('\n'));
     const clash = manager.get(run.agentOf('clash')!);
-    assert.deepEqual(await run.resolveInWorktree('clash'), ['one.txt']);
+    assert.deepEqual(await run.resolveInWorktree('clash'), ['one.txt', 'two.txt']);
     fs.writeFileSync(path.join(clash.cwd, 'one.txt'), 'one and other');
+    fs.writeFileSync(path.join(clash.cwd, 'two.txt'), 'two and other');
     assert.equal(await run.integrate(task(run, 'clash')), 'merged', 'resolved in its worktree');
     assert.deepEqual(run.conflictsOf('clash'), [], 'no conflict any more');
     assert.deepEqual(run.toRecord().conflicts, {});
     assert.equal(git(fixture.repo, 'show', `${branch}:one.txt`), 'one and other');
+  });
 
+  it("stops a task's running agent; a task without a running agent has nothing to stop", async () => {
+    const manager = fixture.manager();
+    const run = await PlanRun.create(deps(manager), 'steps', steps, fixture.repo);
     await assert.rejects(run.run(task(run, 'unknown'), 'base'), 'the task names its own profile');
     await assert.rejects(run.integrate(task(run, 'idle')), (e) => AgentError.isCode(e, 'taskHasNoAgent'));
     await run.stop(task(run, 'idle'));
