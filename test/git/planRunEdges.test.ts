@@ -207,7 +207,20 @@ describe('plan run steps (real git, real demo agents)', function () {
 
   it("follows a restored task's agent to its end, or starts the task again when that agent never ran for it", async () => {
     const manager = fixture.manager();
-    const ids = ['ok', 'failed', 'late', 'denied', 'stopped', 'cut', 'gone', 'early', 'old', 'same', 'none'];
+    const ids = [
+      'ok',
+      'failed',
+      'late',
+      'denied',
+      'stopped',
+      'cut',
+      'gone',
+      'early',
+      'unprepared',
+      'old',
+      'same',
+      'none',
+    ];
     const plan: Plan = { title: 'Resumed', tasks: ids.map((id) => ({ id, title: id, prompt: `print ${id}` })) };
     const created = await PlanRun.create(deps(manager), 'res', plan, fixture.repo);
     const started = 1000;
@@ -221,6 +234,8 @@ describe('plan run steps (real git, real demo agents)', function () {
     manager.register(agentRecord('gone', 'detached', started + 1, at('gone')));
     // Interrupted before it ever started: the closing window cut its dispatch short.
     manager.register({ ...agentRecord('early', 'interrupted', started + 1, at('early')), startedAt: undefined });
+    // A run whose preparation failed never started, but it did end: its end is followed.
+    manager.register({ ...agentRecord('unprepared', 'failed', started + 1, at('unprepared')), startedAt: undefined });
     manager.register(agentRecord('old', 'succeeded', started - 1, at('old')));
     manager.register(agentRecord('same', 'succeeded', started, at('same')));
     const running = { state: 'running' as const, timings: { queuedAt: started, startedAt: started } };
@@ -242,6 +257,7 @@ describe('plan run steps (real git, real demo agents)', function () {
       cut: 'stopped',
       gone: 'stopped',
       early: 'notStarted',
+      unprepared: 'failed',
       old: 'notStarted',
       same: 'succeeded',
       none: 'notStarted',
@@ -318,7 +334,10 @@ describe('plan run steps (real git, real demo agents)', function () {
     const manager = fixture.manager();
     const run = await PlanRun.create(deps(manager), 'steps', steps, fixture.repo);
     await assert.rejects(run.run(task(run, 'unknown'), 'base'), 'the task names its own profile');
-    await assert.rejects(run.integrate(task(run, 'idle')), (e) => AgentError.isCode(e, 'taskHasNoAgent'));
+    await assert.rejects(
+      run.integrate(task(run, 'idle')),
+      (e) => AgentError.isCode(e, 'taskHasNoAgent') && e.data.taskId === 'idle',
+    );
     await run.stop(task(run, 'idle'));
 
     const slow = run.run(task(run, 'slow'), 'base');
@@ -364,6 +383,12 @@ describe('plan run steps (real git, real demo agents)', function () {
     assert.equal(git(fixture.repo, 'status', '--porcelain'), '');
 
     git(fixture.repo, 'reset', '-q', '--hard', 'HEAD~1');
+    git(fixture.repo, 'checkout', '-q', '--detach');
+    await assert.rejects(
+      run.land('merge'),
+      (e) => AgentError.isCode(e, 'planTargetDetached') && e.data.repoRoot === fixture.repo,
+    );
+    git(fixture.repo, 'checkout', '-q', 'main');
     const result = await run.land('squash');
     const head = git(fixture.repo, 'rev-parse', 'HEAD');
     assert.deepEqual(result, { kind: 'merged', sha: head, target: 'main' });
@@ -405,8 +430,8 @@ describe('plan run steps (real git, real demo agents)', function () {
     const landed = await PlanRun.create(deps(manager), 'landed', plan, fixture.repo);
     assert.equal(await landed.run(task(landed, 'one'), 'base'), 'succeeded');
     assert.equal(await landed.integrate(task(landed, 'one')), 'merged');
-    assert.equal((await landed.land('merge')).kind, 'merged');
-    assert.deepEqual(await landed.removeIntegration(), { branchKept: false });
+    assert.equal((await landed.land('squash')).kind, 'merged');
+    assert.deepEqual(await landed.removeIntegration(), { branchKept: false }, 'landed by content, not by ancestry');
     assert.equal(git(fixture.repo, 'branch', '--list', landed.integrationBranch), '');
     assert.ok(
       logs.includes(
