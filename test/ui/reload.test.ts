@@ -176,7 +176,12 @@ describe('Reloading the window while agents run', function () {
     }
     assert.ok(running >= 1, `at least one agent was still running after the reload (rows running: ${running})`);
 
-    const logs = await filesUnder(wb.userDataDir, '.log');
+    // Agent logs live in the repository's registry (<git common dir>/parallel-agents/logs), the
+    // window's own logs in its user-data folder.
+    const logs = [
+      ...(await filesUnder(wb.userDataDir, '.log')),
+      ...(await filesUnder(join(wb.repo.dir, '.git', 'parallel-agents', 'logs'), '.log')),
+    ];
     for (const name of names) {
       const texts = await Promise.all(logs.map((f) => readFile(f, 'utf8')));
       const agentLogs = texts.filter((t) => t.includes(`${name} 1\n`) && !t.includes('[AgentManager]'));
