@@ -42,6 +42,11 @@ describe("The demo's first minute through the real UI (README's three steps)", f
     // The palette lists the extension's commands once the workbench knows the extension: its icon shows.
     const icon = page.locator('.activitybar [aria-label^="Parallel Agents"]').first();
     await icon.waitFor({ timeout: 30_000 });
+    // Its view shows its welcome once the extension has activated (in a trusted folder its commands
+    // exist from then on); the side bar is closed again, as the README's steps start.
+    await icon.click();
+    await page.locator('.welcome-view-content', { hasText: 'No agents yet' }).waitFor({ timeout: 30_000 });
+    await icon.click();
 
     // 1. Command palette → Dispatch Agent → the task → the demo agent → worktree → a title.
     await runCommand(page, 'Parallel Agents: Dispatch Agent');
