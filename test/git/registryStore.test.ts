@@ -37,16 +37,22 @@ describe('registry: one file per record in the git common dir, shared by windows
     registry = registryDirSync(repo) as string;
   });
 
-  afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  afterEach(() => {
+    stores.splice(0).forEach((s) => s.dispose());
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
 
-  const store = (onDidMerge?: (r: readonly unknown[]) => void) =>
-    new RegistryStore<Rec>({
+  const stores: RegistryStore<Rec>[] = [];
+  const store = () => {
+    const made = new RegistryStore<Rec>({
       kind: 'agents',
       registries: () => [registry],
       registryOf: (root) => registryDirSync(root),
       logger: quiet,
-      onDidMerge,
     });
+    stores.push(made);
+    return made;
+  };
   const rec = (id: string, patch: Partial<Rec> = {}): Rec => ({
     id,
     repoRoot: repo,
@@ -102,8 +108,9 @@ describe('registry: one file per record in the git common dir, shared by windows
     a.load();
     await a.save([rec('x')]);
     const merges: unknown[] = [];
-    const b = store((m) => merges.push(...m));
+    const b = store();
     b.load();
+    b.onDidChangeElsewhere((e) => merges.push(...e.changed.map((c) => c.record)));
     await a.save([rec('x', { status: 'stopped' })]);
     await b.save([rec('x', { title: 'renamed in B' })]);
     assert.deepEqual(onDisk('x').record, rec('x', { status: 'stopped', title: 'renamed in B' }));

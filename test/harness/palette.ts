@@ -21,6 +21,8 @@ export async function answerQuickInput(page: Page, step: string | undefined, tex
 
 /** F1, type the command's title, wait until the palette shows it, run it. */
 export async function runCommand(page: Page, title: string): Promise<void> {
+  // A quick input left open by an earlier step would take F1's text as its own.
+  await page.keyboard.press('Escape');
   await page.keyboard.press('F1');
   const input = page.locator(`${quickInput} input.input`);
   await input.waitFor({ state: 'visible', timeout: 15_000 });

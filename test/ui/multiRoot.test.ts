@@ -7,35 +7,13 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { launchCodeServer, type CodeServerHandle } from '../harness/codeServer';
 import { repoRoot, testResultsDir } from '../harness/paths';
 import { createTempRepo, type TempRepo } from '../harness/tempRepo';
 import { waitFor } from '../harness/waitFor';
+import { answerQuickInput as answer, runCommand } from '../harness/palette';
 
 const quickInput = '.quick-input-widget';
-
-async function runCommand(page: Page, title: string): Promise<void> {
-  // A quick input left open by an earlier step would take F1's text as its own.
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = page.locator(`${quickInput} input.input`);
-  await input.waitFor({ state: 'visible', timeout: 15_000 });
-  await input.fill(`>${title}`);
-  await page.locator(`${quickInput} .monaco-list-row[aria-label^="${title}"]`).first().waitFor({ timeout: 10_000 });
-  await page.keyboard.press('Enter');
-}
-
-/** Waits for the quick input titled `step`, types `text` (if any) and presses Enter. */
-async function answer(page: Page, step: string, text: string | undefined): Promise<void> {
-  await page
-    .locator(`${quickInput} .quick-input-title`, { hasText: step })
-    .waitFor({ state: 'visible', timeout: 15_000 });
-  if (text !== undefined) {
-    await page.locator(`${quickInput} input.input`).fill(text);
-  }
-  await page.keyboard.press('Enter');
-}
 
 function agentBranches(repo: TempRepo): string[] {
   return execFileSync('git', ['for-each-ref', '--format=%(refname:short)', 'refs/heads/agents/'], {

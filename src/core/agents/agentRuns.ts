@@ -8,10 +8,10 @@ import type { AgentRecord } from '../agent';
 import type { Timers } from '../clis';
 import { inputPatch } from './inputState';
 import type { ResolvedProfile } from './dispatchChecks';
-import type { AgentProcess, AgentRunner, Clock, FileSystemPort, Logger, ManagerSettings } from '../ports';
-import type { WorktreeSetupGit } from '../git';
-import { type Profile, type ProfileOutput, expandArgs } from '../clis';
+import type { AgentProcess, ManagerSettings } from '../ports';
+import { type ProfileOutput, expandArgs } from '../clis';
 import { WorktreePrep } from './worktreePrep';
+import type { AgentManagerDeps } from './managerDeps';
 import { SetupRun } from './setupRun';
 import { Run } from './run';
 import type { AgentRecords } from './agentRecords';
@@ -19,19 +19,13 @@ import type { ChangeTracker } from './changeTracker';
 import { type Disposable, Emitter } from '../../util/event';
 
 /** The part of AgentManagerDeps that runs use. */
-export interface RunDeps {
-  readonly fs: FileSystemPort;
-  readonly worktreeSource: WorktreeSetupGit;
-  readonly headlessRunner: AgentRunner;
-  readonly terminalRunner: AgentRunner;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  readonly settings: () => ManagerSettings;
-  /** Tells an adopted run's output format (its profile's `output`). */
-  readonly profiles: () => readonly Profile[];
+export type RunDeps = Pick<
+  AgentManagerDeps,
+  'fs' | 'worktreeSource' | 'headlessRunner' | 'terminalRunner' | 'clock' | 'logger' | 'settings' | 'profiles'
+> & {
   /** Paces progress reports; tests pass a fake clock. */
   readonly timers?: Timers;
-}
+};
 
 /** The run an agent has now: its setup command, then the agent itself. */
 interface Current {

@@ -40,8 +40,6 @@ export interface RegistryStoreOptions {
   /** The registry folder of a record's repository; undefined when it has none (not a repository). */
   readonly registryOf: (repoRoot: string) => string | undefined;
   readonly logger: Logger;
-  /** Tells a record the window read or wrote last, merged, when it differs from what the window has. */
-  readonly onDidMerge?: (records: readonly unknown[]) => void;
 }
 
 /** What this window last read or wrote of a record: the base of the next write's merge. */
@@ -112,15 +110,11 @@ export class RegistryStore<T extends StoredRecord> implements RecordStore<T>, Di
     // Likewise each record's base: what this window knew of it when it made this list.
     const bases = new Map(snapshot.map((r) => [r.id, this.known.get(r.id)]));
     return this.queue.run(async () => {
-      const merged: T[] = [];
       let failure: unknown;
       // One record that cannot be written does not keep the others from being written.
       for (const record of snapshot) {
         try {
-          const result = await this.write(record, bases.get(record.id));
-          if (result !== undefined) {
-            merged.push(result);
-          }
+          await this.write(record, bases.get(record.id));
         } catch (e) {
           failure ??= e;
         }
@@ -130,9 +124,6 @@ export class RegistryStore<T extends StoredRecord> implements RecordStore<T>, Di
         if (known) {
           await this.remove(id, known);
         }
-      }
-      if (merged.length > 0) {
-        this.options.onDidMerge?.(merged);
       }
       if (failure !== undefined) {
         throw failure;
@@ -204,16 +195,20 @@ export class RegistryStore<T extends StoredRecord> implements RecordStore<T>, Di
     });
   }
 
-  /** Resolves with the merged record when another window's changes were merged in. */
-  private async write(record: T, base: Known<T> | undefined): Promise<T | undefined> {
+  /**
+   * Writes one record. When another window's changes were merged in, the merged record is announced
+   * as a change from elsewhere (its base: what this window wrote), in the same step as this window
+   * learns its revision — else the window would keep its older copy and write it back later.
+   */
+  private async write(record: T, base: Known<T> | undefined): Promise<void> {
     const json = JSON.stringify(record);
     if (base?.json === json) {
-      return undefined;
+      return;
     }
     const registry = base ? undefined : this.options.registryOf(record.repoRoot);
     if (!base && registry === undefined) {
       this.options.logger.warn(`[Registry] ${record.id}: ${record.repoRoot} has no registry; not saved`);
-      return undefined;
+      return;
     }
     const file = base?.file ?? recordFilePath(path.join(registry as string, this.options.kind), record.id);
     await fsp.mkdir(path.dirname(file), { recursive: true });
@@ -221,7 +216,7 @@ export class RegistryStore<T extends StoredRecord> implements RecordStore<T>, Di
       const disk = await readRecordFile<T>(file);
       if (disk.kind === 'problem') {
         this.options.logger.warn(`[Registry] ${file} not overwritten (${disk.problem.reason}): ${disk.problem.detail}`);
-        return undefined;
+        return;
       }
       const theirs = disk.kind === 'file' ? disk.file : undefined;
       const changedElsewhere = theirs !== undefined && theirs.revision !== base?.revision;
@@ -237,7 +232,9 @@ export class RegistryStore<T extends StoredRecord> implements RecordStore<T>, Di
       await writeAtomically(file, `${JSON.stringify(content, null, 2)}\n`);
       const nextJson = JSON.stringify(next);
       this.known.set(record.id, { file, revision, json: nextJson, record: next });
-      return nextJson === json ? undefined : next;
+      if (nextJson !== json && !this.disposed) {
+        this.elsewhere.fire({ changed: [{ record: next, base: record }], removed: [] });
+      }
     });
   }
 
