@@ -47,6 +47,8 @@ export interface LaunchOptions {
    * --disable-workspace-trust, and no startup prompt, so the folder stays untrusted (Restricted Mode).
    */
   workspaceTrust?: boolean;
+  /** User keybindings (User/keybindings.json), e.g. a key that runs a command with arguments. */
+  keybindings?: readonly { key: string; command: string; args?: unknown }[];
 }
 
 export interface CodeServerHandle {
@@ -127,6 +129,9 @@ export async function launchCodeServer(options: LaunchOptions): Promise<CodeServ
     : {};
   const settings = { ...defaultSettings, ...trustSettings, ...options.settings };
   await writeFile(join(dirs.userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  if (options.keybindings) {
+    await writeFile(join(dirs.userData, 'User', 'keybindings.json'), JSON.stringify(options.keybindings, null, 2));
+  }
   const env = { ...cleanEnv(), XDG_CONFIG_HOME: dirs.config, XDG_DATA_HOME: dirs.data, XDG_CACHE_HOME: dirs.cache };
 
   let server: ChildProcess | undefined;

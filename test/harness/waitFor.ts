@@ -7,16 +7,21 @@ export interface WaitOptions {
   everyMs?: number;
 }
 
-/** Polls `probe` until it returns something truthy and resolves with it; rejects naming `what` on timeout. */
+type Maybe<T> = T | undefined | false | null;
+
+/**
+ * Polls `probe` (awaited when it returns a promise) until it gives something truthy and resolves
+ * with it; rejects naming `what` on timeout.
+ */
 export async function waitFor<T>(
   what: string,
-  probe: () => T | undefined | false | null,
+  probe: () => Maybe<T> | Promise<Maybe<T>>,
   options: WaitOptions = {},
 ): Promise<T> {
   const timeoutMs = options.timeoutMs ?? 20_000;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value) {
       return value;
     }
