@@ -9,6 +9,7 @@ import { PathExecutableResolver } from '../src/node/executableResolver';
 import { NodeFileSystem } from '../src/node/fileSystem';
 import { createGit, type NodeGit } from '../src/node/git/createGit';
 import { SupervisedRunner } from '../src/node/supervisedRunner';
+import { pidAlive } from '../src/supervisor/processIdentity';
 import type { BenchRepo } from './repo';
 import { now, waitUntil } from './stats';
 
@@ -81,6 +82,7 @@ export function createBenchManager(
       }),
       profiles: () => builtinProfiles,
       newId: () => `b${n++}`,
+      processAlive: (pid) => pidAlive(pid),
     }),
   );
   const firstOutput = new Map<string, number>();

@@ -15,7 +15,10 @@ import { TerminalRunner } from './host/terminalRunner';
 import { PathExecutableResolver } from './node/executableResolver';
 import { NodeFileSystem } from './node/fileSystem';
 import { createGit, type NodeGit } from './node/git/createGit';
+import { LiveProcesses } from './node/liveProcesses';
+import { pidAlive } from './supervisor/processIdentity';
 import { registryDirSync } from './node/registry/location';
+import { recordsOnDisk } from './node/registry/recordsOnDisk';
 import { type RegistryKind, RegistryStore } from './node/registry/registryStore';
 import type { RegistryProblem } from './node/registry/recordFiles';
 import type { AgentRecord } from './core/agent';
@@ -50,6 +53,7 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     ...config.managerSettings(path.join(storage.fsPath, 'logs')),
     logDirOf: (repoRoot: string) => inRegistry(repoRoot, 'logs'),
   });
+  const runsDir = path.join(storage.fsPath, 'agents');
   const agentStore = registryStore<AgentRecord>(context, stateKeys.agents, 'agents', logger);
   const planStore = registryStore<PlanRunRecord>(context, stateKeys.plans, 'plans', logger);
   const manager = new AgentManager({
@@ -63,7 +67,7 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     headlessRunner: new SupervisedRunner({
       supervisorScript: context.asAbsolutePath(path.join('dist', 'supervisor.js')),
       runtime: process.execPath,
-      stateDir: path.join(storage.fsPath, 'agents'),
+      stateDir: runsDir,
       stateDirFor: (cwd) => inRegistry(cwd, 'runs'),
       maxLogBytes: () => config.maxLogMegabytes() * 1024 * 1024,
     }),
@@ -75,6 +79,7 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     settings: () => managerSettings(),
     profiles: () => config.profiles(),
     newId,
+    processAlive: (pid) => pidAlive(pid),
   });
   const landing = new AgentLanding(manager, git, logger);
   const plans = new PlanService(
@@ -107,6 +112,10 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     inUse: () => ({
       paths: plans.list().map((r) => r.integrationPath),
       branches: plans.list().map((r) => r.integrationBranch),
+    }),
+    registryRecords: (repoRoot) => recordsOnDisk<AgentRecord>(repoRoot, 'agents'),
+    liveRuns: new LiveProcesses({
+      statusDirs: (repoRoot) => [inRegistry(repoRoot, 'runs'), runsDir].filter((d): d is string => d !== undefined),
     }),
   });
   const registryProblems = () => [...agentStore.problems(), ...planStore.problems()];

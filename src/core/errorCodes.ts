@@ -102,6 +102,10 @@ export interface AgentErrorData {
   unrelatedHistory: { readonly branch: string; readonly repoRoot: string };
   /** `key` names what was looked for: a worktree path or a branch. */
   noMatchingOrphan: { readonly key?: string };
+  /** Another window recorded an agent on the orphan's worktree or branch since Reconcile found it. */
+  orphanNowHasRecord: { readonly branch: string; readonly title: string };
+  /** A live process (an agent's, or any process whose current folder is there) works in the orphan's worktree. */
+  orphanInUse: { readonly path: string; readonly pid: number };
   notMissingWorktree: Titled;
   unknownProfile: { readonly name: string };
   executableMissing: { readonly command: string; readonly profile: string };

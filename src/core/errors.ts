@@ -59,6 +59,8 @@ const reasons: { readonly [C in AgentErrorCode]: AgentErrorReason } = {
   nothingLeftToRestore: 'invalidTransition',
   unrelatedHistory: 'gitFailed',
   noMatchingOrphan: 'unknownAgent',
+  orphanNowHasRecord: 'invalidTransition',
+  orphanInUse: 'invalidTransition',
   notMissingWorktree: 'invalidTransition',
   unknownProfile: 'unknownProfile',
   executableMissing: 'executableNotFound',

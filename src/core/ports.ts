@@ -114,6 +114,22 @@ export interface AgentRunner {
   forget?(agentId: string, where?: RunLocation): void;
 }
 
+/** A live process working in a folder: an agent's (its supervisor says) or any whose current folder is there. */
+export interface LiveProcess {
+  readonly pid: number;
+  /** Its working folder: one of the folders asked about, or a folder inside one. */
+  readonly cwd: string;
+}
+
+/** Finds live processes working in folders; a source it cannot read (permissions, another OS) is skipped. */
+export interface LiveRuns {
+  /**
+   * The live processes whose working folder is one of `folders` or inside one: the repository's
+   * runs and, where the system tells, any process.
+   */
+  inFolders(repoRoot: string, folders: readonly string[]): Promise<readonly LiveProcess[]>;
+}
+
 /** What another window changed in a shared store: records written (new or changed) and ids removed. */
 export interface ChangedElsewhere<T> {
   /** Each record as written there, with what this window knew of it before (to merge its own unsaved changes). */

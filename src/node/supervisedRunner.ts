@@ -127,6 +127,7 @@ export class SupervisedRunner implements AgentRunner {
         supervisorStart: processStart(supervisor.pid),
         bootId: bootId(),
         logPath: request.logPath,
+        cwd: request.cwd,
         startedAt: Date.now(),
       });
     }

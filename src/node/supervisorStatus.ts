@@ -32,6 +32,20 @@ export function ownGroup(status: SupervisorStatus | undefined): number | undefin
   return groupAlive(pid) ? pid : undefined;
 }
 
+/**
+ * A live process of a run that has not ended: its agent when that very process still runs, else
+ * its supervisor when that one does; undefined when neither does.
+ */
+export function livePid(status: SupervisorStatus): number | undefined {
+  if (status.state === 'ended' || !sameBoot(status)) {
+    return undefined;
+  }
+  if (status.agentPid !== undefined && pidAlive(status.agentPid, status.agentStart)) {
+    return status.agentPid;
+  }
+  return pidAlive(status.supervisorPid, status.supervisorStart) ? status.supervisorPid : undefined;
+}
+
 /** Pids recorded before a reboot name other processes now. */
 function sameBoot(status: SupervisorStatus | undefined): boolean {
   return status?.bootId === undefined || status.bootId === bootId();

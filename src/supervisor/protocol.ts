@@ -24,6 +24,8 @@ export interface StatusBase {
   readonly agentPid?: number;
   readonly logPath: string;
   readonly startedAt: number;
+  /** The agent's working folder: a worktree an agent runs in is never taken for an orphan. */
+  readonly cwd?: string;
   /** Linux: boot id and process start times, so that a reused pid is never taken for ours. */
   readonly bootId?: string;
   readonly supervisorStart?: string;

@@ -39,6 +39,7 @@ class Supervisor {
     this.base = {
       supervisorPid: process.pid,
       logPath: spec.logPath,
+      cwd: spec.cwd,
       startedAt: Date.now(),
       bootId: bootId(),
       supervisorStart: processStart(process.pid),

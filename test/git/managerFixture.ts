@@ -13,6 +13,7 @@ import { PathExecutableResolver } from '../../src/node/executableResolver';
 import { NodeFileSystem } from '../../src/node/fileSystem';
 import { NodeGit } from '../../src/node/git/createGit';
 import { SupervisedRunner } from '../../src/node/supervisedRunner';
+import { pidAlive } from '../../src/supervisor/processIdentity';
 
 export const demoScript = path.resolve(__dirname, '../../../dist/demoAgent.js');
 export const supervisorScript = path.resolve(__dirname, '../../../dist/supervisor.js');
@@ -82,6 +83,7 @@ export class ManagerFixture {
         { name: 'missing', command: 'definitely-not-installed-cli', args: ['${prompt}'], mode: 'headless' },
       ],
       newId: () => `t${Date.now().toString(36)}${this.n++}`,
+      processAlive: (pid) => pidAlive(pid),
       ...overrides,
     });
     this.managers.push(manager);

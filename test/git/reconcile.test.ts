@@ -5,6 +5,8 @@ import { AgentLanding } from '../../src/core/landing/agentLanding';
 import type { AgentManager } from '../../src/core/agents/agentManager';
 import { Reconciler } from '../../src/core/reconcile/reconciler';
 import { NodeFileSystem } from '../../src/node/fileSystem';
+import { LiveProcesses } from '../../src/node/liveProcesses';
+import { recordsOnDisk } from '../../src/node/registry/recordsOnDisk';
 import { git, ManagerFixture } from './managerFixture';
 
 const quiet = { info() {}, warn() {}, error() {} };
@@ -35,6 +37,8 @@ describe('Reconcile Agents with real git: orphans, missing agents, stale entries
       repositories: async () => [fx.repo],
       inUse: () => ({ paths: [], branches: [] }),
       newId: () => `r${n++}`,
+      registryRecords: (repoRoot) => recordsOnDisk(repoRoot, 'agents'),
+      liveRuns: new LiveProcesses({ statusDirs: () => [path.join(fx.tmp, 'agents')] }),
     });
   });
 

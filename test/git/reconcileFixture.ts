@@ -7,6 +7,8 @@ import { AgentLanding } from '../../src/core/landing/agentLanding';
 import type { AgentManager } from '../../src/core/agents/agentManager';
 import { Reconciler } from '../../src/core/reconcile/reconciler';
 import { NodeFileSystem } from '../../src/node/fileSystem';
+import { LiveProcesses } from '../../src/node/liveProcesses';
+import { recordsOnDisk } from '../../src/node/registry/recordsOnDisk';
 import { git, ManagerFixture } from './managerFixture';
 
 const quiet = { info() {}, warn() {}, error() {} };
@@ -45,6 +47,8 @@ export class ReconcileFixture {
     },
     inUse: () => this.inUse,
     newId: () => `r${this.n++}`,
+    registryRecords: (repoRoot) => recordsOnDisk(repoRoot, 'agents'),
+    liveRuns: new LiveProcesses({ statusDirs: () => [path.join(this.fx.tmp, 'agents')] }),
   });
 
   /**

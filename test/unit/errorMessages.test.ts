@@ -67,6 +67,8 @@ const samples: { readonly [C in AgentErrorCode]: AgentErrorData[C] } = {
   nothingLeftToRestore: { title: 'Fix', branch: 'agents/a' },
   unrelatedHistory: { branch: 'agents/a', repoRoot: '/repo' },
   noMatchingOrphan: { key: '/wt' },
+  orphanNowHasRecord: { branch: 'agents/a', title: 'Fix' },
+  orphanInUse: { path: '/wt', pid: 4242 },
   notMissingWorktree: { title: 'Fix' },
   unknownProfile: { name: 'nope' },
   executableMissing: { command: '/bin/nope', profile: 'p' },

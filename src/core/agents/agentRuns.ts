@@ -14,6 +14,7 @@ import { WorktreePrep } from './worktreePrep';
 import type { AgentManagerDeps } from './managerDeps';
 import { SetupRun } from './setupRun';
 import { Run } from './run';
+import { RunningElsewhere } from './runningElsewhere';
 import type { AgentRecords } from './agentRecords';
 import type { ChangeTracker } from './changeTracker';
 import { type Disposable, Emitter } from '../../util/event';
@@ -21,7 +22,15 @@ import { type Disposable, Emitter } from '../../util/event';
 /** The part of AgentManagerDeps that runs use. */
 export type RunDeps = Pick<
   AgentManagerDeps,
-  'fs' | 'worktreeSource' | 'headlessRunner' | 'terminalRunner' | 'clock' | 'logger' | 'settings' | 'profiles'
+  | 'fs'
+  | 'worktreeSource'
+  | 'headlessRunner'
+  | 'terminalRunner'
+  | 'clock'
+  | 'logger'
+  | 'settings'
+  | 'profiles'
+  | 'processAlive'
 > & {
   /** Paces progress reports; tests pass a fake clock. */
   readonly timers?: Timers;
@@ -37,6 +46,7 @@ interface Current {
 export class AgentRuns implements Disposable {
   private readonly current = new Map<string, Current>();
   private readonly prep: WorktreePrep;
+  private readonly elsewhere: RunningElsewhere;
   private readonly outputEmitter = new Emitter<{ id: string; text: string }>();
   private disposed = false;
   readonly onDidOutput = this.outputEmitter.event;
@@ -47,6 +57,7 @@ export class AgentRuns implements Disposable {
     private readonly tracker: ChangeTracker,
   ) {
     this.prep = new WorktreePrep(deps.fs, deps.worktreeSource, deps.logger);
+    this.elsewhere = new RunningElsewhere(deps, records);
   }
 
   isRunning(id: string): boolean {
@@ -78,6 +89,7 @@ export class AgentRuns implements Disposable {
       entry.run.dispose();
     }
     this.current.clear();
+    this.elsewhere.dispose();
     this.outputEmitter.dispose();
   }
 
@@ -220,7 +232,8 @@ export class AgentRuns implements Disposable {
       // The final change set is published first, so whoever reacts to the end sees the agent's last files.
       await this.tracker.refresh(id);
       this.current.delete(id);
-      if (live()) {
+      // An adopted terminal not found here whose process lives runs in another window: its record stays as is.
+      if (live() && !(end.status === 'detached' && this.elsewhere.keep(this.records.get(id)))) {
         this.records.update(id, {
           status: end.status,
           exitCode: end.exitCode,

@@ -43,4 +43,9 @@ export interface AgentManagerDeps {
   readonly settings: () => ManagerSettings;
   readonly profiles: () => readonly Profile[];
   readonly newId: () => string;
+  /**
+   * Whether a process lives (not a zombie): a terminal agent another window runs, whose terminal is
+   * not in this one, stays running while its process does instead of being marked detached.
+   */
+  readonly processAlive: (pid: number) => boolean;
 }

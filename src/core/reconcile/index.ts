@@ -8,3 +8,4 @@ export type { Orphan } from './reconcile';
 export { Reconciler } from './reconciler';
 export type { OrphanKey, ReconcileReport } from './reconciler';
 export type { WorktreeEntry } from '../git';
+export { atOrUnder } from './orphanChecks';

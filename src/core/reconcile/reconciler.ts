@@ -3,9 +3,10 @@ import { type AgentLanding, savedRefPrefix } from '../landing';
 import type { AgentManager } from '../agents';
 import { AgentError } from '../errors';
 import type { RefGit, SnapshotGit, WorktreeGit } from '../git';
-import type { FileSystemPort, Logger, ManagerSettings } from '../ports';
+import type { FileSystemPort, LiveRuns, Logger, ManagerSettings } from '../ports';
 import { forgetMissing, restoreMissing } from './missingRepairs';
 import { type MissingAgent, type Orphan, reconcile, samePathKey } from './reconcile';
+import { orphanRefusal, withoutLive } from './orphanChecks';
 import { WorktreeNames } from '../agents';
 import { type Disposable, Emitter } from '../../util/event';
 import { joinPath, parentDir } from '../../util/paths';
@@ -34,6 +35,10 @@ export interface ReconcilerDeps {
   /** Worktrees and branches in use that are not agents (live plan runs' integration worktrees). */
   readonly inUse: () => { readonly paths: readonly string[]; readonly branches: readonly string[] };
   readonly newId: () => string;
+  /** The repository's agent records as its registry on disk has them now (other windows' included). */
+  readonly registryRecords: (repoRoot: string) => Promise<readonly AgentRecord[]>;
+  /** Live processes working in a folder: a worktree one runs in is no orphan. */
+  readonly liveRuns: LiveRuns;
 }
 
 /** Which orphan a command means: its folder, or its branch. */
@@ -69,6 +74,7 @@ export class Reconciler implements Disposable {
     const orphan = this.find(key);
     // The record first: a branch that cannot be shown is refused before a worktree is made for it.
     const record = await this.recordFor(orphan, {});
+    await this.recheck(orphan);
     if (orphan.kind === 'branch') {
       await this.deps.fs.mkdirp(parentDir(orphan.path));
       await this.deps.git.checkoutWorktree(orphan.repoRoot, orphan.path, orphan.branch);
@@ -93,6 +99,7 @@ export class Reconciler implements Disposable {
     const orphan = this.find(key);
     if (orphan.kind === 'worktree') {
       const record = await this.recordFor(orphan, {});
+      await this.recheck(orphan);
       this.deps.manager.register(record);
       await this.deps.landing.discard(record.id);
       this.dropOrphan(orphan);
@@ -103,6 +110,7 @@ export class Reconciler implements Disposable {
       statusBeforeDiscard: 'stopped',
       worktreePresent: false,
     });
+    await this.recheck(orphan);
     const saved = await this.deps.git.saveBranch(
       orphan.repoRoot,
       orphan.branch,
@@ -179,7 +187,13 @@ export class Reconciler implements Disposable {
         existingFolders.add(r.worktreePath);
       }
     }
-    const inUse = this.deps.inUse();
+    // Records another window wrote that this one has not heard of yet claim their worktrees too.
+    const onDisk = await this.deps.registryRecords(repoRoot);
+    const own = this.deps.inUse();
+    const inUse = {
+      paths: [...own.paths, ...onDisk.flatMap((r) => (r.worktreePath ? [r.worktreePath] : []))],
+      branches: [...own.branches, ...onDisk.flatMap((r) => (r.branch ? [r.branch] : []))],
+    };
     const findings = reconcile({
       repoRoot,
       worktreeRoot: WorktreeNames.rootFor(repoRoot, settings),
@@ -207,7 +221,9 @@ export class Reconciler implements Disposable {
       this.deps.manager.annotate(id, { worktreeMissing: false });
       this.deps.manager.setTracked(id, true);
     }
-    return { orphans: [...findings.orphans], missing: [...findings.missing], pruned };
+    const folders = findings.orphans.filter((o) => o.kind === 'worktree').map((o) => o.path);
+    const live = folders.length > 0 ? await this.deps.liveRuns.inFolders(repoRoot, folders) : [];
+    return { orphans: withoutLive(findings.orphans, live), missing: [...findings.missing], pruned };
   }
 
   private async recordFor(orphan: Orphan, patch: Partial<AgentRecord>): Promise<AgentRecord> {
@@ -239,6 +255,23 @@ export class Reconciler implements Disposable {
       adopted: true,
       ...patch,
     };
+  }
+
+  /**
+   * Refuses, leaving everything as it is, when the orphan is no orphan any more: a record claims it
+   * (the registry is read again: another window may have written one since) or a process works in it.
+   */
+  private async recheck(orphan: Orphan): Promise<void> {
+    const [onDisk, live] = await Promise.all([
+      this.deps.registryRecords(orphan.repoRoot),
+      orphan.kind === 'worktree' ? this.deps.liveRuns.inFolders(orphan.repoRoot, [orphan.path]) : [],
+    ]);
+    const refusal = orphanRefusal(orphan, [...this.deps.manager.list(), ...onDisk], live);
+    if (refusal) {
+      this.dropOrphan(orphan);
+      this.deps.logger.info(`[Reconcile] ${orphan.branch} (${orphan.path}) is no orphan now: ${refusal.message}`);
+      throw refusal;
+    }
   }
 
   private find(key: OrphanKey): Orphan {

@@ -40,6 +40,18 @@ export const agentTexts = {
     d.key === undefined
       ? l10n.t('No orphaned worktree or branch matches (nothing given) — run Reconcile Agents first.')
       : l10n.t('No orphaned worktree or branch matches {0} — run Reconcile Agents first.', d.key),
+  orphanNowHasRecord: (d) =>
+    l10n.t(
+      'Agent "{0}" now owns {1} (another window recorded it): it is no orphan, and nothing was changed.',
+      d.title,
+      d.branch,
+    ),
+  orphanInUse: (d) =>
+    l10n.t(
+      'A live process (pid {0}) is working in {1}: it is no orphan, and nothing was changed. Run Reconcile Agents again once it has ended.',
+      d.pid,
+      d.path,
+    ),
   notMissingWorktree: (d) => l10n.t('Agent "{0}" is not missing its worktree.', d.title),
   unknownProfile: (d) => l10n.t('There is no agent profile named "{0}".', d.name),
   executableMissing: (d) =>
