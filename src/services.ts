@@ -15,12 +15,14 @@ import { TerminalRunner } from './host/terminalRunner';
 import { PathExecutableResolver } from './node/executableResolver';
 import { NodeFileSystem } from './node/fileSystem';
 import { createGit, type NodeGit } from './node/git/createGit';
+import { LandingLocks } from './node/registry/landingLocks';
 import { registryDirSync } from './node/registry/location';
 import { type RegistryKind, RegistryStore } from './node/registry/registryStore';
 import type { RegistryProblem } from './node/registry/recordFiles';
 import type { AgentRecord } from './core/agent';
 import type { PlanRunRecord } from './core/plans';
 import { SupervisedRunner } from './node/supervisedRunner';
+import { showLandingWait } from './ui/commands/landingWait';
 
 export interface Services {
   readonly git: NodeGit;
@@ -76,7 +78,9 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     profiles: () => config.profiles(),
     newId,
   });
-  const landing = new AgentLanding(manager, git, logger);
+  // One lock per repository across windows: a landing waits (showing who holds it) for another's.
+  const locks = new LandingLocks({ logger, onWait: showLandingWait });
+  const landing = new AgentLanding(manager, git, logger, locks);
   const plans = new PlanService(
     {
       manager,
@@ -84,6 +88,7 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
       fs,
       clock,
       logger,
+      locks,
       settings: () => ({
         ...managerSettings(),
         defaultProfile: config.defaultProfile(),
