@@ -40,7 +40,7 @@ export class AgentLanding {
    * the repository's landing lock from the forecast to the end of the merge, so a landing of
    * another window never moves the target between the two.
    */
-  merge(id: string, strategy: MergeStrategy, message: string): Promise<MergeResult> {
+  async merge(id: string, strategy: MergeStrategy, message: string): Promise<MergeResult> {
     const { repoRoot } = this.landable(id);
     return this.locks.withLandingLock(repoRoot, () => this.mergeLocked(id, strategy, message));
   }

@@ -212,7 +212,7 @@ export class PlanRun implements TaskRunner {
   }
 
   /** Land Plan: merges the integration branch into the branch checked out in the workspace, forecast first. */
-  land(strategy: MergeStrategy): Promise<LandPlanResult> {
+  async land(strategy: MergeStrategy): Promise<LandPlanResult> {
     const locks = this.deps.locks ?? inProcessOnly;
     return locks.withLandingLock(this.repoRoot, () => this.landLocked(strategy));
   }
