@@ -6,8 +6,10 @@ import { AgentError } from '../../src/core/errors';
 import type { RepositoryLocks } from '../../src/core/ports';
 import { landingLockFile } from '../../src/node/registry/landingLocks';
 import { delay } from '../../src/util/async';
+import { PlanRun } from '../../src/core/plans/planRun';
 import { LockFixture, tracked } from './landingLockFixture';
 import { git } from './managerFixture';
+import { planRunDeps } from './planRunFixture';
 
 // The landing lock across processes: a real second Node process holds or contends for the lock
 // of a real repository while this process lands a real demo agent's branch with real git.
@@ -140,6 +142,28 @@ describe('landing lock: one landing at a time on a repository, across processes'
     assert.equal(fs.readFileSync(path.join(lf.fx.repo, 'a.txt'), 'utf8'), 'from A');
     assert.equal(fs.readFileSync(path.join(lf.fx.repo, 'b.txt'), 'utf8'), 'from B');
     assert.equal(git(lf.fx.repo, 'status', '--porcelain'), '');
+    assert.equal(fs.existsSync(lockFile), false);
+  });
+
+  it('Land Plan waits for the lock held by another process too, then lands the integration branch', async () => {
+    const deps = { ...planRunDeps(lf.fx, lf.manager, 1), locks: lf.locks(fast) };
+    const plan = { title: 'Locked', tasks: [{ id: 'one', title: 'One', prompt: 'create plan.txt: planned' }] };
+    const run = await PlanRun.create(deps, 'locked', plan, lf.fx.repo);
+    assert.equal(await run.run(plan.tasks[0], 'base'), 'succeeded');
+    assert.equal(await run.integrate(plan.tasks[0]), 'merged');
+    const holder = lf.holder({ mode: 'hold', timings: fast });
+    await holder.event('held');
+    const before = head();
+    const landing = tracked(run.land('merge'));
+    await waitForWait();
+    assert.equal(lf.waits[0].holder.pid, holder.pid);
+    await delay(fast.staleMs * 2);
+    assert.equal(landing.settled(), false, 'Land Plan waits for the holder');
+    assert.equal(head(), before);
+    holder.send('release');
+    const result = await landing.promise;
+    assert.equal(result.kind, 'merged');
+    assert.equal(fs.readFileSync(path.join(lf.fx.repo, 'plan.txt'), 'utf8'), 'planned');
     assert.equal(fs.existsSync(lockFile), false);
   });
 
