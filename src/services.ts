@@ -17,6 +17,7 @@ import { NodeFileSystem } from './node/fileSystem';
 import { createGit, type NodeGit } from './node/git/createGit';
 import { LiveProcesses } from './node/liveProcesses';
 import { pidAlive } from './supervisor/processIdentity';
+import { LandingLocks } from './node/registry/landingLocks';
 import { registryDirSync } from './node/registry/location';
 import { recordsOnDisk } from './node/registry/recordsOnDisk';
 import { type RegistryKind, RegistryStore } from './node/registry/registryStore';
@@ -24,6 +25,7 @@ import type { RegistryProblem } from './node/registry/recordFiles';
 import type { AgentRecord } from './core/agent';
 import type { PlanRunRecord } from './core/plans';
 import { SupervisedRunner } from './node/supervisedRunner';
+import { showLandingWait } from './ui/commands/landingWait';
 
 export interface Services {
   readonly git: NodeGit;
@@ -81,7 +83,9 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     newId,
     processAlive: (pid) => pidAlive(pid),
   });
-  const landing = new AgentLanding(manager, git, logger);
+  // One lock per repository across windows: a landing waits (showing who holds it) for another's.
+  const locks = new LandingLocks({ logger, onWait: showLandingWait });
+  const landing = new AgentLanding(manager, git, logger, locks);
   const plans = new PlanService(
     {
       manager,
@@ -89,6 +93,7 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
       fs,
       clock,
       logger,
+      locks,
       settings: () => ({
         ...managerSettings(),
         defaultProfile: config.defaultProfile(),

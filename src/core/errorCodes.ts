@@ -34,6 +34,8 @@ export type AgentErrorReason =
   | 'taskNotReady'
   /** The registry of records on disk (<git common dir>/parallel-agents) could not be written. */
   | 'registryFailed'
+  /** Another window holds a lock of the repository (its landing lock) for too long. */
+  | 'repositoryBusy'
   | 'cancelled';
 
 type Empty = Record<string, never>;
@@ -142,6 +144,18 @@ export interface AgentErrorData {
   /** Another window has held the record's lock for longer than a write may take. */
   registryLocked: { readonly file: string; readonly seconds: number };
   invalidRecordId: { readonly id: string };
+  /**
+   * Another window's landing on the repository held its landing lock (`lockFile`) for all the
+   * `seconds` this one waited; `since` is when it took it, as the holder's local time of day.
+   */
+  landingLocked: {
+    readonly repoRoot: string;
+    readonly lockFile: string;
+    readonly pid: number;
+    readonly host: string;
+    readonly since: string;
+    readonly seconds: number;
+  };
   supervisorFailed: { readonly error: string };
   supervisorNotStarted: { readonly error: string };
   taskWaitingFor: { readonly tasks: readonly string[] };

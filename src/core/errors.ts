@@ -92,6 +92,7 @@ const reasons: { readonly [C in AgentErrorCode]: AgentErrorReason } = {
   agentDiskFull: 'diskFull',
   registryLocked: 'registryFailed',
   invalidRecordId: 'registryFailed',
+  landingLocked: 'repositoryBusy',
   supervisorFailed: 'launchFailed',
   supervisorNotStarted: 'launchFailed',
   taskWaitingFor: 'taskNotReady',

@@ -169,3 +169,35 @@ export interface ManagerSettings {
   /** Initialise the submodules of each new worktree (they start uninitialised) before its setup command and agent. */
   readonly initSubmodules?: boolean;
 }
+
+/** Who holds a repository's landing lock, as its lock file says. */
+export interface LockHolder {
+  readonly pid: number;
+  readonly host: string;
+  /** When it took the lock (ms since the epoch). */
+  readonly since: number;
+}
+
+/** A landing waiting for another window's landing on the same repository to finish. */
+export interface LandingWait {
+  readonly repoRoot: string;
+  readonly holder: LockHolder;
+  /** Settles when the wait ends: the lock was taken, waiting gave up, or was cancelled. */
+  readonly ended: Promise<void>;
+  /** Gives up waiting: the landing rejects with the code `cancelled` and touches nothing. */
+  cancel(): void;
+}
+
+/**
+ * Locks shared by every window (every process) on a repository. A landing (merge, squash or
+ * rebase into the branch checked out in the workspace) runs holding its repository's landing
+ * lock, so two windows never forecast and merge into the same branch at the same time.
+ */
+export interface RepositoryLocks {
+  /**
+   * Runs `body` holding the landing lock of `repoRoot`'s repository. While another holder keeps
+   * it, `onWait` (or the implementation's own reporter) is told once; gives up with the code
+   * `landingLocked` after the implementation's limit.
+   */
+  withLandingLock<T>(repoRoot: string, body: () => Promise<T>, onWait?: (wait: LandingWait) => void): Promise<T>;
+}

@@ -3,7 +3,7 @@ import { isActive } from '../agent';
 import type { AgentManager } from '../agents';
 import { AgentError } from '../errors';
 import type { ChangeGit, LandingGit, MergeStrategy, RefGit, SnapshotGit, WorktreeGit } from '../git';
-import type { Logger } from '../ports';
+import type { Logger, RepositoryLocks } from '../ports';
 
 export type MergeResult =
   /** The main worktree has uncommitted changes to files the merge would touch: nothing was done. */
@@ -16,12 +16,16 @@ export type MergeResult =
 
 export const savedRefPrefix = 'refs/parallel-agents/saved/';
 
+/** No lock across processes: for a landing that only ever runs in one process (tests of one window). */
+export const inProcessOnly: RepositoryLocks = { withLandingLock: (_repoRoot, body) => body() };
+
 /** Landing an agent's work and removing it without ever losing anything. */
 export class AgentLanding {
   constructor(
     private readonly manager: AgentManager,
     private readonly git: WorktreeGit & RefGit & ChangeGit & LandingGit & SnapshotGit,
     private readonly logger: Logger,
+    private readonly locks: RepositoryLocks = inProcessOnly,
   ) {}
 
   async commit(id: string, message: string): Promise<string | undefined> {
@@ -31,8 +35,18 @@ export class AgentLanding {
     return sha;
   }
 
-  /** Forecasts first; touches the main worktree only for a merge that is known to be clean. */
+  /**
+   * Forecasts first; touches the main worktree only for a merge that is known to be clean. Holds
+   * the repository's landing lock from the forecast to the end of the merge, so a landing of
+   * another window never moves the target between the two.
+   */
   async merge(id: string, strategy: MergeStrategy, message: string): Promise<MergeResult> {
+    const { repoRoot } = this.landable(id);
+    return this.locks.withLandingLock(repoRoot, () => this.mergeLocked(id, strategy, message));
+  }
+
+  private async mergeLocked(id: string, strategy: MergeStrategy, message: string): Promise<MergeResult> {
+    // Read again: another window may have changed the agent while this one waited for the lock.
     const record = this.landable(id);
     const target = await this.targetBranch(record);
     const work = await this.git.workState(record.cwd, record.baseSha);

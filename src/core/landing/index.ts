@@ -3,7 +3,7 @@
  * from the conflict forecasts, and landing one agent (forecast, merge, squash or rebase, saved work
  * before a discard) with the promise that a refused landing leaves the workspace untouched.
  */
-export { AgentLanding, savedRefPrefix } from './agentLanding';
+export { AgentLanding, inProcessOnly, savedRefPrefix } from './agentLanding';
 export type { MergeResult } from './agentLanding';
 export { sameChangeSet } from './changeSet';
 export { forecastPairs, liveBranchAgents, readForecasts, suggestMergeOrder } from './mergeOrder';

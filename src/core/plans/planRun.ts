@@ -1,10 +1,10 @@
 import type { AgentManager } from '../agents';
-import { savedRefPrefix } from '../landing';
+import { inProcessOnly, savedRefPrefix } from '../landing';
 import { AgentError } from '../errors';
 import { slugify } from '../naming';
 import type { Plan, PlanRunRecord, PlanTask, RunOutcome, TaskRunner } from './planTypes';
 import type { ChangeGit, LandingGit, MergeStrategy, RefGit, SnapshotGit, WorktreeGit } from '../git';
-import type { Clock, FileSystemPort, Logger, ManagerSettings } from '../ports';
+import type { Clock, FileSystemPort, Logger, ManagerSettings, RepositoryLocks } from '../ports';
 import { PlanScheduler } from './planScheduler';
 import { parentDir } from '../../util/paths';
 
@@ -14,6 +14,8 @@ export interface PlanRunDeps {
   readonly fs: FileSystemPort;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Land Plan holds the repository's landing lock (see AgentLanding.merge); none when absent. */
+  readonly locks?: RepositoryLocks;
   readonly settings: () => ManagerSettings & { readonly defaultProfile: string; readonly maxParallel: number };
 }
 
@@ -211,6 +213,11 @@ export class PlanRun implements TaskRunner {
 
   /** Land Plan: merges the integration branch into the branch checked out in the workspace, forecast first. */
   async land(strategy: MergeStrategy): Promise<LandPlanResult> {
+    const locks = this.deps.locks ?? inProcessOnly;
+    return locks.withLandingLock(this.repoRoot, () => this.landLocked(strategy));
+  }
+
+  private async landLocked(strategy: MergeStrategy): Promise<LandPlanResult> {
     const target = await this.deps.git.currentBranch(this.repoRoot);
     if (!target) {
       throw new AgentError('planTargetDetached', { repoRoot: this.repoRoot });

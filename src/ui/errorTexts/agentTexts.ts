@@ -137,6 +137,16 @@ export const agentTexts = {
       d.file,
       d.seconds,
     ),
+  landingLocked: (d) =>
+    l10n.t(
+      'Another window (process {0} on {1}) has been landing on {2} since {3}; gave up waiting after {4} s. Try again once it is done — if no window is landing there, delete {5}.',
+      d.pid,
+      d.host,
+      d.repoRoot,
+      d.since,
+      d.seconds,
+      d.lockFile,
+    ),
   invalidRecordId: (d) => l10n.t('{0} is not a valid record id.', d.id),
   supervisorFailed: (d) => l10n.t('supervisor failed: {0}', d.error),
   supervisorNotStarted: (d) => l10n.t('could not start the supervisor: {0}', d.error),
