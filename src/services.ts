@@ -26,6 +26,7 @@ import type { AgentRecord } from './core/agent';
 import type { PlanRunRecord } from './core/plans';
 import { SupervisedRunner } from './node/supervisedRunner';
 import { showLandingWait } from './ui/commands/landingWait';
+import { NodeWindowPresence } from './node/windowPresence';
 
 export interface Services {
   readonly git: NodeGit;
@@ -102,6 +103,7 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     },
     planStore,
     newId,
+    { presence: windowPresence(context) },
   );
   const reconciler = new Reconciler({
     manager,
@@ -149,6 +151,13 @@ function registryStore<T extends { readonly id: string; readonly repoRoot: strin
   const store = new MigratingStore<T>(registry, context.workspaceState, key, logger);
   context.subscriptions.push(store);
   return store;
+}
+
+/** This window, as the driver of the plan runs it drives (closed with the extension). */
+function windowPresence(context: vscode.ExtensionContext): NodeWindowPresence {
+  const presence = new NodeWindowPresence();
+  context.subscriptions.push(presence);
+  return presence;
 }
 
 async function workspaceRepositories(git: NodeGit): Promise<string[]> {

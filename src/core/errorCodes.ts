@@ -128,6 +128,8 @@ export interface AgentErrorData {
   taskNotSkippable: { readonly taskId: string; readonly state: TaskState };
   noSuchPlanRun: { readonly runId: string };
   planStillRunning: Titled & { readonly tasks: readonly string[] };
+  /** Another open window drives the run: only it starts or retries its tasks. */
+  planDrivenElsewhere: Titled;
   duplicateTaskId: { readonly taskId: string };
   unknownDependency: { readonly taskId: string; readonly dependency: string };
   dependencyCycle: { readonly cycle: readonly string[] };

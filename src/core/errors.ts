@@ -81,6 +81,7 @@ const reasons: { readonly [C in AgentErrorCode]: AgentErrorReason } = {
   taskNotSkippable: 'invalidTransition',
   noSuchPlanRun: 'unknownAgent',
   planStillRunning: 'invalidTransition',
+  planDrivenElsewhere: 'invalidTransition',
   duplicateTaskId: 'invalidPlan',
   unknownDependency: 'invalidPlan',
   dependencyCycle: 'invalidPlan',

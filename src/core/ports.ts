@@ -2,7 +2,7 @@
 import type { AgentRecord } from './agent';
 import type { Disposable, Event } from '../util/event';
 import type { InputState } from './agents';
-import type { PlanRunRecord } from './plans';
+import type { PlanRunRecord, WindowId } from './plans';
 
 export interface Logger {
   info(message: string): void;
@@ -143,6 +143,26 @@ export interface RecordStore<T> {
   save(records: readonly T[]): Promise<void>;
   /** Fires when another window wrote or removed records (a store shared between windows). */
   readonly onDidChangeElsewhere?: Event<ChangedElsewhere<T>>;
+  /**
+   * Changes one record from what is stored now, holding a lock no other window can hold meanwhile:
+   * `change` gets the stored record and returns the next one, or undefined to leave it. Resolves
+   * with the record as stored afterwards (what this window now knows of it) and whether it was
+   * written; undefined when the record is not stored (or cannot be read).
+   */
+  update?(id: string, change: (stored: T) => T | undefined): Promise<RecordUpdate<T> | undefined>;
+}
+
+export interface RecordUpdate<T> {
+  readonly record: T;
+  readonly written: boolean;
+}
+
+/** Which window processes are still open (a plan run is driven by one window at a time). */
+export interface WindowPresence {
+  /** This window. */
+  readonly self: WindowId;
+  /** False once that window is gone (its process ended); a window it cannot check counts as open. */
+  isAlive(window: WindowId): boolean;
 }
 
 export type StateStore = RecordStore<AgentRecord>;

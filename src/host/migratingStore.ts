@@ -1,10 +1,11 @@
 import type * as vscode from 'vscode';
-import type { ChangedElsewhere, Logger, RecordStore } from '../core/ports';
+import type { ChangedElsewhere, Logger, RecordStore, RecordUpdate } from '../core/ports';
 import type { Disposable, Event } from '../util/event';
 import type { RegistryProblem } from '../node/registry/recordFiles';
 
 /** A store that can tell whether a record now has its own file. */
 export interface DurableStore<T> extends RecordStore<T>, Disposable {
+  update: NonNullable<RecordStore<T>['update']>;
   isStored(id: string): boolean;
   /** The files the last load could not read (left as they are). */
   problems(): readonly RegistryProblem[];
@@ -48,6 +49,10 @@ export class MigratingStore<T extends { readonly id: string }> implements Record
 
   save(records: readonly T[]): Promise<void> {
     return this.registry.save(records);
+  }
+
+  update(id: string, change: (stored: T) => T | undefined): Promise<RecordUpdate<T> | undefined> {
+    return this.registry.update?.(id, change) ?? Promise.resolve(undefined);
   }
 
   get onDidChangeElsewhere(): Event<ChangedElsewhere<T>> | undefined {

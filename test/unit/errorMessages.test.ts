@@ -89,6 +89,7 @@ const samples: { readonly [C in AgentErrorCode]: AgentErrorData[C] } = {
   taskNotSkippable: { taskId: 't', state: 'done' },
   noSuchPlanRun: { runId: 'r' },
   planStillRunning: { title: 'Plan', tasks: ['a', 'b'] },
+  planDrivenElsewhere: { title: 'Plan' },
   duplicateTaskId: { taskId: 't' },
   unknownDependency: { taskId: 't', dependency: 'u' },
   dependencyCycle: { cycle: ['a', 'b', 'a'] },

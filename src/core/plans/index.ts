@@ -6,8 +6,8 @@
 export { parsePlan } from './plan';
 export { problemAt } from './planProblems';
 export type { PlanRun } from './planRun';
-export { PlanService } from './planService';
-export type { Plan, PlanRunRecord, PlanTask, TaskState } from './planTypes';
+export { PlanService, type PlanServiceOptions } from './planService';
+export type { Plan, PlanRunRecord, PlanTask, TaskState, WindowId } from './planTypes';
 export type { PlanProblem, PlanProblemCode, PlanProblemData } from './planProblems';
 export { extractPlanJson, planningPrompt, readPlanningRequest, replyText } from './planningRequest';
 export { barsFromAgents, computeFigures } from './timeline';

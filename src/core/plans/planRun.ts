@@ -29,7 +29,8 @@ export type LandPlanResult =
  * start from that branch, so they see their prerequisites' work.
  */
 export class PlanRun implements TaskRunner {
-  readonly scheduler: PlanScheduler;
+  /** Replaced when the run is loaded again from a record another window wrote (see load). */
+  scheduler: PlanScheduler;
   readonly maxParallel: number;
   private readonly agents = new Map<string, string>();
   private readonly conflicts = new Map<string, readonly string[]>();
@@ -45,18 +46,38 @@ export class PlanRun implements TaskRunner {
     restored?: PlanRunRecord,
   ) {
     this.maxParallel = restored?.maxParallel ?? plan.maxParallel ?? deps.settings().maxParallel;
-    this.scheduler = new PlanScheduler(plan, this, {
+    this.scheduler = this.schedulerFor(restored);
+    if (restored) {
+      this.takeState(restored);
+    }
+  }
+
+  /**
+   * Takes the state another window saved in place of this one's: a new scheduler (waiting for
+   * scheduler.resume()) and the tasks' agents as now known. Only for a run this window does not drive.
+   */
+  load(record: PlanRunRecord): void {
+    this.scheduler.dispose();
+    this.scheduler = this.schedulerFor(record);
+    this.conflicts.clear();
+    this.agents.clear();
+    this.takeState(record);
+  }
+
+  private schedulerFor(restored: PlanRunRecord | undefined): PlanScheduler {
+    return new PlanScheduler(this.plan, this, {
       maxParallel: this.maxParallel,
-      clock: deps.clock,
+      clock: this.deps.clock,
       restored: restored?.scheduler,
     });
-    if (restored) {
-      Object.entries(restored.conflicts).forEach(([taskId, files]) => this.conflicts.set(taskId, files));
-      // The agents of a restored run are its tasks' latest agents among the restored agent records.
-      for (const record of deps.manager.list()) {
-        if (record.plan?.runId === id) {
-          this.agents.set(record.plan.taskId, record.id);
-        }
+  }
+
+  private takeState(restored: PlanRunRecord): void {
+    Object.entries(restored.conflicts).forEach(([taskId, files]) => this.conflicts.set(taskId, files));
+    // The agents of a restored run are its tasks' latest agents among the restored agent records.
+    for (const record of this.deps.manager.list()) {
+      if (record.plan?.runId === this.id) {
+        this.agents.set(record.plan.taskId, record.id);
       }
     }
   }
@@ -137,8 +158,16 @@ export class PlanRun implements TaskRunner {
     return [...this.scheduler.states()].filter(([, s]) => s === 'running' || s === 'integrating').map(([id]) => id);
   }
 
+  /** In a window that follows the run, an agent another window made since the run was loaded is found too. */
   agentOf(taskId: string): string | undefined {
-    return this.agents.get(taskId);
+    const known = this.agents.get(taskId);
+    if (known !== undefined) {
+      return known;
+    }
+    return this.deps.manager
+      .list()
+      .filter((r) => r.plan?.runId === this.id && r.plan.taskId === taskId)
+      .at(-1)?.id;
   }
 
   async run(task: PlanTask, from: 'base' | 'integration'): Promise<'succeeded' | 'failed' | 'stopped'> {

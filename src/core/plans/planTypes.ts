@@ -57,6 +57,23 @@ export interface PlanRunRecord {
   readonly scheduler: SchedulerSnapshot;
   /** Files that conflicted the last time a task was merged into the integration branch. */
   readonly conflicts: Readonly<Record<string, readonly string[]>>;
+  /** The window that drives the run (runs its scheduler); only it starts, merges and stops tasks. */
+  readonly driver?: WindowId;
+  /** Stop Plan asked in another window: the driver stops the run and clears it. */
+  readonly stopRequested?: boolean;
+}
+
+/**
+ * A window process: host and pid, with the process's start time and the boot id where the system
+ * tells them (Linux), so a later process given the same pid is not taken for it; `instance` tells
+ * apart the plan services of one process.
+ */
+export interface WindowId {
+  readonly host: string;
+  readonly pid: number;
+  readonly start?: string;
+  readonly boot?: string;
+  readonly instance: string;
 }
 
 /** What the scheduler asks of whoever runs the tasks (PlanRun: agents, git). */

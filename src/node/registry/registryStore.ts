@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ChangedElsewhere, Logger, RecordStore } from '../../core/ports';
+import type { ChangedElsewhere, Logger, RecordStore, RecordUpdate } from '../../core/ports';
 import { SerialQueue } from '../../util/async';
 import { type Disposable, Emitter } from '../../util/event';
 import { mergeRecords } from '../../util/merge';
@@ -221,21 +221,53 @@ export class RegistryStore<T extends StoredRecord> implements RecordStore<T>, Di
       const theirs = disk.kind === 'file' ? disk.file : undefined;
       const changedElsewhere = theirs !== undefined && theirs.revision !== base?.revision;
       const next = changedElsewhere ? mergeRecords(base?.record, record, theirs.record) : record;
-      const revision = (theirs?.revision ?? base?.revision ?? 0) + 1;
-      const content: RecordFile<T> = {
-        schemaVersion: registrySchemaVersion,
-        revision,
-        writtenAt: Date.now(),
-        writer: this.writer,
-        record: next,
-      };
-      await writeAtomically(file, `${JSON.stringify(content, null, 2)}\n`);
-      const nextJson = JSON.stringify(next);
-      this.known.set(record.id, { file, revision, json: nextJson, record: next });
+      const nextJson = await this.writeFile(file, next, (theirs?.revision ?? base?.revision ?? 0) + 1);
       if (nextJson !== json && !this.disposed) {
         this.elsewhere.fire({ changed: [{ record: next, base: record }], removed: [] });
       }
     });
+  }
+
+  /**
+   * A locked read-modify-write of one record (see RecordStore.update): what `change` sees is the
+   * file as it is now, and no other window writes it until this one has.
+   */
+  update(id: string, change: (stored: T) => T | undefined): Promise<RecordUpdate<T> | undefined> {
+    return this.queue.run(async () => {
+      const file = this.known.get(id)?.file;
+      if (file === undefined) {
+        return undefined;
+      }
+      return withFileLock(file, async () => {
+        const disk = await readRecordFile<T>(file);
+        if (disk.kind !== 'file') {
+          return undefined;
+        }
+        const next = change(disk.file.record);
+        if (next === undefined) {
+          const { revision, record } = disk.file;
+          this.known.set(id, { file, revision, json: JSON.stringify(record), record });
+          return { record, written: false };
+        }
+        await this.writeFile(file, next, disk.file.revision + 1);
+        return { record: next, written: true };
+      });
+    });
+  }
+
+  /** Writes `record` as `revision` (the lock held) and takes it as known; returns its JSON. */
+  private async writeFile(file: string, record: T, revision: number): Promise<string> {
+    const content: RecordFile<T> = {
+      schemaVersion: registrySchemaVersion,
+      revision,
+      writtenAt: Date.now(),
+      writer: this.writer,
+      record,
+    };
+    await writeAtomically(file, `${JSON.stringify(content, null, 2)}\n`);
+    const json = JSON.stringify(record);
+    this.known.set(record.id, { file, revision, json, record });
+    return json;
   }
 
   /** Deletes a record's file, unless another window changed it since: then it stays, theirs. */

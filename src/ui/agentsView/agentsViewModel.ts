@@ -42,6 +42,11 @@ export class AgentsViewModel {
     return this.plans.find(runId);
   }
 
+  /** Another open window drives the run: its rows say so and offer no Start, Retry or Skip here. */
+  planDrivenElsewhere(runId: string): boolean {
+    return this.plans.drivenElsewhere(runId);
+  }
+
   /** The agent that runs (or ran) a plan's task, if any. */
   taskAgent(runId: string, taskId: string): AgentRecord | undefined {
     const agentId = this.plans.find(runId)?.agentOf(taskId);

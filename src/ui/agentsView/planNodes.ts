@@ -78,9 +78,13 @@ export class PlanNode implements ViewNode {
     const states = [...run.scheduler.states().values()];
     const done = states.filter((s) => s === 'done' || s === 'skipped').length;
     const status = planStatus(run);
+    const elsewhere = model.planDrivenElsewhere(this.runId);
     const item = new vscode.TreeItem(run.plan.title, vscode.TreeItemCollapsibleState.Expanded);
     item.id = this.id;
     item.description = vscode.l10n.t('plan · {0}/{1} done · {2}', done, states.length, planStatusText(status));
+    if (elsewhere) {
+      item.description += ` · ${vscode.l10n.t('in another window')}`;
+    }
     item.iconPath = new vscode.ThemeIcon(
       status === 'finished' ? 'checklist' : status === 'running' ? 'run-all' : 'debug-pause',
     );
@@ -92,7 +96,7 @@ export class PlanNode implements ViewNode {
         run.integrationPath,
       ),
     );
-    item.contextValue = `plan.${status}`;
+    item.contextValue = `plan.${status}${elsewhere ? '.elsewhere' : ''}`;
     return item;
   }
 
@@ -144,7 +148,7 @@ export class TaskNode implements ViewNode {
     md.appendMarkdown(`**${task.id}** — ${taskStateText(state)}${reason ? ` (${reason})` : ''}\n\n`);
     md.appendCodeblock(task.prompt, 'text');
     item.tooltip = md;
-    item.contextValue = `planTask.${state}`;
+    item.contextValue = `planTask.${state}${model.planDrivenElsewhere(this.runId) ? '.elsewhere' : ''}`;
     return item;
   }
 

@@ -88,11 +88,11 @@ export function planCommands(deps: PlanCommandDeps) {
     },
     retryTask: async (arg?: unknown) => {
       const { runId, taskId } = taskOf(arg);
-      deps.plans.retry(runId, taskId);
+      await deps.plans.retry(runId, taskId);
     },
     skipTask: async (arg?: unknown) => {
       const { runId, taskId } = taskOf(arg);
-      deps.plans.skip(runId, taskId);
+      await deps.plans.skip(runId, taskId);
     },
     stopPlan: async (arg?: unknown) => {
       await deps.plans.stop(runOf(deps, arg));

@@ -99,6 +99,11 @@ export const agentTexts = {
   taskNotSkippable: (d) => l10n.t('Task "{0}" cannot be skipped while it is {1}.', d.taskId, { taskState: d.state }),
   noSuchPlanRun: (d) => l10n.t('There is no plan run with id "{0}".', d.runId),
   planStillRunning: (d) => l10n.t('Plan "{0}" is still running ({1}): stop it first.', d.title, d.tasks.join(', ')),
+  planDrivenElsewhere: (d) =>
+    l10n.t(
+      'Plan "{0}" is run by another open window: start, retry or skip its tasks there (Stop Plan works here too).',
+      d.title,
+    ),
   duplicateTaskId: (d) => l10n.t('Two tasks have the id "{0}".', d.taskId),
   unknownDependency: (d) => l10n.t('Task "{0}" depends on "{1}", which is not in the plan.', d.taskId, d.dependency),
   dependencyCycle: (d) => l10n.t('Tasks depend on each other in a cycle: {0}.', d.cycle.join(' → ')),
