@@ -19,7 +19,10 @@ export interface ActivationSample {
   /** The same for the production (minified) bundle, from env PA_BENCH_PRODUCTION_BUNDLE. */
   readonly productionLoadMs?: number;
   readonly moduleLoadError?: string;
-  /** The Agents view's rows built from memory once, right after activate() (api.viewSnapshot()). */
+  /**
+   * api.viewSnapshot() once, right after activate(): every row of the Agents view and its file rows
+   * built from memory, cold. More than a first draw, which builds the top-level rows only.
+   */
   readonly viewSnapshotMs: number;
   /** Agents the extension holds after activation (the records it restored). */
   readonly agentCount: number;

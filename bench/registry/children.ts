@@ -56,7 +56,8 @@ export class BenchChild {
 
   async stop(): Promise<void> {
     if (this.child.connected) {
-      this.child.send({ kind: 'stop' });
+      // A child that is leaving on its own may close the channel meanwhile (EPIPE): it stops anyway.
+      this.child.send({ kind: 'stop' }, () => undefined);
     }
     const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
     await this.exited;

@@ -67,7 +67,7 @@ function registryCostRows(r: RegistrySection): Row[] {
         pass: added <= r.targetAddedMs && withRecords.agentCount === r.records,
       },
       {
-        figure: '  first view snapshot with / without records',
+        figure: '  whole tree walked once (api.viewSnapshot: every row and file row, cold) with / without',
         value: `${ms(withRecords.medianViewSnapshotMs)} / ${ms(empty.medianViewSnapshotMs)}`,
       },
     );
