@@ -32,6 +32,9 @@ export async function productionBundle(): Promise<{ contents: Uint8Array; metafi
     sourcemap: false,
     minify: true,
     external: ['vscode'],
+    // As scripts/build.mjs: ES module builds first, else jsonc-parser's UMD "main" is bundled with
+    // inner require('./impl/format') calls that fail when the bundle loads.
+    mainFields: ['module', 'main'],
     logLevel: 'warning',
     write: false,
     metafile: true,

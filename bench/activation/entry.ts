@@ -19,6 +19,13 @@ export interface ActivationSample {
   /** The same for the production (minified) bundle, from env PA_BENCH_PRODUCTION_BUNDLE. */
   readonly productionLoadMs?: number;
   readonly moduleLoadError?: string;
+  /**
+   * api.viewSnapshot() once, right after activate(): every row of the Agents view and its file rows
+   * built from memory, cold. More than a first draw, which builds the top-level rows only.
+   */
+  readonly viewSnapshotMs: number;
+  /** Agents the extension holds after activation (the records it restored). */
+  readonly agentCount: number;
   readonly vscodeVersion: string;
   readonly nodeVersion: string;
 }
@@ -61,6 +68,10 @@ export async function run(): Promise<void> {
   const started = performance.now();
   const api = await extension.activate();
   const activateCallMs = performance.now() - started;
+  const snapshotStarted = performance.now();
+  api.viewSnapshot();
+  const viewSnapshotMs = performance.now() - snapshotStarted;
+  const agentCount = api.agents().length;
   let moduleLoadMs: number | undefined;
   let productionLoadMs: number | undefined;
   let moduleLoadError: string | undefined;
@@ -77,6 +88,8 @@ export async function run(): Promise<void> {
     moduleLoadMs,
     productionLoadMs,
     moduleLoadError,
+    viewSnapshotMs,
+    agentCount,
     vscodeVersion: vscode.version,
     nodeVersion: process.version,
   };

@@ -24,7 +24,12 @@ const entry = join(repoRoot, 'out', 'bench', 'activation', 'entry.js');
 const scratchInExtension = join(repoRoot, 'bench-results', '.activation');
 const productionCopy = join(scratchInExtension, 'extension.production.js');
 
-export async function measureActivation(): Promise<ActivationResult> {
+export interface ActivationOptions {
+  /** Runs on the sample repository before VS Code opens it (e.g. writes records into its registry). */
+  readonly prepare?: (repoDir: string) => Promise<void>;
+}
+
+export async function measureActivation(options: ActivationOptions = {}): Promise<ActivationResult> {
   let paths: ProvisionedPaths;
   try {
     paths = await provision();
@@ -39,6 +44,7 @@ export async function measureActivation(): Promise<ActivationResult> {
   await mkdir(scratchInExtension, { recursive: true });
   await writeFile(productionCopy, (await productionBundle()).contents);
   const repo = await createTempRepo();
+  await options.prepare?.(repo.dir);
   const scratch = await mkdtemp(join(tmpdir(), 'pa-bench-activation-'));
   const outFile = join(scratch, 'activation.json');
   const started = Date.now();
