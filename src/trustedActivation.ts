@@ -8,6 +8,7 @@ import type { ChannelLogger } from './host/logger';
 import { createServices } from './services';
 import { AgentsTreeProvider, type TreeNode, type ViewRow } from './ui/agentsView/agentsTreeProvider';
 import type { LateTreeProvider } from './ui/agentsView/lateTreeProvider';
+import type { ReadOnlyRow } from './ui/agentsView/readOnlyModel';
 import { commandTable } from './ui/commands/commandTable';
 import { registerCommands } from './ui/commands/commandRunner';
 import { type DispatchArgs, dispatchCommand } from './ui/commands/dispatchCommand';
@@ -35,7 +36,7 @@ export interface Trusted {
 export interface TrustedShell {
   readonly logger: ChannelLogger;
   /** The Agents view's provider, created at activation; the real tree is attached here. */
-  readonly view: LateTreeProvider<TreeNode>;
+  readonly view: LateTreeProvider<TreeNode | ReadOnlyRow>;
   readonly agentsChanged: vscode.EventEmitter<AgentRecord[]>;
 }
 
