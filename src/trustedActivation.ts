@@ -23,6 +23,7 @@ import { PlanNotifications } from './ui/planNotifications';
 import { AgentsStatusBar } from './ui/statusBar';
 import { showTimeline } from './ui/timeline/timelineSources';
 import { showRegistryProblems } from './ui/registryProblems';
+import { showRegistryWriteWarnings } from './ui/registryWriteWarning';
 
 /** What the public API and the extension's lifetime need from the trusted services. */
 export interface Trusted {
@@ -43,7 +44,7 @@ export interface TrustedShell {
 export function activateTrusted(context: vscode.ExtensionContext, shell: TrustedShell): Trusted {
   const { logger, view, agentsChanged } = shell;
   const config = new Config(logger);
-  const { git, terminals, manager, landing, plans, reconciler, registryProblems } = createServices(
+  const { git, terminals, manager, landing, plans, reconciler, registryProblems, writeWarnings } = createServices(
     context,
     config,
     logger,
@@ -74,6 +75,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
     new PlanNotifications(plans, manager),
     manager.onDidChangeAgent(() => agentsChanged.fire(manager.list())),
     trackAgentDiffContext(),
+    showRegistryWriteWarnings(writeWarnings, (line) => logger.warn(line)),
     planDiagnostics,
     ...registerCommands(
       commandTable({

@@ -138,6 +138,8 @@ export interface AgentErrorData {
   /** Another window has held the record's lock for longer than a write may take. */
   registryLocked: { readonly file: string; readonly seconds: number };
   invalidRecordId: { readonly id: string };
+  /** The registry folder refused a write (read-only file system, permissions); `error` is the OS's code, e.g. EROFS. */
+  registryNotWritable: { readonly folder: string; readonly file: string; readonly error: string };
   supervisorFailed: { readonly error: string };
   supervisorNotStarted: { readonly error: string };
   taskWaitingFor: { readonly tasks: readonly string[] };

@@ -90,6 +90,7 @@ const reasons: { readonly [C in AgentErrorCode]: AgentErrorReason } = {
   agentDiskFull: 'diskFull',
   registryLocked: 'registryFailed',
   invalidRecordId: 'registryFailed',
+  registryNotWritable: 'registryFailed',
   supervisorFailed: 'launchFailed',
   supervisorNotStarted: 'launchFailed',
   taskWaitingFor: 'taskNotReady',

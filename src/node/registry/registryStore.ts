@@ -25,6 +25,7 @@ import {
   withFileLock,
   writeAtomically,
 } from './recordFiles';
+import type { WriteHealth } from './writeHealth';
 
 export type RegistryKind = 'agents' | 'plans';
 
@@ -40,6 +41,8 @@ export interface RegistryStoreOptions {
   /** The registry folder of a record's repository; undefined when it has none (not a repository). */
   readonly registryOf: (repoRoot: string) => string | undefined;
   readonly logger: Logger;
+  /** Told of writes the registry folder refused (read-only); such a write is skipped, not an error. */
+  readonly health?: WriteHealth;
 }
 
 /** What this window last read or wrote of a record: the base of the next write's merge. */
@@ -211,6 +214,17 @@ export class RegistryStore<T extends StoredRecord> implements RecordStore<T>, Di
       return;
     }
     const file = base?.file ?? recordFilePath(path.join(registry as string, this.options.kind), record.id);
+    try {
+      await this.writeFile(file, record, json, base);
+    } catch (e) {
+      if (!this.options.health?.report(file, e)) {
+        throw e;
+      }
+      this.options.logger.warn(`[Registry] ${file} not written, its folder refuses writes: ${(e as Error).message}`);
+    }
+  }
+
+  private async writeFile(file: string, record: T, json: string, base: Known<T> | undefined): Promise<void> {
     await fsp.mkdir(path.dirname(file), { recursive: true });
     return withFileLock(file, async () => {
       const disk = await readRecordFile<T>(file);
@@ -250,6 +264,9 @@ export class RegistryStore<T extends StoredRecord> implements RecordStore<T>, Di
       if (disk.kind === 'file') {
         await fsp.rm(known.file, { force: true });
       }
-    }).catch((e: Error) => this.options.logger.warn(`[Registry] removing ${known.file}: ${e.message}`));
+    }).catch((e: Error) => {
+      this.options.health?.report(known.file, e);
+      this.options.logger.warn(`[Registry] removing ${known.file}: ${e.message}`);
+    });
   }
 }
