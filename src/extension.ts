@@ -28,7 +28,8 @@ export interface ParallelAgentsApi {
 /**
  * In an untrusted workspace (Restricted Mode, `untrustedWorkspaces.supported: "limited"`) only the
  * log, the Agents view and its welcome exist: no service is built, so no git process, agent or
- * setup command can start, and the commands that would run one are not registered. Granting trust
+ * setup command can start, and the commands that would run one are not registered; the view lists
+ * the registry's records read-only (read from files, see showRegistryReadOnly). Granting trust
  * builds and registers the rest in the same window.
  */
 export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
