@@ -6,6 +6,9 @@ import { ChannelLogger } from './host/logger';
 import { activateTrusted, type Trusted } from './trustedActivation';
 import type { TreeNode, ViewRow } from './ui/agentsView/agentsTreeProvider';
 import { LateTreeProvider } from './ui/agentsView/lateTreeProvider';
+import type { ReadOnlyRow } from './ui/agentsView/readOnlyModel';
+import { ReadOnlyTree } from './ui/agentsView/readOnlyTree';
+import { WorkspaceRegistries } from './host/workspaceRegistries';
 import { restrictedModeCommandTable } from './ui/commands/commandTable';
 import { registerCommands } from './ui/commands/commandRunner';
 import type { DispatchArgs } from './ui/commands/dispatchCommand';
@@ -25,13 +28,14 @@ export interface ParallelAgentsApi {
 /**
  * In an untrusted workspace (Restricted Mode, `untrustedWorkspaces.supported: "limited"`) only the
  * log, the Agents view and its welcome exist: no service is built, so no git process, agent or
- * setup command can start, and the commands that would run one are not registered. Granting trust
+ * setup command can start, and the commands that would run one are not registered; the view lists
+ * the registry's records read-only (read from files, see showRegistryReadOnly). Granting trust
  * builds and registers the rest in the same window.
  */
 export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
   const started = performance.now();
   const logger = new ChannelLogger();
-  const view = new LateTreeProvider<TreeNode>();
+  const view = new LateTreeProvider<TreeNode | ReadOnlyRow>();
   const agentsChanged = new vscode.EventEmitter<AgentRecord[]>();
   context.subscriptions.push(
     logger,
@@ -41,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
     ...registerCommands(restrictedModeCommandTable({ showLog: () => logger.show() }), logger),
   );
   let trusted: Trusted | undefined;
+  let readOnly: { tree: ReadOnlyTree; registries: WorkspaceRegistries } | undefined;
   const start = (): Trusted => (trusted ??= activateTrusted(context, { logger, view, agentsChanged }));
   if (vscode.workspace.isTrusted) {
     const services = start();
@@ -48,11 +53,17 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
     setTimeout(() => services.resume(), 0);
   } else {
     logger.info('[Trust] Restricted Mode: agents, git and plans are off until the workspace is trusted');
+    readOnly = showRegistryReadOnly(view, logger);
     context.subscriptions.push(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         logger.info('[Trust] the workspace is trusted: starting');
+        // The trusted tree replaces the read-only one (view.attach) before it is disposed.
         start().resume();
+        readOnly?.registries.dispose();
+        readOnly?.tree.dispose();
+        readOnly = undefined;
       }),
+      { dispose: () => (readOnly?.registries.dispose(), readOnly?.tree.dispose()) },
     );
   }
 
@@ -64,9 +75,25 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
       ),
     agents: () => trusted?.agents() ?? [],
     onDidChangeAgents: agentsChanged.event,
-    viewSnapshot: () => trusted?.viewSnapshot() ?? [],
+    viewSnapshot: () => trusted?.viewSnapshot() ?? readOnly?.tree.snapshot() ?? [],
     activationMs: performance.now() - started,
   };
+}
+
+/**
+ * Restricted Mode: the view lists what the repository's registry records, read from its files —
+ * no git process, no write — and follows it while the window stays untrusted.
+ */
+function showRegistryReadOnly(
+  view: LateTreeProvider<TreeNode | ReadOnlyRow>,
+  logger: ChannelLogger,
+): { tree: ReadOnlyTree; registries: WorkspaceRegistries } {
+  const registries = new WorkspaceRegistries(logger);
+  const tree = new ReadOnlyTree(registries.read());
+  registries.onDidChange((contents) => tree.update(contents));
+  registries.watch();
+  view.attach(tree);
+  return { tree, registries };
 }
 
 export function deactivate(): void {

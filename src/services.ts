@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { stateKeys } from './constants';
 import { AgentLanding } from './core/landing';
 import { AgentManager } from './core/agents';
-import type { Logger } from './core/ports';
+import type { Logger, RecordWriteWarnings } from './core/ports';
 import { PlanService } from './core/plans';
 import { Reconciler } from './core/reconcile';
 import type { Config } from './host/config';
@@ -27,6 +27,7 @@ import type { PlanRunRecord } from './core/plans';
 import { SupervisedRunner } from './node/supervisedRunner';
 import { showLandingWait } from './ui/commands/landingWait';
 import { NodeWindowPresence } from './node/windowPresence';
+import { WriteHealth, writableSync } from './node/registry/writeHealth';
 
 export interface Services {
   readonly git: NodeGit;
@@ -37,6 +38,8 @@ export interface Services {
   readonly reconciler: Reconciler;
   /** The registry files the stores could not read at activation. */
   readonly registryProblems: () => readonly RegistryProblem[];
+  /** Registry folders that refuse writes, announced once each. */
+  readonly writeWarnings: RecordWriteWarnings;
 }
 
 export function createServices(context: vscode.ExtensionContext, config: Config, logger: Logger): Services {
@@ -48,17 +51,22 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
   const newId = () => randomUUID().slice(0, 8);
   // Logs and the supervisors' state live in the registry of the agent's repository, where every
   // window on it finds them; the window's own storage is the fallback (and holds what older versions started).
+  const health = new WriteHealth();
+  context.subscriptions.push(health);
   const inRegistry = (folder: string, sub: string) => {
     const registry = registryDirSync(folder);
-    return registry === undefined ? undefined : path.join(registry, sub);
+    // A registry that refuses writes cannot hold the logs either: they go to the window's storage.
+    return registry === undefined || health.refused(registry) || !writableSync(registry)
+      ? undefined
+      : path.join(registry, sub);
   };
   const managerSettings = () => ({
     ...config.managerSettings(path.join(storage.fsPath, 'logs')),
     logDirOf: (repoRoot: string) => inRegistry(repoRoot, 'logs'),
   });
   const runsDir = path.join(storage.fsPath, 'agents');
-  const agentStore = registryStore<AgentRecord>(context, stateKeys.agents, 'agents', logger);
-  const planStore = registryStore<PlanRunRecord>(context, stateKeys.plans, 'plans', logger);
+  const agentStore = registryStore<AgentRecord>(context, stateKeys.agents, 'agents', logger, health);
+  const planStore = registryStore<PlanRunRecord>(context, stateKeys.plans, 'plans', logger, health);
   const manager = new AgentManager({
     git,
     fs,
@@ -126,7 +134,7 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     }),
   });
   const registryProblems = () => [...agentStore.problems(), ...planStore.problems()];
-  return { git, terminals, manager, landing, plans, reconciler, registryProblems };
+  return { git, terminals, manager, landing, plans, reconciler, registryProblems, writeWarnings: health };
 }
 
 /**
@@ -138,6 +146,7 @@ function registryStore<T extends { readonly id: string; readonly repoRoot: strin
   key: string,
   kind: RegistryKind,
   logger: Logger,
+  health: WriteHealth,
 ): MigratingStore<T> {
   const registry = new RegistryStore<T>({
     kind,
@@ -147,6 +156,7 @@ function registryStore<T extends { readonly id: string; readonly repoRoot: strin
         .filter((d): d is string => d !== undefined),
     registryOf: (repoRoot) => registryDirSync(repoRoot),
     logger,
+    health,
   });
   const store = new MigratingStore<T>(registry, context.workspaceState, key, logger);
   context.subscriptions.push(store);

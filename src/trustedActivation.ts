@@ -8,6 +8,7 @@ import type { ChannelLogger } from './host/logger';
 import { createServices } from './services';
 import { AgentsTreeProvider, type TreeNode, type ViewRow } from './ui/agentsView/agentsTreeProvider';
 import type { LateTreeProvider } from './ui/agentsView/lateTreeProvider';
+import type { ReadOnlyRow } from './ui/agentsView/readOnlyModel';
 import { commandTable } from './ui/commands/commandTable';
 import { registerCommands } from './ui/commands/commandRunner';
 import { type DispatchArgs, dispatchCommand } from './ui/commands/dispatchCommand';
@@ -22,6 +23,7 @@ import { PlanNotifications } from './ui/planNotifications';
 import { AgentsStatusBar } from './ui/statusBar';
 import { showTimeline } from './ui/timeline/timelineSources';
 import { showRegistryProblems } from './ui/registryProblems';
+import { showRegistryWriteWarnings } from './ui/registryWriteWarning';
 
 /** What the public API and the extension's lifetime need from the trusted services. */
 export interface Trusted {
@@ -35,14 +37,14 @@ export interface Trusted {
 export interface TrustedShell {
   readonly logger: ChannelLogger;
   /** The Agents view's provider, created at activation; the real tree is attached here. */
-  readonly view: LateTreeProvider<TreeNode>;
+  readonly view: LateTreeProvider<TreeNode | ReadOnlyRow>;
   readonly agentsChanged: vscode.EventEmitter<AgentRecord[]>;
 }
 
 export function activateTrusted(context: vscode.ExtensionContext, shell: TrustedShell): Trusted {
   const { logger, view, agentsChanged } = shell;
   const config = new Config(logger);
-  const { git, terminals, manager, landing, plans, reconciler, registryProblems } = createServices(
+  const { git, terminals, manager, landing, plans, reconciler, registryProblems, writeWarnings } = createServices(
     context,
     config,
     logger,
@@ -73,6 +75,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
     new PlanNotifications(plans, manager),
     manager.onDidChangeAgent(() => agentsChanged.fire(manager.list())),
     trackAgentDiffContext(),
+    showRegistryWriteWarnings(writeWarnings, (line) => logger.warn(line)),
     planDiagnostics,
     ...registerCommands(
       commandTable({

@@ -3,6 +3,7 @@
 // restore, the PlanService's restore, and the Agents view's model (top-level rows, plan runs,
 // overlaps). Timed step by step in one fresh process (child.ts `load`), so the code runs cold as
 // at activation; module loading is not in the figures (it does not depend on the records).
+import { pidAlive } from '../../src/supervisor/processIdentity';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import type { AgentRecord } from '../../src/core/agent';
@@ -97,6 +98,7 @@ export function timeActivationLoad(registry: string, repoRoot: string): LoadFigu
     settings,
     profiles: () => builtinProfiles,
     newId: () => 'x',
+    processAlive: (pid) => pidAlive(pid),
   });
   step('agentManager');
   steps.agentManager -= loadMs;

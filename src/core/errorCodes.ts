@@ -158,6 +158,8 @@ export interface AgentErrorData {
     readonly since: string;
     readonly seconds: number;
   };
+  /** The registry folder refused a write (read-only file system, permissions); `error` is the OS's code, e.g. EROFS. */
+  registryNotWritable: { readonly folder: string; readonly file: string; readonly error: string };
   supervisorFailed: { readonly error: string };
   supervisorNotStarted: { readonly error: string };
   taskWaitingFor: { readonly tasks: readonly string[] };

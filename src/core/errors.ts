@@ -94,6 +94,7 @@ const reasons: { readonly [C in AgentErrorCode]: AgentErrorReason } = {
   registryLocked: 'registryFailed',
   invalidRecordId: 'registryFailed',
   landingLocked: 'repositoryBusy',
+  registryNotWritable: 'registryFailed',
   supervisorFailed: 'launchFailed',
   supervisorNotStarted: 'launchFailed',
   taskWaitingFor: 'taskNotReady',

@@ -1,5 +1,6 @@
 /** The interfaces core needs from the outside world; node/ and host/ implement them. Git's are in git.ts. */
 import type { AgentRecord } from './agent';
+import type { AgentError } from './errors';
 import type { Disposable, Event } from '../util/event';
 import type { InputState } from './agents';
 import type { PlanRunRecord, WindowId } from './plans';
@@ -163,6 +164,20 @@ export interface WindowPresence {
   readonly self: WindowId;
   /** False once that window is gone (its process ended); a window it cannot check counts as open. */
   isAlive(window: WindowId): boolean;
+}
+
+/** A record that could not be written because its registry folder refuses writes. */
+export interface RecordWriteFailure {
+  /** The registry folder (`<git common dir>/parallel-agents`). */
+  readonly folder: string;
+  readonly file: string;
+  /** Code registryNotWritable, with the OS's code. */
+  readonly error: AgentError;
+}
+
+/** Fires the first time in a window a registry folder refuses a write; never again for that folder. */
+export interface RecordWriteWarnings {
+  readonly onDidFailToWrite: Event<RecordWriteFailure>;
 }
 
 export type StateStore = RecordStore<AgentRecord>;

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { restrictedModeChecks } from '../vsix/trustWindow';
+import { restrictedModeChecks, writeRegistryFixture } from '../vsix/trustWindow';
 import { installExtension } from './codeServer';
 import { repoRoot } from './paths';
 import { provision } from './provision';
@@ -96,6 +96,7 @@ export async function runVsix(
           workspaceTrust: true,
           files: ['trust.untrusted.js'],
           interludeChecks: restrictedModeChecks,
+          prepareWorkspace: writeRegistryFixture,
         }),
       );
     }

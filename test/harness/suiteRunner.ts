@@ -51,6 +51,8 @@ export interface SuiteOptions {
    * a test changes it, or for a step only the window can take (granting workspace trust, say).
    */
   interludeChecks?: readonly WindowCheck[];
+  /** Writes what the workspace holds before the window opens (e.g. a registry of recorded agents). */
+  prepareWorkspace?: (repoDir: string, git: (...args: string[]) => Promise<string>) => Promise<void>;
 }
 
 /** The variables every suite gets from the caller's environment when set. */
@@ -72,6 +74,7 @@ export async function runSuite(options: SuiteOptions = {}): Promise<SuiteSummary
   const resultsFile = join(scratch, 'results.json');
   const started = Date.now();
   try {
+    await options.prepareWorkspace?.(repo.dir, repo.git);
     const extensionEnvironment: Record<string, string> = {
       ...options.extensionEnvironment,
       PA_TEST_RESULTS: resultsFile,

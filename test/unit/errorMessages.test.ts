@@ -109,6 +109,11 @@ const samples: { readonly [C in AgentErrorCode]: AgentErrorData[C] } = {
     seconds: 120,
   },
   invalidRecordId: { id: '"../x"' },
+  registryNotWritable: {
+    folder: '/repo/.git/parallel-agents',
+    file: '/repo/.git/parallel-agents/agents/a1.json',
+    error: 'EROFS',
+  },
   supervisorFailed: { error: 'EPIPE' },
   supervisorNotStarted: { error: 'spawn node ENOENT' },
   taskWaitingFor: { tasks: ['a', 'b'] },

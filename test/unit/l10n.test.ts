@@ -222,7 +222,7 @@ describe('localization (English and Spanish)', () => {
       const [walkthrough] = pkg.contributes.walkthroughs;
       assert.deepEqual(
         walkthrough.steps.map((s) => s.id),
-        ['installAgent', 'configureProfile', 'dispatch', 'review', 'plan'],
+        ['trustFolder', 'installAgent', 'configureProfile', 'dispatch', 'review', 'plan'],
       );
       const commandIds = new Set(pkg.contributes.commands.map((c) => c.command));
       for (const step of walkthrough.steps) {

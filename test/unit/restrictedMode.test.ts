@@ -22,6 +22,9 @@ interface Manifest {
     menus: Record<string, Entry[]>;
     keybindings: Entry[];
     viewsWelcome: { view: string; contents: string; when?: string }[];
+    walkthroughs: {
+      steps: { id: string; description: string; when?: string; completionEvents?: string[] }[];
+    }[];
     configuration: { properties: Record<string, { scope?: string }> };
   };
 }
@@ -91,6 +94,24 @@ describe('Restricted Mode in package.json', () => {
     assert.match(text, /\n\[\$\(shield\) Manage Workspace Trust\]\(command:workbench\.trust\.manage\)$/);
     for (const welcome of welcomes.filter((w) => w !== untrusted[0])) {
       assert.ok(requiresTrust(welcome.when), `${welcome.contents} asks for trust (${welcome.when})`);
+    }
+  });
+
+  it('shows the walkthrough steps that run something only when trusted, and a Trust step only when not', () => {
+    const steps = contributes.walkthroughs.flatMap((w) => w.steps);
+    const trust = steps.filter((s) => s.when === '!isWorkspaceTrusted');
+    assert.deepEqual(
+      trust.map((s) => s.id),
+      ['trustFolder'],
+    );
+    assert.match(nls[trust[0].description.replace(/%/g, '')], /\(command:workbench\.trust\.manage\)$/);
+    assert.deepEqual(trust[0].completionEvents, ['onContext:isWorkspaceTrusted']);
+    const others = steps.filter((s) => s !== trust[0]);
+    assert.ok(others.length >= 5, `${others.length} other steps`);
+    for (const step of others) {
+      const links = nls[step.description.replace(/%/g, '')].match(/\(command:parallelAgents\.[^)]+\)/g) ?? [];
+      assert.ok(links.length > 0 || step.id === 'configureProfile', `${step.id} has a button that runs a command`);
+      assert.ok(requiresTrust(step.when), `${step.id} asks for trust (when: ${step.when})`);
     }
   });
 });

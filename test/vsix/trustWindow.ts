@@ -3,6 +3,7 @@
 // calls windowInterlude()): the banner, the Agents view's welcome with its Manage Workspace Trust
 // button, no command that runs something in the palette or the view's title; then trust granted
 // through that button, as a user would, after which the extension-host test checks the commands.
+import { mkdir, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -10,6 +11,45 @@ import type { WindowCheck } from '../harness/suiteRunner';
 import { repoRoot } from '../harness/paths';
 
 const quickInput = '.quick-input-widget';
+
+/** The agent the trust run's repository records before the window opens (see writeRegistryFixture). */
+export const recordedAgent = { id: 'fixture1', title: 'Recorded before this window' };
+const noticeLabel = 'Restricted Mode: read-only, nothing runs';
+
+/**
+ * A registry as a trusted window left it: one stopped terminal agent in the workspace folder (no
+ * worktree, so granting trust later starts nothing for it).
+ */
+export async function writeRegistryFixture(
+  repoDir: string,
+  git: (...args: string[]) => Promise<string>,
+): Promise<void> {
+  const baseSha = (await git('rev-parse', 'HEAD')).trim();
+  const dir = join(repoDir, '.git', 'parallel-agents', 'agents');
+  await mkdir(dir, { recursive: true });
+  const record = {
+    ...recordedAgent,
+    prompt: 'recorded by an earlier window',
+    profile: 'demo',
+    mode: 'terminal',
+    isolation: 'terminal',
+    status: 'stopped',
+    repoRoot: repoDir,
+    cwd: repoDir,
+    baseSha,
+    createdAt: Date.now() - 60_000,
+    startedAt: Date.now() - 60_000,
+    endedAt: Date.now() - 30_000,
+    changedFiles: [],
+  };
+  const file = { schemaVersion: 1, revision: 1, writtenAt: Date.now(), writer: 'fixture:1', record };
+  await writeFile(join(dir, `${recordedAgent.id}.json`), `${JSON.stringify(file, null, 2)}\n`);
+}
+
+/** The labels of the Agents view's rows. */
+async function viewRows(page: Page): Promise<string[]> {
+  return page.locator('.sidebar .monaco-list-row').evaluateAll((els) => els.map((e) => e.textContent ?? ''));
+}
 const readOnlyCommands = ['parallelAgents.focus', 'parallelAgents.showLog'];
 
 /** "Parallel Agents: <title>" of every contributed command the palette may offer once trusted. */
@@ -70,17 +110,27 @@ export const restrictedModeChecks: readonly WindowCheck[] = [
     },
   },
   {
-    name: 'the Agents view shows why nothing runs and a Manage Workspace Trust button, and no Dispatch action',
+    name: 'the Agents view lists the recorded agent under a Restricted Mode notice row, with no action and no Dispatch',
     run: async (page: Page) => {
       await openAgentsView(page);
-      const welcome = page.locator('.welcome-view-content', { hasText: 'This folder is in Restricted Mode' });
-      await welcome.waitFor({ timeout: 15_000 });
-      await welcome.locator('.monaco-button', { hasText: 'Manage Workspace Trust' }).waitFor({ timeout: 5_000 });
+      const notice = page.locator('.sidebar .monaco-list-row', { hasText: noticeLabel });
+      await notice.waitFor({ timeout: 15_000 });
+      await page.locator('.sidebar .monaco-list-row', { hasText: recordedAgent.title }).waitFor({ timeout: 15_000 });
+      const rows = await viewRows(page);
+      if (rows.length !== 2 || !rows[0].includes(noticeLabel) || !rows[1].includes(recordedAgent.title)) {
+        throw new Error(`the view's rows: ${JSON.stringify(rows)}`);
+      }
       if (await page.locator('.welcome-view-content', { hasText: 'No agents yet' }).isVisible()) {
         throw new Error('the welcome for trusted folders (Dispatch Agent, Try the Demo Agent) shows too');
       }
       if ((await dispatchAction(page).count()) > 0) {
         throw new Error("the view's title offers Dispatch Agent");
+      }
+      // No inline action (Stop, Show Output, Discard…) on the recorded agent's row, even when hovered.
+      await page.locator('.sidebar .monaco-list-row', { hasText: recordedAgent.title }).hover();
+      const actions = await page.locator('.sidebar .monaco-list-row .actions .action-label').count();
+      if (actions > 0) {
+        throw new Error(`${actions} row action(s) offered in Restricted Mode`);
       }
     },
   },
@@ -109,10 +159,10 @@ export const restrictedModeChecks: readonly WindowCheck[] = [
     },
   },
   {
-    name: 'Manage Workspace Trust → Trust: the view welcomes a trusted folder and its title offers Dispatch Agent',
+    name: 'the notice row → Trust: the live view lists the recorded agent, the notice is gone, the title offers Dispatch Agent',
     run: async (page: Page) => {
       await openAgentsView(page);
-      await page.locator('.welcome-view-content .monaco-button', { hasText: 'Manage Workspace Trust' }).first().click();
+      await page.locator('.sidebar .monaco-list-row', { hasText: noticeLabel }).first().click();
       // The Workspace Trust editor's button; its keybinding shows under it.
       await page.locator('.workspace-trust-buttons .monaco-button', { hasText: 'Trust' }).first().click();
       await page.getByText('You trust this folder').first().waitFor({ timeout: 15_000 });
@@ -121,8 +171,11 @@ export const restrictedModeChecks: readonly WindowCheck[] = [
         .first()
         .waitFor({ state: 'detached', timeout: 15_000 });
       await openAgentsView(page);
-      await page.locator('.welcome-view-content', { hasText: 'No agents yet' }).waitFor({ timeout: 15_000 });
       await dispatchAction(page).first().waitFor({ timeout: 15_000 });
+      await page.locator('.sidebar .monaco-list-row', { hasText: recordedAgent.title }).waitFor({ timeout: 15_000 });
+      await page
+        .locator('.sidebar .monaco-list-row', { hasText: noticeLabel })
+        .waitFor({ state: 'detached', timeout: 15_000 });
     },
   },
 ];

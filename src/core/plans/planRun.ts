@@ -52,10 +52,7 @@ export class PlanRun implements TaskRunner {
     }
   }
 
-  /**
-   * Takes the state another window saved in place of this one's: a new scheduler (waiting for
-   * scheduler.resume()) and the tasks' agents as now known. Only for a run this window does not drive.
-   */
+  /** Takes another window's saved state (a new, unresumed scheduler); only for a run it drives. */
   load(record: PlanRunRecord): void {
     this.scheduler.dispose();
     this.scheduler = this.schedulerFor(record);

@@ -25,7 +25,7 @@ import {
   withFileLock,
   writeAtomically,
 } from './recordFiles';
-
+import type { WriteHealth } from './writeHealth';
 export type RegistryKind = 'agents' | 'plans';
 
 interface StoredRecord {
@@ -40,6 +40,8 @@ export interface RegistryStoreOptions {
   /** The registry folder of a record's repository; undefined when it has none (not a repository). */
   readonly registryOf: (repoRoot: string) => string | undefined;
   readonly logger: Logger;
+  /** Told of writes the registry folder refused (read-only); such a write is skipped, not an error. */
+  readonly health?: WriteHealth;
 }
 
 /** What this window last read or wrote of a record: the base of the next write's merge. */
@@ -211,6 +213,17 @@ export class RegistryStore<T extends StoredRecord> implements RecordStore<T>, Di
       return;
     }
     const file = base?.file ?? recordFilePath(path.join(registry as string, this.options.kind), record.id);
+    try {
+      await this.writeMerged(file, record, json, base);
+    } catch (e) {
+      if (!this.options.health?.report(file, e)) {
+        throw e;
+      }
+      this.options.logger.warn(`[Registry] ${file} not written, its folder refuses writes: ${(e as Error).message}`);
+    }
+  }
+
+  private async writeMerged(file: string, record: T, json: string, base: Known<T> | undefined): Promise<void> {
     await fsp.mkdir(path.dirname(file), { recursive: true });
     return withFileLock(file, async () => {
       const disk = await readRecordFile<T>(file);
@@ -228,10 +241,7 @@ export class RegistryStore<T extends StoredRecord> implements RecordStore<T>, Di
     });
   }
 
-  /**
-   * A locked read-modify-write of one record (see RecordStore.update): what `change` sees is the
-   * file as it is now, and no other window writes it until this one has.
-   */
+  /** A locked read-modify-write (RecordStore.update): `change` sees the file as it is now. */
   update(id: string, change: (stored: T) => T | undefined): Promise<RecordUpdate<T> | undefined> {
     return this.queue.run(async () => {
       const file = this.known.get(id)?.file;
@@ -282,6 +292,9 @@ export class RegistryStore<T extends StoredRecord> implements RecordStore<T>, Di
       if (disk.kind === 'file') {
         await fsp.rm(known.file, { force: true });
       }
-    }).catch((e: Error) => this.options.logger.warn(`[Registry] removing ${known.file}: ${e.message}`));
+    }).catch((e: Error) => {
+      this.options.health?.report(known.file, e);
+      this.options.logger.warn(`[Registry] removing ${known.file}: ${e.message}`);
+    });
   }
 }

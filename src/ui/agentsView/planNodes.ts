@@ -19,6 +19,12 @@ const taskIcons: Record<TaskState, [string, string?]> = {
   stopped: ['debug-stop', 'disabledForeground'],
 };
 
+/** A task state's icon, as the plan's rows show it. */
+export function taskIcon(state: TaskState): vscode.ThemeIcon {
+  const [icon, color] = taskIcons[state];
+  return new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+}
+
 export function planStatus(run: PlanRun): 'finished' | 'paused' | 'stopped' | 'running' {
   const s = run.scheduler;
   return s.finished ? 'finished' : s.stopped ? 'stopped' : s.paused ? 'paused' : 'running';
@@ -142,8 +148,7 @@ export class TaskNode implements ViewNode {
     );
     item.id = this.id;
     item.description = [task.id, taskStateText(state), reason, needs, agent].filter(Boolean).join(' · ');
-    const [icon, color] = taskIcons[state];
-    item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+    item.iconPath = taskIcon(state);
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${task.id}** — ${taskStateText(state)}${reason ? ` (${reason})` : ''}\n\n`);
     md.appendCodeblock(task.prompt, 'text');

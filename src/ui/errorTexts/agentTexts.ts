@@ -153,6 +153,13 @@ export const agentTexts = {
       d.lockFile,
     ),
   invalidRecordId: (d) => l10n.t('{0} is not a valid record id.', d.id),
+  registryNotWritable: (d) =>
+    l10n.t(
+      'The registry folder {0} cannot be written ({2}), so changes to agents, starting with {1}, are not saved there. The agents are still shown and no record file was changed; make the folder writable, then reload the window.',
+      d.folder,
+      d.file,
+      d.error,
+    ),
   supervisorFailed: (d) => l10n.t('supervisor failed: {0}', d.error),
   supervisorNotStarted: (d) => l10n.t('could not start the supervisor: {0}', d.error),
   taskWaitingFor: (d) => l10n.t('waiting for {0}', d.tasks.join(', ')),
