@@ -130,7 +130,19 @@ describe('Windows on one folder share its agents live (code-server, several brow
 
     const row = agentRow(b, 'Long sleep');
     await row.click();
-    await row.locator('.action-label[aria-label^="Stop Agent"]').click();
+    // The running row is redrawn every second (its elapsed time), so under load Playwright's
+    // "stable for two frames" check may never hold: click the button where it is, until Stop took.
+    await waitFor(
+      'Stop Agent in B to take',
+      async () => {
+        await row
+          .locator('.action-label[aria-label^="Stop Agent"]')
+          .click({ force: true, timeout: 5_000 })
+          .catch(() => undefined);
+        return (await agentRow(b, 'Long sleep').filter({ hasText: /stopp/ }).count()) === 1;
+      },
+      { timeoutMs: 60_000, everyMs: 1_000 },
+    );
     for (const [name, page] of [
       ['A', a],
       ['B', b],

@@ -92,7 +92,8 @@ describe('Agents view in Restricted Mode (read-only rows)', () => {
       [...w.matchAll(/viewItem =~ \/((?:\\\/|[^/])+)\//g)].map((m) => new RegExp(m[1])),
     );
     const names = whens.flatMap((w) => [...w.matchAll(/viewItem == ([\w.-]+)/g)].map((m) => m[1]));
-    assert.ok(patterns.length > 20 && names.length > 0, `${patterns.length} patterns, ${names.length} names`);
+    // Since plan rows gained `.elsewhere` variants every item menu matches by pattern; names stay checked.
+    assert.ok(patterns.length > 20, `${patterns.length} patterns, ${names.length} names`);
     const c = contents({
       agents: [agentRecord('x1', { status: 'running' }), agentRecord('t1', { plan: { runId: 'p1', taskId: 'a' } })],
       plans: [plan('p1')],

@@ -52,7 +52,7 @@ export class PlanRun implements TaskRunner {
     }
   }
 
-  /** Takes another window's saved state (a new, unresumed scheduler); only for a run it drives. */
+  /** Takes another window's saved state (a new, unresumed scheduler): a run another window drives. */
   load(record: PlanRunRecord): void {
     this.scheduler.dispose();
     this.scheduler = this.schedulerFor(record);
