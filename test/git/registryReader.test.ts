@@ -10,6 +10,7 @@ import type { AgentRecord } from '../../src/core/agent';
 import { registrySchemaVersion } from '../../src/node/registry/recordFiles';
 import { readRegistries, registriesOf } from '../../src/node/registry/registryReader';
 import { RegistryStore } from '../../src/node/registry/registryStore';
+import { createTempRepo } from '../harness/tempRepo';
 import { agentRecord } from '../unit/agentRecords';
 import { git } from './managerFixture';
 
@@ -49,15 +50,10 @@ describe('registry reader (Restricted Mode): records read from files, no git, no
   let linked = '';
   let registry = '';
 
-  beforeEach(() => {
-    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pa-reader-')));
-    repo = path.join(tmp, 'repo');
-    fs.mkdirSync(repo);
-    git(repo, 'init', '-q', '-b', 'main');
-    fs.writeFileSync(path.join(repo, 'README.md'), '# r\n');
-    git(repo, 'add', '.');
-    git(repo, 'commit', '-q', '-m', 'init');
-    linked = path.join(tmp, 'repo.worktrees', 'a1');
+  beforeEach(async () => {
+    repo = (await createTempRepo({ 'README.md': '# r\n' })).dir;
+    tmp = path.dirname(repo);
+    linked = path.join(tmp, 'sample-project.worktrees', 'a1');
     git(repo, 'worktree', 'add', '-q', '-b', 'agents/a1', linked);
     registry = path.join(repo, '.git', 'parallel-agents');
   });

@@ -5,15 +5,14 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentRecord } from '../../src/core/agent';
 import type { RecordWriteFailure } from '../../src/core/ports';
 import { readRegistries } from '../../src/node/registry/registryReader';
 import { RegistryStore } from '../../src/node/registry/registryStore';
 import { WriteHealth, writableSync } from '../../src/node/registry/writeHealth';
+import { createTempRepo } from '../harness/tempRepo';
 import { agentRecord } from '../unit/agentRecords';
-import { git } from './managerFixture';
 
 /** Bind-mounts `dir` read-only onto itself; the reason when this machine does not allow it. */
 function mountReadOnly(dir: string): string | undefined {
@@ -65,13 +64,8 @@ describe('a registry folder that refuses writes (read-only mount)', function () 
   };
 
   beforeEach(async function () {
-    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pa-rofs-')));
-    repo = path.join(tmp, 'repo');
-    fs.mkdirSync(repo);
-    git(repo, 'init', '-q', '-b', 'main');
-    fs.writeFileSync(path.join(repo, 'README.md'), '# r\n');
-    git(repo, 'add', '.');
-    git(repo, 'commit', '-q', '-m', 'init');
+    repo = (await createTempRepo({ 'README.md': '# r\n' })).dir;
+    tmp = path.dirname(repo);
     registry = path.join(repo, '.git', 'parallel-agents');
     // Two agents recorded while the folder was writable (a trusted window, earlier).
     const before = store();

@@ -7,6 +7,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { answerQuickInput, runCommand, widenSideBar } from '../harness/palette';
 import { repoRoot } from '../harness/paths';
+import { waitFor } from '../harness/waitFor';
 import { openWorkbench, type Workbench } from '../harness/workbench';
 
 const viewport = { width: 1280, height: 720 };
@@ -84,8 +85,22 @@ describe("The demo's first minute through the real UI (README's three steps)", f
 
     // 3. The row's menu → Merge Agent → commit the agent's work first → merged into main.
     await row.click({ button: 'right' });
-    await page.locator('.context-view .action-label', { hasText: 'Merge Agent' }).click();
-    await page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Commit and Merge' }).click();
+    // Under load the workbench may drop a click that comes right after the menu opened (it stays
+    // open, the command never runs): click again while the menu is still there and no dialog is.
+    const mergeItem = page.locator('.context-view .action-label', { hasText: 'Merge Agent' });
+    const commitAndMerge = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Commit and Merge' });
+    await waitFor(
+      'the Merge Agent dialog',
+      async () => {
+        if ((await commitAndMerge.count()) > 0) {
+          return true;
+        }
+        await mergeItem.click({ timeout: 2_000 }).catch(() => undefined);
+        return (await commitAndMerge.count()) > 0;
+      },
+      { timeoutMs: 30_000, everyMs: 1_000 },
+    );
+    await commitAndMerge.click();
     await answerQuickInput(page, 'Commit Agent Work', undefined);
     await row.filter({ hasText: 'merged' }).waitFor({ timeout: 15_000 });
     assert.equal(readFileSync(join(repo.dir, 'src', 'math.js'), 'utf8'), 'exports.add = (a, b) => b + a;\n');

@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import type { LockHolder } from '../../core/ports';
+import { pidAlive } from '../../supervisor/processIdentity';
 
 export interface LockTimings {
   /** How often the holder touches the file. */
@@ -224,15 +225,7 @@ function hold(file: string, content: LockContent, timings: LockTimings): HeldLoc
 }
 
 function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) {
-    return false;
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return Number.isInteger(pid) && pid > 0 && pidAlive(pid);
 }
 
 function pause(ms: number, wake?: Promise<void>): Promise<void> {
