@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import { NodeFileSystem } from '../src/node/fileSystem';
 import { PlanService } from '../src/core/plans/planService';
-import { barsFromAgents, computeFigures, type TimelineFigures } from '../src/core/plans/timeline';
+import { barsFromAgents, computeFigures, type TimelineFigures } from '../src/core/timeline/timeline';
 import type { Plan, PlanRunRecord } from '../src/core/plans/planTypes';
 import type { PlanStore } from '../src/core/ports';
 import type { BenchManager } from './manager';

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { chooseFolder, isRepository, type WorkspaceFolderInfo } from '../../src/core/agents/folderChoice';
+import { chooseFolder, isRepository, type WorkspaceFolderInfo } from '../../src/core/worktrees/folderChoice';
 import { NodeGit } from '../../src/node/git/createGit';
 import { git } from './managerFixture';
 

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentRecord } from '../../src/core/agent';
-import type { TimelineFigures } from '../../src/core/plans/timeline';
+import type { TimelineFigures } from '../../src/core/timeline/timeline';
 import type { ParallelAgentsApi } from '../../src/extension';
 import { activateApi, git, waitFor, workspaceDir as workspace } from './helpers';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { AgentRecord } from '../../src/core/agent';
-import { type BarSegment, type TimelineBar, barsFromAgents, computeFigures } from '../../src/core/plans/timeline';
+import { type BarSegment, type TimelineBar, barsFromAgents, computeFigures } from '../../src/core/timeline/timeline';
 import { contentSecurityPolicy, renderHtml } from '../../src/ui/timeline/timelineHtml';
 
 const s = 1000;

@@ -1,12 +1,9 @@
 /**
  * Agents: an agent's life from Dispatch to its end. The manager keeps the records and their state
- * machine, checks a dispatch, names and prepares its worktree, starts the run (one agent's process,
- * its output and progress) and follows the files it changes. Everything else reads agents from here.
+ * machine, checks a dispatch, has its worktree made (core/worktrees), starts the run (one agent's
+ * process, its output and progress) and follows the files it changes. Everything else reads agents from here.
  */
 export { AgentManager } from './agentManager';
 export type { DispatchOptions } from './agentManager';
-export { chooseFolder, isRepository } from './folderChoice';
-export type { WorkspaceFolderInfo } from './folderChoice';
 export { inputState } from './inputState';
 export type { InputState } from './inputState';
-export { WorktreeNames } from './worktreeNames';

@@ -7,7 +7,7 @@ import type { FileSystemPort, LiveRuns, Logger, ManagerSettings } from '../ports
 import { forgetMissing, restoreMissing } from './missingRepairs';
 import { type MissingAgent, type Orphan, reconcile, samePathKey } from './reconcile';
 import { orphanRefusal, withoutLive } from './orphanChecks';
-import { WorktreeNames } from '../agents';
+import { WorktreeNames } from '../worktrees';
 import { type Disposable, Emitter } from '../../util/event';
 import { joinPath, parentDir } from '../../util/paths';
 

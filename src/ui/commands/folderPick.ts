@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { AgentError } from '../../core/errors';
-import { chooseFolder, isRepository, type WorkspaceFolderInfo } from '../../core/agents';
+import { chooseFolder, isRepository, type WorkspaceFolderInfo } from '../../core/worktrees';
 import type { RefGit } from '../../core/git';
 import { cancelled } from './commandRunner';
 

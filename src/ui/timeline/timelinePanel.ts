@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
-import { computeFigures, type TimelineBar, type TimelineFigures } from '../../core/plans';
+import { computeFigures, type TimelineBar, type TimelineFigures } from '../../core/timeline';
 import { type TimelineStrings, renderHtml } from './timelineHtml';
 
 export { renderHtml } from './timelineHtml';

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentManager } from '../../core/agents';
-import type { PlanRun } from '../../core/plans';
-import type { PlanService } from '../../core/plans';
-import { barsFromAgents, computeFigures, type TimelineFigures } from '../../core/plans';
+import type { PlanRun, PlanService } from '../../core/plans';
+import { barsFromAgents, computeFigures, type TimelineFigures } from '../../core/timeline';
 import type { TimelineSource } from './timelinePanel';
 import { TimelinePanel } from './timelinePanel';
 
