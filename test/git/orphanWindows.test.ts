@@ -48,7 +48,7 @@ describe('a live agent is never an orphan: two windows on one repository (real g
   const liveRuns = (scanProc?: boolean) =>
     new LiveProcesses({ statusDirs: () => [path.join(registry, 'runs')], scanProc });
 
-  function window(name: string): Window {
+  function window(name: string, diskReads = { n: 0 }): Window {
     const store = new RegistryStore<AgentRecord>({
       kind: 'agents',
       registries: () => [registry],
@@ -81,7 +81,10 @@ describe('a live agent is never an orphan: two windows on one repository (real g
       repositories: async () => [fx.repo],
       inUse: () => ({ paths: [], branches: [] }),
       newId: () => `${name}-r${Date.now().toString(36)}${n++}`,
-      registryRecords: (root) => recordsOnDisk(root, 'agents'),
+      registryRecords: (root) => {
+        diskReads.n++;
+        return recordsOnDisk(root, 'agents');
+      },
       liveRuns: liveRuns(),
     });
     disposables.push(reconciler, store);
@@ -135,6 +138,27 @@ describe('a live agent is never an orphan: two windows on one repository (real g
     // A reconcile in A now finds no orphan there either.
     await a.reconciler.run();
     assert.deepEqual(orphanPaths(a), []);
+  });
+
+  it('Reconcile reads the registry on disk only when a worktree or branch looks orphaned or a worktree is prunable', async () => {
+    const reads = { n: 0 };
+    const a = window('a', reads);
+    await a.reconciler.run();
+    assert.equal(reads.n, 0, 'nothing looks orphaned in a repository without agents');
+    const dir = handMade('lone');
+    await a.reconciler.run();
+    assert.equal(reads.n, 1, 'a record-less worktree is checked against the records on disk');
+    assert.deepEqual(orphanPaths(a), [dir]);
+    await a.reconciler.adopt({ path: dir });
+    await a.manager.flush();
+    const afterAdopt = reads.n;
+    await a.reconciler.run();
+    assert.equal(reads.n, afterAdopt, "the adopted worktree is claimed by this window's own record");
+    assert.deepEqual(orphanPaths(a), []);
+    fs.rmSync(dir, { recursive: true, force: true });
+    await a.reconciler.run();
+    assert.equal(reads.n, afterAdopt + 1, 'a prunable worktree is checked against the records on disk');
+    assert.equal(git(fx.repo, 'worktree', 'list', '--porcelain').includes(dir), false, 'and pruned');
   });
 
   it('a record-less worktree with a live process in it is no orphan; Discard works once the process has ended', async () => {

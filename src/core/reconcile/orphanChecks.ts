@@ -27,6 +27,17 @@ export function claimOf(orphan: Orphan, records: readonly AgentRecord[]): AgentR
   );
 }
 
+/** Worktrees and branches in use, with those the given records claim added. */
+export function claimedToo(
+  inUse: { readonly paths: readonly string[]; readonly branches: readonly string[] },
+  records: readonly AgentRecord[],
+): { readonly paths: readonly string[]; readonly branches: readonly string[] } {
+  return {
+    paths: [...inUse.paths, ...records.flatMap((r) => (r.worktreePath ? [r.worktreePath] : []))],
+    branches: [...inUse.branches, ...records.flatMap((r) => (r.branch ? [r.branch] : []))],
+  };
+}
+
 /** A live process working in the orphan's worktree; a branch orphan has no folder for one to work in. */
 export function liveIn(orphan: Orphan, live: readonly LiveProcess[]): LiveProcess | undefined {
   return orphan.kind === 'worktree' ? live.find((p) => atOrUnder(p.cwd, orphan.path)) : undefined;

@@ -6,7 +6,7 @@ import type { RefGit, SnapshotGit, WorktreeGit } from '../git';
 import type { FileSystemPort, LiveRuns, Logger, ManagerSettings } from '../ports';
 import { forgetMissing, restoreMissing } from './missingRepairs';
 import { type MissingAgent, type Orphan, reconcile, samePathKey } from './reconcile';
-import { orphanRefusal, withoutLive } from './orphanChecks';
+import { claimedToo, orphanRefusal, withoutLive } from './orphanChecks';
 import { WorktreeNames } from '../worktrees';
 import { type Disposable, Emitter } from '../../util/event';
 import { joinPath, parentDir } from '../../util/paths';
@@ -187,14 +187,7 @@ export class Reconciler implements Disposable {
         existingFolders.add(r.worktreePath);
       }
     }
-    // Records another window wrote that this one has not heard of yet claim their worktrees too.
-    const onDisk = await this.deps.registryRecords(repoRoot);
-    const own = this.deps.inUse();
-    const inUse = {
-      paths: [...own.paths, ...onDisk.flatMap((r) => (r.worktreePath ? [r.worktreePath] : []))],
-      branches: [...own.branches, ...onDisk.flatMap((r) => (r.branch ? [r.branch] : []))],
-    };
-    const findings = reconcile({
+    const input = {
       repoRoot,
       worktreeRoot: WorktreeNames.rootFor(repoRoot, settings),
       branchPrefix: settings.branchPrefix,
@@ -202,8 +195,15 @@ export class Reconciler implements Disposable {
       worktrees,
       refs,
       existingFolders,
-      inUse,
-    });
+      inUse: this.deps.inUse(),
+    };
+    let findings = reconcile(input);
+    // Records another window wrote that this one has not heard of yet claim their worktrees too; they
+    // can only take orphans away or prune more, so the registry is read only when there are either.
+    if (findings.orphans.length > 0 || worktrees.some((w) => w.prunable !== undefined)) {
+      const onDisk = await this.deps.registryRecords(repoRoot);
+      findings = reconcile({ ...input, inUse: claimedToo(input.inUse, onDisk) });
+    }
     const pruned: string[] = [];
     for (const dir of findings.prune) {
       await this.deps.git.pruneWorktree(repoRoot, dir).then(
