@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import { MigratingStore } from '../../src/host/migratingStore';
 import { registryDirSync } from '../../src/node/registry/location';
-import { RegistryStore } from '../../src/node/registry/registryStore';
+import { openRegistryStore } from './registryFixture';
 import { git } from './managerFixture';
 
 interface Rec {
@@ -46,13 +46,7 @@ describe('records of the previous version move into the registry', function () {
   });
   afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-  const registry = () =>
-    new RegistryStore<Rec>({
-      kind: 'agents',
-      registries: () => [registryDirSync(repo) as string],
-      registryOf: (root) => registryDirSync(root),
-      logger: quiet,
-    });
+  const registry = () => openRegistryStore<Rec>(registryDirSync(repo) as string);
   const until = async (probe: () => boolean) => {
     for (let i = 0; i < 200 && !probe(); i++) {
       await new Promise((r) => setTimeout(r, 10));

@@ -14,7 +14,7 @@ import { NodeFileSystem } from '../../src/node/fileSystem';
 import { LiveProcesses } from '../../src/node/liveProcesses';
 import { registryDirSync } from '../../src/node/registry/location';
 import { recordsOnDisk } from '../../src/node/registry/recordsOnDisk';
-import { RegistryStore } from '../../src/node/registry/registryStore';
+import { openRegistryStore } from './registryFixture';
 import { SupervisedRunner } from '../../src/node/supervisedRunner';
 import { waitFor } from '../harness/waitFor';
 import { git, ManagerFixture, supervisorScript } from './managerFixture';
@@ -49,12 +49,7 @@ describe('a live agent is never an orphan: two windows on one repository (real g
     new LiveProcesses({ statusDirs: () => [path.join(registry, 'runs')], scanProc });
 
   function window(name: string, diskReads = { n: 0 }): Window {
-    const store = new RegistryStore<AgentRecord>({
-      kind: 'agents',
-      registries: () => [registry],
-      registryOf: (root) => registryDirSync(root),
-      logger: quiet,
-    });
+    const store = openRegistryStore(registry);
     let n = 0;
     const settings = () => ({ branchPrefix: 'agents', logDir: path.join(registry, 'logs') });
     const manager = fx.manager({

@@ -13,7 +13,7 @@ import { AgentError } from '../../src/core/errors';
 import { PlanService } from '../../src/core/plans/planService';
 import type { Plan, PlanRunRecord, WindowId } from '../../src/core/plans/planTypes';
 import { registryDirSync } from '../../src/node/registry/location';
-import { RegistryStore } from '../../src/node/registry/registryStore';
+import { openRegistryStore } from './registryFixture';
 import { SupervisedRunner } from '../../src/node/supervisedRunner';
 import { NodeWindowPresence, processWindow } from '../../src/node/windowPresence';
 import { englishMessage } from '../../src/ui/errorText';
@@ -24,8 +24,6 @@ import { ended, longLivedProcess } from './windowProcesses';
 
 const waitFor = <T>(what: string, probe: () => T | undefined | false | null, timeoutMs = 30_000) =>
   poll(what, probe, { timeoutMs, everyMs: 50 });
-
-const quiet = { info() {}, warn() {}, error() {} };
 
 interface Win {
   readonly manager: AgentManager;
@@ -55,12 +53,7 @@ describe('plan runs in two windows on one repository (real git, real agents, rea
   const registry = () => registryDirSync(fx.repo) as string;
 
   function store<T extends { readonly id: string; readonly repoRoot: string }>(kind: 'agents' | 'plans') {
-    const s = new RegistryStore<T>({
-      kind,
-      registries: () => [registry()],
-      registryOf: registryDirSync,
-      logger: quiet,
-    });
+    const s = openRegistryStore<T>(registry(), { kind });
     disposables.push(s);
     return s;
   }

@@ -9,12 +9,10 @@ import * as path from 'node:path';
 import type { AgentRecord } from '../../src/core/agent';
 import { registrySchemaVersion } from '../../src/node/registry/recordFiles';
 import { readRegistries, registriesOf } from '../../src/node/registry/registryReader';
-import { RegistryStore } from '../../src/node/registry/registryStore';
+import { openRegistryStore } from './registryFixture';
 import { createTempRepo } from '../harness/tempRepo';
 import { agentRecord } from '../unit/agentRecords';
 import { git } from './managerFixture';
-
-const quiet = { info() {}, warn() {}, error() {} };
 
 /** Every file under `dir` with its bytes and mtime: what "nothing changed" is checked against. */
 function tree(dir: string): Record<string, string> {
@@ -62,12 +60,7 @@ describe('registry reader (Restricted Mode): records read from files, no git, no
 
   /** Records written as a trusted window writes them. */
   async function writeAgents(...records: AgentRecord[]): Promise<void> {
-    const store = new RegistryStore<AgentRecord>({
-      kind: 'agents',
-      registries: () => [registry],
-      registryOf: () => registry,
-      logger: quiet,
-    });
+    const store = openRegistryStore(registry, { registryOf: () => registry });
     try {
       store.load();
       await store.save(records);

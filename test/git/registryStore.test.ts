@@ -6,7 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { gitCommonDirSync, registryDirSync } from '../../src/node/registry/location';
 import { registrySchemaVersion, withFileLock } from '../../src/node/registry/recordFiles';
-import { RegistryStore } from '../../src/node/registry/registryStore';
+import type { RegistryStore } from '../../src/node/registry/registryStore';
+import { openRegistryStore } from './registryFixture';
 import { mergeRecords } from '../../src/util/merge';
 import { git } from './managerFixture';
 
@@ -17,8 +18,6 @@ interface Rec {
   readonly status: string;
   readonly note?: string;
 }
-
-const quiet = { info() {}, warn() {}, error() {} };
 
 describe('registry: one file per record in the git common dir, shared by windows', function () {
   this.timeout(30_000);
@@ -44,12 +43,7 @@ describe('registry: one file per record in the git common dir, shared by windows
 
   const stores: RegistryStore<Rec>[] = [];
   const store = () => {
-    const made = new RegistryStore<Rec>({
-      kind: 'agents',
-      registries: () => [registry],
-      registryOf: (root) => registryDirSync(root),
-      logger: quiet,
-    });
+    const made = openRegistryStore<Rec>(registry);
     stores.push(made);
     return made;
   };

@@ -11,12 +11,12 @@ import { builtinProfiles } from '../../src/core/clis/profiles';
 import { elsewhereGraceMs } from '../../src/core/agents/runningElsewhere';
 import { registryDirSync } from '../../src/node/registry/location';
 import { recordsOnDisk } from '../../src/node/registry/recordsOnDisk';
-import { RegistryStore } from '../../src/node/registry/registryStore';
+import type { RegistryStore } from '../../src/node/registry/registryStore';
+import { openRegistryStore } from './registryFixture';
 import { waitFor } from '../harness/waitFor';
 import { ManagerFixture } from './managerFixture';
 import { TerminalStandIn } from './terminalStandIn';
 
-const quiet = { info() {}, warn() {}, error() {} };
 const profiles = () => [
   ...builtinProfiles,
   { name: 'demo-terminal', command: '${demoAgent}', args: ['${prompt}'], mode: 'terminal' as const },
@@ -48,12 +48,7 @@ describe('a terminal agent of another window stays running while its process liv
   });
 
   function window(name: string): Window {
-    const store = new RegistryStore<AgentRecord>({
-      kind: 'agents',
-      registries: () => [registry],
-      registryOf: (root) => registryDirSync(root),
-      logger: quiet,
-    });
+    const store = openRegistryStore(registry);
     stores.push(store);
     const terminals = new TerminalStandIn();
     let n = 0;

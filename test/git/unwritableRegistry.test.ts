@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import type { AgentRecord } from '../../src/core/agent';
 import type { RecordWriteFailure } from '../../src/core/ports';
 import { readRegistries } from '../../src/node/registry/registryReader';
-import { RegistryStore } from '../../src/node/registry/registryStore';
+import type { RegistryStore } from '../../src/node/registry/registryStore';
+import { openRegistryStore } from './registryFixture';
 import { WriteHealth, writableSync } from '../../src/node/registry/writeHealth';
 import { createTempRepo } from '../harness/tempRepo';
 import { agentRecord } from '../unit/agentRecords';
@@ -52,13 +53,7 @@ describe('a registry folder that refuses writes (read-only mount)', function () 
   const stores: RegistryStore<AgentRecord>[] = [];
 
   const store = (health?: WriteHealth) => {
-    const made = new RegistryStore<AgentRecord>({
-      kind: 'agents',
-      registries: () => [registry],
-      registryOf: () => registry,
-      logger,
-      health,
-    });
+    const made = openRegistryStore(registry, { registryOf: () => registry, logger, health });
     stores.push(made);
     return made;
   };

@@ -5,11 +5,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { WindowId } from '../../src/core/plans/planTypes';
-import { RegistryStore } from '../../src/node/registry/registryStore';
+import type { RegistryStore } from '../../src/node/registry/registryStore';
+import { openRegistryStore } from './registryFixture';
 import { NodeWindowPresence, processWindow } from '../../src/node/windowPresence';
 import { ended, longLivedProcess } from './windowProcesses';
-
-const quiet = { info() {}, warn() {}, error() {} };
 
 describe('window presence (real processes)', function () {
   this.timeout(20_000);
@@ -74,12 +73,7 @@ describe('RegistryStore.update: a locked read-modify-write', function () {
   });
 
   const window = () => {
-    const store = new RegistryStore<Claimable>({
-      kind: 'plans',
-      registries: () => [dir],
-      registryOf: () => dir,
-      logger: quiet,
-    });
+    const store = openRegistryStore<Claimable>(dir, { kind: 'plans', registryOf: () => dir });
     stores.push(store);
     return store;
   };

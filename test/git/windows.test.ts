@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import type { AgentManager } from '../../src/core/agents/agentManager';
 import type { AgentRecord } from '../../src/core/agent';
 import { registryDirSync } from '../../src/node/registry/location';
-import { RegistryStore } from '../../src/node/registry/registryStore';
+import type { RegistryStore } from '../../src/node/registry/registryStore';
+import { openRegistryStore } from './registryFixture';
 import { SupervisedRunner } from '../../src/node/supervisedRunner';
 import { waitFor } from '../harness/waitFor';
 import { ManagerFixture, supervisorScript } from './managerFixture';
@@ -28,12 +29,7 @@ describe('two windows on one repository share its registry (real git, real agent
   /** A window: its own store, runner and manager, on the repository's registry. */
   const window = (name: string): AgentManager => {
     const registry = registryDirSync(fx.repo) as string;
-    const store = new RegistryStore<AgentRecord>({
-      kind: 'agents',
-      registries: () => [registry],
-      registryOf: (root) => registryDirSync(root),
-      logger: { info() {}, warn() {}, error() {} },
-    });
+    const store = openRegistryStore(registry);
     stores.push(store);
     let n = 0;
     return fx.manager({
