@@ -150,8 +150,14 @@ async function look(file: string): Promise<Found | undefined> {
   }
 }
 
-/** The file's content; undefined while it is being written, or when it is not a lock of ours. */
+/**
+ * The file's content; undefined while it is being written, or when it is not a lock of ours. A bare
+ * pid is the record lock of an earlier version, which always meant a process of this host.
+ */
 function parse(text: string): LockContent | undefined {
+  if (/^\d+\n$/.test(text)) {
+    return { pid: Number.parseInt(text, 10), host: os.hostname(), token: '', since: 0 };
+  }
   try {
     const v = JSON.parse(text) as Partial<LockContent>;
     return typeof v.pid === 'number' && typeof v.host === 'string' && typeof v.token === 'string'

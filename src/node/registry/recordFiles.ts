@@ -1,22 +1,25 @@
 /**
  * One record per file: `{ schemaVersion, revision, writtenAt, writer, record }`, written atomically
  * (a temporary file in the same folder, then rename) so a reader never sees half a record, and
- * changed under a lock file (`<name>.lock`, created exclusively, holding the writer's pid) so two
- * windows never interleave a read-compare-write. A lock whose holder is gone, or that is older than
- * `staleLockMs`, is taken over.
+ * changed under a lock file (`<name>.lock`, the lock of lockFile.ts: created exclusively, naming its
+ * holder) so two windows never interleave a read-compare-write.
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { AgentError } from '../../core/errors';
+import { acquireLock, type HeldLock, LockNotAcquired, type LockTimings } from './lockFile';
 
 /** The version of the files this build writes; a file with a higher one is left alone. */
 export const registrySchemaVersion = 1;
-/** A lock older than this is a writer that died without removing it. */
-export const staleLockMs = 10_000;
-const lockRetryMs = 15;
-const lockGiveUpMs = 5_000;
+/**
+ * A record's lock is held for the milliseconds of one read-compare-write; a lock unchanged for
+ * `staleMs` (the holder refreshes it every `refreshMs`) or whose holder on this host is gone is
+ * taken over, and a writer gives up after `giveUpMs` (longer than `staleMs`, so a stale lock never
+ * makes it give up).
+ */
+const recordLockTimings: LockTimings = { refreshMs: 2_000, staleMs: 10_000, giveUpMs: 15_000, pollMs: 15 };
 
 export interface RecordFile<T> {
   readonly schemaVersion: number;
@@ -103,52 +106,19 @@ export async function writeAtomically(file: string, text: string): Promise<void>
 
 /** Runs `body` holding `<file>.lock`; waits for another holder, takes over a stale lock. */
 export async function withFileLock<T>(file: string, body: () => Promise<T>): Promise<T> {
-  const lock = `${file}.lock`;
-  const started = Date.now();
-  for (;;) {
-    try {
-      await fsp.writeFile(lock, `${process.pid}\n`, { flag: 'wx' });
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw e;
-      }
-      if (await isStale(lock)) {
-        await fsp.rm(lock, { force: true });
-        continue;
-      }
-      if (Date.now() - started > lockGiveUpMs) {
-        throw new AgentError('registryLocked', { file, seconds: lockGiveUpMs / 1000 });
-      }
-      await new Promise((resolve) => setTimeout(resolve, lockRetryMs));
+  let held: HeldLock;
+  try {
+    held = await acquireLock(`${file}.lock`, { timings: recordLockTimings });
+  } catch (e) {
+    if (e instanceof LockNotAcquired) {
+      throw new AgentError('registryLocked', { file, seconds: recordLockTimings.giveUpMs / 1000 });
     }
+    throw e;
   }
   try {
     return await body();
   } finally {
-    await fsp.rm(lock, { force: true });
-  }
-}
-
-async function isStale(lock: string): Promise<boolean> {
-  try {
-    const [text, stat] = await Promise.all([fsp.readFile(lock, 'utf8'), fsp.stat(lock)]);
-    if (Date.now() - stat.mtimeMs > staleLockMs) {
-      return true;
-    }
-    const pid = Number.parseInt(text, 10);
-    return Number.isInteger(pid) && pid > 0 && !isAlive(pid);
-  } catch {
-    return false; // gone meanwhile, or being written: try again
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    await held.release();
   }
 }
 
