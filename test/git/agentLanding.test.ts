@@ -98,6 +98,30 @@ describe('AgentLanding: commit, merge, conflicts, discard and restore with real 
     assert.equal(git(fx.repo, 'status', '--porcelain'), '', 'the main worktree is still untouched');
   });
 
+  it('sends the conflicts to the agent as one follow-up naming the branches and every file, and it runs again', async () => {
+    const a = await run('replace app.js: hi => from A\ncreate notes.md: from A', 'Agent A');
+    const b = await run('replace app.js: hi => from B\ncreate notes.md: from B', 'Agent B');
+    await landing.commit(a.id, 'A');
+    await landing.commit(b.id, 'B');
+    assert.equal((await landing.merge(a.id, 'merge', 'A')).kind, 'merged');
+    const result = await landing.merge(b.id, 'merge', 'B');
+    assert.equal(result.kind, 'conflicts');
+    const files = result.kind === 'conflicts' ? result.files : [];
+    assert.deepEqual([...files].sort(), ['app.js', 'notes.md']);
+    const workspace = recordWorkspace(fx.repo);
+    await landing.sendConflictsToAgent(b.id, files);
+    const branch = manager.get(b.id).branch!;
+    assert.deepEqual(manager.get(b.id).followUps, [
+      [
+        `Merge the branch main into your branch ${branch} (git merge main) and resolve the conflicts in these files:`,
+        ...files.map((f) => `- ${f}`),
+        'Keep the intent of both sides, then commit the merge.',
+      ].join('\n'),
+    ]);
+    await fx.finished(manager, b.id);
+    assertUntouched(workspace, 'sending the conflicts to the agent leaves the workspace untouched');
+  });
+
   it('refuses to merge over uncommitted workspace changes to the same files', async () => {
     const agent = await run('replace app.js: hi => agent', 'Touches app');
     await landing.commit(agent.id, 'agent');
