@@ -1,5 +1,6 @@
 // The table and the details `npm run bench` prints, read back from the sections' results.
 import type { Comparison } from './gitCosts';
+import { outputTargetRatio } from './outputView';
 import { registryRows } from './registry/rows';
 import { ms, type Row } from './stats';
 
@@ -11,6 +12,7 @@ export const targets = {
   bundleBytes: 1_000_000,
   propagationMs: 1000,
   registryAddedMs: 50,
+  outputViewRatio: outputTargetRatio,
 };
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- reads back the sections' own results */
@@ -125,6 +127,31 @@ export function rows(results: Record<string, unknown>): Row[] {
     out.push({ figure: '  gzipped', value: `${(b.gzipBytes / 1000).toFixed(1)} kB` });
   }
   out.push(...registryRows(r.propagation, r.registry));
+  if (r.output) {
+    const o = r.output;
+    const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+    out.push({
+      figure: `opening an agent's output view: ${mb(o.largeBytes)} log / ${(o.smallBytes / 1024).toFixed(0)} KB log (median of ${o.rounds})`,
+      value: `${o.ratio.toFixed(2)}×`,
+      target: `≤ ${targets.outputViewRatio}×`,
+      pass: o.ratio <= targets.outputViewRatio,
+    });
+    out.push({
+      figure: '  20 KB log / 20 MB log (tail read + first follow read)',
+      value: `${ms(o.smallMs)} / ${ms(o.largeMs)}`,
+    });
+    out.push({ figure: '  median of paired ratios', value: `${o.pairedRatio.toFixed(2)}×` });
+    out.push({
+      figure: `  20 MB log: shown / said hidden (tail of ${o.tailBytes / 1024} KB)`,
+      value: `${o.shownChars} chars / ${mb(o.hiddenBytes)}`,
+      target: 'context',
+    });
+    out.push({
+      figure: '  before: whole file read + decoded, 20 KB / 20 MB (channel cost not included)',
+      value: `${ms(o.wholeSmallMs)} / ${ms(o.wholeLargeMs)}`,
+      target: 'context',
+    });
+  }
   return out;
 }
 

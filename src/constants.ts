@@ -6,6 +6,7 @@ export const commands = {
   tryDemo: 'parallelAgents.tryDemo',
   stop: 'parallelAgents.stop',
   showOutput: 'parallelAgents.showOutput',
+  openFullLog: 'parallelAgents.openFullLog',
   showResult: 'parallelAgents.showResult',
   openWorktree: 'parallelAgents.openWorktree',
   revealTerminal: 'parallelAgents.revealTerminal',

@@ -5,6 +5,7 @@ import { schemes } from './constants';
 import type { AgentRecord } from './core/agent';
 import { Config } from './host/config';
 import type { ChannelLogger } from './host/logger';
+import { LogFollower, readLogTail } from './node/logTail';
 import { createServices } from './services';
 import { AgentsTreeProvider, type TreeNode, type ViewRow } from './ui/agentsView/agentsTreeProvider';
 import type { LateTreeProvider } from './ui/agentsView/lateTreeProvider';
@@ -17,7 +18,7 @@ import { trackAgentDiffContext } from './ui/diff/agentDiffContext';
 import { BaseContentProvider } from './ui/diff/baseContentProvider';
 import { ChangeDecorationProvider } from './ui/diff/changeDecorations';
 import { FinishNotifications } from './ui/notifications';
-import { AgentOutputViews } from './ui/outputViews';
+import { AgentOutputViews, type LogViewSource } from './ui/outputViews';
 import { OverlapModel } from './ui/overlapModel';
 import { PlanNotifications } from './ui/planNotifications';
 import { AgentsStatusBar } from './ui/statusBar';
@@ -51,7 +52,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
   );
   const overlaps = new OverlapModel(manager);
   const tree = new AgentsTreeProvider(manager, overlaps, plans, reconciler);
-  const outputs = new AgentOutputViews(manager);
+  const outputs = new AgentOutputViews(manager, logViewSource);
   const dispatchDeps = {
     manager,
     git,
@@ -107,3 +108,9 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
     },
   };
 }
+
+/** Output views read logs from their tail and follow them (node/logTail.ts). */
+const logViewSource: LogViewSource = {
+  readTail: (logPath) => readLogTail(logPath),
+  follow: (logPath, position, emit) => new LogFollower(logPath, position, emit),
+};

@@ -175,6 +175,7 @@ export interface AgentErrorData {
   noFolderIsARepository: { readonly folders: readonly string[] };
   noAgentApplies: Empty;
   noResult: Titled;
+  noLog: Titled;
   notInWorktree: Titled;
   terminalClosed: Titled;
   noFileRow: Empty;

@@ -109,6 +109,7 @@ const reasons: { readonly [C in AgentErrorCode]: AgentErrorReason } = {
   noFolderIsARepository: 'notGitRepository',
   noAgentApplies: 'unknownAgent',
   noResult: 'unknownAgent',
+  noLog: 'unknownAgent',
   notInWorktree: 'unknownAgent',
   terminalClosed: 'unknownAgent',
   noFileRow: 'unknownAgent',

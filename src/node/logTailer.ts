@@ -14,7 +14,7 @@ export class LogTailer {
   private ino?: number;
   private origin: LogOrigin = { cut: 0, markerLength: 0 };
   private watcher?: fs.FSWatcher;
-  private readonly decoder = new StringDecoder('utf8');
+  private decoder = new StringDecoder('utf8');
   private readonly buffer = Buffer.alloc(readChunk);
   private closed = false;
 
@@ -80,7 +80,12 @@ export class LogTailer {
     this.handle = file.handle;
     this.ino = file.ino;
     this.origin = file.origin;
-    if (this.position < file.origin.cut) {
+    if (this.position > file.origin.cut + file.size - file.origin.markerLength) {
+      // A cut keeps every byte read so far, so this is another file put in the log's place.
+      this.decoder = new StringDecoder('utf8');
+      this.emit('\n[parallel-agents] the log file was replaced: its new content follows\n');
+      this.position = file.origin.cut;
+    } else if (this.position < file.origin.cut) {
       // Only when this reader fell more than half the cap behind the agent.
       this.emit(
         `\n[parallel-agents] ${file.origin.cut - this.position} bytes of output were cut before they could be shown\n`,
@@ -105,6 +110,7 @@ export class LogTailer {
 interface OpenLog {
   readonly handle: FileHandle;
   readonly ino: number;
+  readonly size: number;
   readonly origin: LogOrigin;
 }
 
@@ -118,7 +124,7 @@ async function openLog(logPath: string): Promise<OpenLog | undefined> {
   try {
     const head = Buffer.alloc(128);
     const [{ bytesRead }, stat] = await Promise.all([handle.read(head, 0, head.length, 0), handle.stat()]);
-    return { handle, ino: stat.ino, origin: parseLogOrigin(head.subarray(0, bytesRead)) };
+    return { handle, ino: stat.ino, size: stat.size, origin: parseLogOrigin(head.subarray(0, bytesRead)) };
   } catch {
     await handle.close().catch(() => undefined);
     return undefined;

@@ -1,45 +1,139 @@
 import * as vscode from 'vscode';
+import type { AgentRecord } from '../core/agent';
 import type { AgentManager } from '../core/agents';
+import { AgentError } from '../core/errors';
+import type { LogTail } from '../node/logTail';
+import { byteSize } from './byteSize';
 
-/** One output channel per agent, made on first Show Output: the log so far, then live output. */
+/** How an output view reads a log (node/logTail.ts in the extension; the composition root passes it). */
+export interface LogViewSource {
+  /** The log's last bytes from a line start; undefined when there is no log file. */
+  readTail(logPath: string): Promise<LogTail | undefined>;
+  /** Emits what is appended to the log after `position`, in order, once; wake() reads now. */
+  follow(logPath: string, position: number, emit: (text: string) => void): LogFollowing;
+}
+
+export interface LogFollowing extends vscode.Disposable {
+  wake(): void;
+}
+
+interface View {
+  readonly channel: vscode.OutputChannel;
+  following?: LogFollowing;
+  /** A record without a log (made by an old version): live output is shown as it is announced. */
+  readonly unlogged?: boolean;
+  disposed?: boolean;
+}
+
+const activeStatuses: ReadonlySet<string> = new Set(['queued', 'preparing', 'running', 'waiting-for-input']);
+
+/**
+ * One output channel per agent, made on first Show Output: the log's tail (its size does not change
+ * what opening costs), then everything appended to the log after it. Agents whose view nobody
+ * opened cost nothing here: their output only wakes views that exist.
+ */
 export class AgentOutputViews implements vscode.Disposable {
-  private readonly channels = new Map<string, vscode.OutputChannel>();
+  private readonly views = new Map<string, View>();
   private readonly subscriptions: vscode.Disposable[] = [];
 
-  constructor(private readonly manager: AgentManager) {
+  constructor(
+    private readonly manager: AgentManager,
+    private readonly logs: LogViewSource,
+  ) {
     this.subscriptions.push(
-      manager.onDidOutput(({ id, text }) => this.channels.get(id)?.append(text)),
+      // Output is in the log before (or, for the manager's own lines, just after) it is announced.
+      manager.onDidOutput(({ id, text }) => {
+        const view = this.views.get(id);
+        if (view?.unlogged) {
+          view.channel.append(text);
+        } else {
+          view?.following?.wake();
+        }
+      }),
       manager.onDidChangeAgent(({ id, kind }) => {
         if (kind === 'removed') {
-          this.channels.get(id)?.dispose();
-          this.channels.delete(id);
+          this.close(id);
+        } else {
+          this.views.get(id)?.following?.wake();
         }
       }),
     );
   }
 
   async show(id: string): Promise<void> {
-    let channel = this.channels.get(id);
-    if (!channel) {
+    let view = this.views.get(id);
+    if (!view) {
       const record = this.manager.get(id);
-      channel = vscode.window.createOutputChannel(vscode.l10n.t('Agent: {0}', record.title));
-      this.channels.set(id, channel);
-      channel.appendLine(`$ ${record.profile} — ${record.cwd}`);
+      const channel = vscode.window.createOutputChannel(vscode.l10n.t('Agent: {0}', record.title));
+      view = { channel, unlogged: !record.logPath };
+      this.views.set(id, view);
+      view.channel.appendLine(`$ ${record.profile} — ${record.cwd}`);
       if (record.logPath) {
-        try {
-          const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(record.logPath));
-          channel.append(new TextDecoder().decode(bytes));
-        } catch {
-          // No output yet: the log file is created with the first byte.
-        }
+        await this.open(view, record, record.logPath);
       }
     }
-    channel.show(true);
+    view.channel.show(true);
+  }
+
+  /** Opens the agent's whole log file in an editor, with VS Code's own handling of large files. */
+  async openFullLog(record: AgentRecord): Promise<void> {
+    const uri = record.logPath ? vscode.Uri.file(record.logPath) : undefined;
+    if (!uri || !(await exists(uri))) {
+      throw new AgentError('noLog', { title: record.title });
+    }
+    await vscode.commands.executeCommand('vscode.open', uri, { preview: true });
+    const editor = vscode.window.activeTextEditor;
+    if (editor?.document.uri.toString() === uri.toString()) {
+      const end = editor.document.lineAt(editor.document.lineCount - 1).range.end;
+      editor.selection = new vscode.Selection(end, end);
+      editor.revealRange(new vscode.Range(end, end));
+    }
+  }
+
+  private async open(view: View, record: AgentRecord, logPath: string): Promise<void> {
+    const tail = await this.logs.readTail(logPath).catch(() => undefined);
+    if (view.disposed) {
+      return;
+    }
+    if (!tail) {
+      view.channel.appendLine(
+        activeStatuses.has(record.status)
+          ? vscode.l10n.t('No output yet: it appears here as the agent writes it.')
+          : vscode.l10n.t('The log file {0} does not exist.', logPath),
+      );
+    } else if (tail.hiddenBytes > 0) {
+      view.channel.appendLine(
+        vscode.l10n.t(
+          "… {0} of earlier output not shown — run 'Open Full Agent Log' to see the whole log",
+          byteSize(tail.hiddenBytes),
+        ),
+      );
+    }
+    view.channel.append(tail?.text ?? '');
+    // From where the tail ended: output written meanwhile follows it, none of it twice.
+    view.following = this.logs.follow(logPath, tail?.end ?? 0, (text) => view.channel.append(text));
+    view.following.wake();
+  }
+
+  private close(id: string): void {
+    const view = this.views.get(id);
+    if (view) {
+      view.disposed = true;
+      view.following?.dispose();
+      view.channel.dispose();
+      this.views.delete(id);
+    }
   }
 
   dispose(): void {
     this.subscriptions.forEach((s) => s.dispose());
-    this.channels.forEach((c) => c.dispose());
-    this.channels.clear();
+    [...this.views.keys()].forEach((id) => this.close(id));
   }
+}
+
+function exists(uri: vscode.Uri): Thenable<boolean> {
+  return vscode.workspace.fs.stat(uri).then(
+    () => true,
+    () => false,
+  );
 }

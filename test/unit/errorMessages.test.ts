@@ -128,6 +128,7 @@ const samples: { readonly [C in AgentErrorCode]: AgentErrorData[C] } = {
   noFolderIsARepository: { folders: ['a', 'b'] },
   noAgentApplies: {},
   noResult: { title: 'Fix' },
+  noLog: { title: 'Fix' },
   notInWorktree: { title: 'Fix' },
   terminalClosed: { title: 'Fix' },
   noFileRow: {},

@@ -39,6 +39,9 @@ export function agentCommands(deps: AgentCommandDeps) {
       }
       await deps.outputs.show(record.id);
     },
+    openFullLog: async (arg?: unknown) => {
+      await deps.outputs.openFullLog(await pickAgent(arg, (r) => r.logPath !== undefined));
+    },
     showResult: async (arg?: unknown) => {
       const record = await pickAgent(arg, (r) => r.activity?.result !== undefined);
       const result = record.activity?.result;

@@ -72,6 +72,7 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
       }),
     [commands.stop]: agent.stop,
     [commands.showOutput]: agent.showOutput,
+    [commands.openFullLog]: agent.openFullLog,
     [commands.showResult]: agent.showResult,
     [commands.openWorktree]: agent.openWorktree,
     [commands.revealTerminal]: agent.revealTerminal,

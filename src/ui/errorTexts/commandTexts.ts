@@ -19,6 +19,7 @@ export const commandTexts = {
     ),
   noAgentApplies: () => l10n.t('There is no agent this applies to.'),
   noResult: (d) => l10n.t('Agent "{0}" has reported no result.', d.title),
+  noLog: (d) => l10n.t('Agent "{0}" has no log file: it has written no output yet, or its log was deleted.', d.title),
   notInWorktree: (d) => l10n.t('Agent "{0}" works in the workspace itself, not in a worktree.', d.title),
   terminalClosed: (d) => l10n.t('The terminal of agent "{0}" has closed.', d.title),
   noFileRow: () => l10n.t('Open a change from a file row of the Agents view.'),
