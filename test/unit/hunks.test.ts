@@ -43,6 +43,7 @@ describe('picking lines of an agent change', () => {
     const agent = 'one\ntwo\nA\nB\nC\nthree\nfour\nfive\n';
     assert.equal(accept(base, agent, [at(3, 4)]), 'one\ntwo\nB\nC\nthree\nfour\nfive\n');
     assert.equal(accept(base, agent, [at(2), at(4)]), 'one\ntwo\nA\nC\nthree\nfour\nfive\n');
+    assert.equal(accept(base, agent, [at(2), at(3, 4), at(2, 3)]), agent, 'overlapping selections take each line once');
     assert.equal(revert(base, agent, [at(3, 4)]), 'one\ntwo\nA\nthree\nfour\nfive\n');
   });
 
@@ -96,6 +97,9 @@ describe('picking lines of an agent change', () => {
     assert.equal(accept(noEol, 'one\ntwo\nthree\n', [at(2)]), 'one\ntwo\nthree\n');
     assert.equal(accept('one\ntwo\n', 'one\ntwo\nthree', [at(2)]), 'one\ntwo\nthree');
     assert.equal(revert(noEol, 'one\ntwo\nthree\nfour', [at(2)]), noEol);
+    // The agent dropped the final newline of a line it kept: selecting the line it added must not replace that line.
+    assert.equal(accept('a\nb\n', 'a\nc\nb', [at(1)]), 'a\nc\nb');
+    assert.equal(revert('a\nb\n', 'a\nc\nb', [at(1)]), 'a\nb\n');
   });
 
   it('fills an empty new file with just the selected lines', () => {
@@ -126,6 +130,24 @@ describe('accepting into a workspace that moved on', () => {
       refusal(() => accept(base, agent, [at(3)], 'one\ntwo\nthree\nmine\nfour\nfive\n')),
       { path: 'f.txt', lines: '3–5' },
       'the user inserted at the same place',
+    );
+  });
+
+  it('refuses a change when the user edited any of the base lines it replaces', () => {
+    const agent = 'one\nTWO\nTHREE\nFOUR\nfive\n';
+    assert.deepEqual(
+      refusal(() => accept(base, agent, [cursor(2)], 'one\ntwo\nmine\nfour\nfive\n')),
+      {
+        path: 'f.txt',
+        lines: '2–4',
+      },
+    );
+    assert.deepEqual(
+      refusal(() => accept(base, agent, [cursor(2)], 'one\ntwo\nthree\nmine\nfour\nfive\n')),
+      {
+        path: 'f.txt',
+        lines: '2–5',
+      },
     );
   });
 
