@@ -2,7 +2,7 @@
 // bench-results/bench.json. Timings are never asserted (the machine is noisy): a missed target is
 // information and the exit code stays 0; only a bench that broke exits non-zero.
 // Usage: node out/bench/bench.js [--only=overhead,burst,costs,plan,tmpfs,profile,activation,bundle,
-//   propagation,registry,output]; through npm: npm run bench -- --only=propagation,registry
+//   propagation,registry,output,hunks]; through npm: npm run bench -- --only=propagation,registry
 // The git figures use a repository in os.tmpdir() (set TMPDIR to move it); when a memory file
 // system exists (/dev/shm), the overhead is measured there too, disk excluded, and so is the
 // breakdown of a dispatch's steps.
@@ -15,6 +15,7 @@ import { measureActivation } from './activation/measure';
 import { measureBundle } from './bundle';
 import { measureBurst, measureOverhead } from './dispatch';
 import { compareCheckoutWorkers, measureGitCosts } from './gitCosts';
+import { measureHunks } from './hunks';
 import { type BenchManager, createBenchManager, withoutChangeSets } from './manager';
 import { measureOutputView } from './outputView';
 import { measurePlan } from './plan';
@@ -37,6 +38,7 @@ const sections = [
   'propagation',
   'registry',
   'output',
+  'hunks',
 ] as const;
 type Section = (typeof sections)[number];
 
@@ -139,6 +141,7 @@ async function main(): Promise<void> {
   await section('propagation', measurePropagation);
   await section('registry', measureRegistry);
   await section('output', measureOutputView);
+  await section('hunks', () => measureHunks());
 
   console.log('');
   printTable(rows(results));

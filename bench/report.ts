@@ -152,6 +152,17 @@ export function rows(results: Record<string, unknown>): Row[] {
       target: 'context',
     });
   }
+  if (r.hunks) {
+    const h = r.hunks;
+    out.push({
+      figure: `accept one hunk, ${h.lines}-line file (acceptSelectedLines; p50 of ${h.runs}, max)`,
+      value: `${ms(h.p50Ms)}, ${ms(h.maxMs)}`,
+      target: `≤ ${h.targetMs} ms`,
+      pass: h.maxMs <= h.targetMs,
+    });
+    out.push({ figure: '  workspace file edited in 20 other places (p50)', value: ms(h.movedOnP50Ms) });
+    out.push({ figure: '  of which the line work in memory, no git or files (p50)', value: ms(h.inMemoryP50Ms) });
+  }
   return out;
 }
 

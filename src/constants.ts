@@ -19,6 +19,8 @@ export const commands = {
   reviewAll: 'parallelAgents.reviewAll',
   acceptFile: 'parallelAgents.acceptFile',
   revertFile: 'parallelAgents.revertFile',
+  acceptSelectedRanges: 'parallelAgents.acceptSelectedRanges',
+  revertSelectedRanges: 'parallelAgents.revertSelectedRanges',
   followUp: 'parallelAgents.followUp',
   commit: 'parallelAgents.commit',
   merge: 'parallelAgents.merge',

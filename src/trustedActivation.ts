@@ -6,6 +6,7 @@ import type { AgentRecord } from './core/agent';
 import { Config } from './host/config';
 import type { ChannelLogger } from './host/logger';
 import { LogFollower, readLogTail } from './node/logTail';
+import { NodeFileBytes } from './node/fileBytes';
 import { createServices } from './services';
 import { AgentsTreeProvider, type TreeNode, type ViewRow } from './ui/agentsView/agentsTreeProvider';
 import type { LateTreeProvider } from './ui/agentsView/lateTreeProvider';
@@ -90,6 +91,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
         dispatch: dispatchDeps,
         strategy: () => config.mergeStrategy(),
         reconciler,
+        files: new NodeFileBytes(),
       }),
       logger,
     ),

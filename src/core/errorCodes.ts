@@ -165,6 +165,12 @@ export interface AgentErrorData {
   taskWaitingFor: { readonly tasks: readonly string[] };
   taskBlockedBy: { readonly tasks: readonly string[] };
   taskConflicted: Empty;
+  // accepting and reverting an agent's lines, src/core/review
+  /** `path` holds a NUL byte or is not UTF-8: it has no lines to take one by one. */
+  binaryHunks: { readonly path: string };
+  noChangeSelected: { readonly path: string };
+  /** `lines` ("12" or "12–14", 1-based) are the workspace file's lines that are no longer the base's. */
+  hunkNoLongerApplies: { readonly path: string; readonly lines: string };
   // commands, src/ui
   cancelled: Empty;
   untrustedDispatch: Empty;
@@ -185,6 +191,8 @@ export interface AgentErrorData {
   worksInWorkspace: Titled;
   alreadyInWorkspace: Titled;
   unsavedEditor: { readonly path: string };
+  /** The agent's side of its diff has unsaved edits: the selected lines may not be the file's. */
+  unsavedAgentEditor: { readonly path: string };
   uncommittedFiles: Titled & { readonly count: number };
   mergeTouchesDirtyFiles: { readonly files: readonly string[] };
   noMissingAgent: Empty;

@@ -5,12 +5,14 @@ import type { AgentManager } from '../../core/agents';
 import type { PlanService } from '../../core/plans';
 import type { Reconciler } from '../../core/reconcile';
 import type { Git, MergeStrategy } from '../../core/git';
+import type { FileBytes } from '../../core/review';
 import type { TerminalRunner } from '../../host/terminalRunner';
 import type { AgentOutputViews } from '../outputViews';
 import { agentCommands } from './agentCommands';
 import type { CommandHandler } from './commandRunner';
 import { type DispatchArgs, type DispatchDeps, dispatchCommand } from './dispatchCommand';
 import { forecastConflicts } from './forecastCommand';
+import { hunkCommands } from './hunkCommands';
 import { landCommands } from './landCommands';
 import { planCommands } from './planCommands';
 import { reconcileCommands } from './reconcileCommands';
@@ -27,6 +29,8 @@ export interface CommandTableDeps {
   readonly dispatch: DispatchDeps;
   readonly strategy: () => MergeStrategy;
   readonly reconciler: Reconciler;
+  /** The files Accept and Revert Selected Lines read and write. */
+  readonly files: FileBytes;
 }
 
 /** What Try the Demo Agent asks of the demo agent: it only creates a file, so it works in any repository. */
@@ -53,6 +57,7 @@ export function restrictedModeCommandTable(deps: { showLog: () => void }): Recor
 export function commandTable(deps: CommandTableDeps): Record<string, CommandHandler> {
   const agent = agentCommands(deps);
   const review = reviewCommands({ manager: deps.manager, landing: deps.git });
+  const hunks = hunkCommands({ manager: deps.manager, git: deps.git, files: deps.files });
   const land = landCommands(deps);
   const reconcile = reconcileCommands({ manager: deps.manager, reconciler: deps.reconciler });
   const plan = planCommands({
@@ -84,6 +89,8 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
     [commands.reviewAll]: review.reviewAll,
     [commands.acceptFile]: review.acceptFile,
     [commands.revertFile]: review.revertFile,
+    [commands.acceptSelectedRanges]: hunks.acceptSelectedRanges,
+    [commands.revertSelectedRanges]: hunks.revertSelectedRanges,
     [commands.followUp]: review.followUp,
     [commands.commit]: land.commit,
     [commands.merge]: land.merge,

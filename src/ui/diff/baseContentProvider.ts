@@ -28,6 +28,11 @@ export class BaseContentProvider implements vscode.TextDocumentContentProvider {
     });
   }
 
+  /** The query of a base side's uri; undefined for any other uri. */
+  static queryOf(uri: vscode.Uri): BaseQuery | undefined {
+    return uri.scheme === schemes.base ? (JSON.parse(uri.query) as BaseQuery) : undefined;
+  }
+
   /** The agent change behind a diff tab, when the tab is one of an agent's diffs. */
   static changeOf(tab: vscode.Tab | undefined): { agentId: string; path: string } | undefined {
     if (tab?.input instanceof vscode.TabInputTextDiff && tab.input.original.scheme === schemes.base) {

@@ -1,0 +1,17 @@
+/**
+ * Review: taking an agent's work apart line by line. The changes between the base version of a
+ * file and the agent's (a line diff that keeps every line's own ending), the parts of them a
+ * selection in the diff editor picks, and those parts accepted into the workspace's file or
+ * reverted in the agent's worktree, byte for byte: CRLF, mixed endings, a missing final line break,
+ * tabs and any UTF-8 text come through unchanged; a binary file, or a workspace whose lines there
+ * are no longer the base's, is refused with nothing written.
+ */
+export { acceptSelectedLines, revertSelectedLines } from './hunkActions';
+export type { FileBytes, HunkDeps, HunkOutcome } from './hunkActions';
+export { applyToTarget, revertInAgent } from './hunkApply';
+export { selectChanges } from './hunkSelection';
+export type { LineSelection } from './hunkSelection';
+export { diffLines } from './lineDiff';
+export type { LineChange } from './lineDiff';
+export { bytesOf, splitLines, textOf } from './textLines';
+export type { Lines } from './textLines';
