@@ -101,7 +101,7 @@ describe('Accept and Revert Selected Lines of an agent diff through the real UI'
 
     // Select lines 5 and 6 ("\tnuevo 2 ñ", "nuevo 3") of the three-line hunk on the agent's side.
     await modifiedLine('nuevo 2').click();
-    await page.keyboard.press('Shift+Down');
+    await page.keyboard.press('Shift+ArrowDown');
     await page.keyboard.press('Shift+End');
     await clickMenuItem(
       page,
