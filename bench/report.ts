@@ -125,6 +125,17 @@ export function rows(results: Record<string, unknown>): Row[] {
     out.push({ figure: '  gzipped', value: `${(b.gzipBytes / 1000).toFixed(1)} kB` });
   }
   out.push(...registryRows(r.propagation, r.registry));
+  if (r.forecast) {
+    const f = r.forecast;
+    out.push({ figure: `Forecast Conflicts, ${f.agents} agents (${f.pairs} pairs), ${f.files} files`, value: '' });
+    for (const c of f.cases) {
+      out.push({
+        figure: `  ${c.name} (reports ${c.pairConflicts} pairs, ${c.branchConflicts} vs main): all / 1st batch`,
+        value: `${ms(c.forecastMs)} / ${ms(c.firstStepMs)}`,
+        target: 'context',
+      });
+    }
+  }
   return out;
 }
 
