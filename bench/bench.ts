@@ -2,7 +2,7 @@
 // bench-results/bench.json. Timings are never asserted (the machine is noisy): a missed target is
 // information and the exit code stays 0; only a bench that broke exits non-zero.
 // Usage: node out/bench/bench.js [--only=overhead,burst,costs,plan,tmpfs,profile,activation,bundle,
-//   propagation,registry,output,hunks]; through npm: npm run bench -- --only=propagation,registry
+//   propagation,registry,output,hunks,forecast]; through npm: npm run bench -- --only=propagation,registry
 // The git figures use a repository in os.tmpdir() (set TMPDIR to move it); when a memory file
 // system exists (/dev/shm), the overhead is measured there too, disk excluded, and so is the
 // breakdown of a dispatch's steps.
@@ -14,6 +14,7 @@ import { repoRoot } from '../test/harness/paths';
 import { measureActivation } from './activation/measure';
 import { measureBundle } from './bundle';
 import { measureBurst, measureOverhead } from './dispatch';
+import { measureForecast } from './forecast';
 import { compareCheckoutWorkers, measureGitCosts } from './gitCosts';
 import { measureHunks } from './hunks';
 import { type BenchManager, createBenchManager, withoutChangeSets } from './manager';
@@ -39,6 +40,7 @@ const sections = [
   'registry',
   'output',
   'hunks',
+  'forecast',
 ] as const;
 type Section = (typeof sections)[number];
 
@@ -142,6 +144,7 @@ async function main(): Promise<void> {
   await section('registry', measureRegistry);
   await section('output', measureOutputView);
   await section('hunks', () => measureHunks());
+  await section('forecast', measureForecast);
 
   console.log('');
   printTable(rows(results));

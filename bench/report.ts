@@ -163,6 +163,17 @@ export function rows(results: Record<string, unknown>): Row[] {
     out.push({ figure: '  workspace file edited in 20 other places (p50)', value: ms(h.movedOnP50Ms) });
     out.push({ figure: '  of which the line work in memory, no git or files (p50)', value: ms(h.inMemoryP50Ms) });
   }
+  if (r.forecast) {
+    const f = r.forecast;
+    out.push({ figure: `Forecast Conflicts, ${f.agents} agents (${f.pairs} pairs), ${f.files} files`, value: '' });
+    for (const c of f.cases) {
+      out.push({
+        figure: `  ${c.name} (reports ${c.pairConflicts} pairs, ${c.branchConflicts} vs main): all / 1st batch`,
+        value: `${ms(c.forecastMs)} / ${ms(c.firstStepMs)}`,
+        target: 'context',
+      });
+    }
+  }
   return out;
 }
 

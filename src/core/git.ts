@@ -45,6 +45,13 @@ export interface MergeForecast {
   readonly conflicts: readonly string[];
 }
 
+export interface AgentsForecast {
+  /** Each branch merged into `into`, in the order given. */
+  readonly landing: readonly MergeForecast[];
+  /** Each pair of branches, in the order (0, 1), (0, 2), …, (1, 2), …: the two merged into `into`, merged together. */
+  readonly pairs: readonly MergeForecast[];
+}
+
 export type MergeOutcome =
   | { readonly ok: true; readonly sha: string }
   | { readonly ok: false; readonly conflicts: readonly string[] };
@@ -132,6 +139,12 @@ export interface LandingGit {
   forecastMerge(repoRoot: string, ours: string, theirs: string): Promise<MergeForecast>;
   /** Many forecasts in one git process where git allows it (merge-tree --stdin). */
   forecastMany(repoRoot: string, pairs: readonly (readonly [string, string])[]): Promise<MergeForecast[]>;
+  /**
+   * Forecast Conflicts: each of `branches` merged into `into`, and each pair of them as they would be
+   * once both are merged into `into` (so changes `into` made after a branch started are on both
+   * sides). One merge-tree batch, and a second only to check pairs whose tips conflict.
+   */
+  forecastAgents(repoRoot: string, into: string, branches: readonly string[]): Promise<AgentsForecast>;
   /**
    * Lands `branch` on the branch checked out in `cwd` (the main worktree). merge: --no-ff commit;
    * squash: one commit with `message`; rebase: the agent branch is rebased onto the current branch

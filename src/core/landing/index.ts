@@ -6,6 +6,8 @@
 export { AgentLanding, inProcessOnly, savedRefPrefix } from './agentLanding';
 export type { MergeResult } from './agentLanding';
 export { sameChangeSet } from './changeSet';
+export { forecastRepo } from './conflictForecast';
+export type { ForecastGit, RepoForecast } from './conflictForecast';
 export { forecastPairs, liveBranchAgents, readForecasts, suggestMergeOrder } from './mergeOrder';
 export type { ForecastConflict, MergeSuggestion } from './mergeOrder';
 export { findOverlaps, repoRelativePath, sameOverlaps } from './overlaps';

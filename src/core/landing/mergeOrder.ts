@@ -2,12 +2,12 @@
  * Forecast Conflicts: which live agents' branches would conflict, and in what order to merge them.
  *
  * The approximation: agents are merged one after another into the current branch, and agent B,
- * merged after A, is taken to conflict exactly when the pairwise merge-tree of A's and B's branches
- * conflicts (standing in for B against current+A), or when B alone conflicts with the current
- * branch. Under it, order alone never avoids a conflict: whichever agent of a conflicting pair comes
- * second conflicts. So an order is conflict-free only when there is no conflict at all, and
- * otherwise the best order merges a maximum independent set of the conflict graph first. Only
- * committed work is seen: merge-tree compares branch tips, not worktrees.
+ * merged after A, is taken to conflict exactly when the pair (A, B) is forecast to conflict (their
+ * work, each merged into the current branch, conflicts: conflictForecast.ts), or when B alone
+ * conflicts with the current branch. Under it, order alone never avoids a conflict: whichever agent
+ * of a conflicting pair comes second conflicts. So an order is conflict-free only when there is no
+ * conflict at all, and otherwise the best order merges a maximum independent set of the conflict
+ * graph first. Only committed work is seen: merge-tree compares branch tips, not worktrees.
  */
 import type { AgentRecord, AgentStatus } from '../agent';
 import type { MergeForecast } from '../git';

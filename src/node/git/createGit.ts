@@ -1,6 +1,7 @@
 /** Builds the one git object of the extension: every domain on one GitRunner. */
 import type { ChangedFile } from '../../core/agent';
 import type {
+  AgentsForecast,
   Git,
   GitRefInfo,
   MergeForecast,
@@ -129,6 +130,9 @@ export class NodeGit implements Git {
   }
   forecastMany(repoRoot: string, pairs: Pair): Promise<MergeForecast[]> {
     return this.landing.forecastMany(repoRoot, pairs);
+  }
+  forecastAgents(repoRoot: string, into: string, branches: readonly string[]): Promise<AgentsForecast> {
+    return this.landing.forecastAgents(repoRoot, into, branches);
   }
   land(cwd: string, agentCwd: string, branch: string, strategy: MergeStrategy, message: string): Promise<MergeOutcome> {
     return this.landing.land(cwd, agentCwd, branch, strategy, message);

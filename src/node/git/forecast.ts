@@ -38,11 +38,22 @@ export class MergeForecaster {
     if (support === 'writeTree' || (support === 'stdin' && pairs.length === 1)) {
       return Promise.all(pairs.map((pair) => this.single(repoRoot, pair)));
     }
-    const commits = await this.resolve(repoRoot, pairs);
-    if (support === 'stdin') {
-      return this.batch(repoRoot, commits);
+    return this.forecastCommits(repoRoot, await this.resolve(repoRoot, pairs), holdingQueue);
+  }
+
+  /** Like forecast, for pairs of full shas (resolveNames): the names are not looked up again. */
+  async forecastCommits(repoRoot: string, pairs: readonly Pair[], holdingQueue = false): Promise<TreeForecast[]> {
+    if (pairs.length === 0) {
+      return [];
     }
-    const trial = () => this.trialMerges(repoRoot, commits);
+    const support = await this.support(repoRoot);
+    if (support === 'writeTree') {
+      return Promise.all(pairs.map((pair) => this.single(repoRoot, pair)));
+    }
+    if (support === 'stdin') {
+      return this.batch(repoRoot, pairs);
+    }
+    const trial = () => this.trialMerges(repoRoot, pairs);
     return holdingQueue ? trial() : this.runner.write(repoRoot, trial);
   }
 
@@ -64,8 +75,7 @@ export class MergeForecaster {
    * Full shas, so "HEAD" means the repository's HEAD in any worktree, names never break a --stdin
    * line, and a bad name is reported by name. A single merge-tree resolves names itself.
    */
-  private async resolve(repoRoot: string, pairs: readonly Pair[]): Promise<Pair[]> {
-    const names = [...new Set(pairs.flat())];
+  async resolveNames(repoRoot: string, names: readonly string[]): Promise<string[]> {
     const bad = names.find((n) => n === '' || /[\n\r]/.test(n));
     const shas =
       bad === undefined
@@ -76,11 +86,17 @@ export class MergeForecaster {
             names,
           )
         : [];
-    const byName = new Map(names.map((n, i) => [n, shas[i]]));
-    const missing = names.find((n) => !byName.get(n));
-    if (missing !== undefined) {
-      throw new AgentError('unknownCommit', { ref: missing, repoRoot });
+    const missing = names.findIndex((_, i) => !shas[i]);
+    if (missing >= 0) {
+      throw new AgentError('unknownCommit', { ref: names[missing], repoRoot });
     }
+    return shas as string[];
+  }
+
+  private async resolve(repoRoot: string, pairs: readonly Pair[]): Promise<Pair[]> {
+    const names = [...new Set(pairs.flat())];
+    const shas = await this.resolveNames(repoRoot, names);
+    const byName = new Map(names.map((n, i) => [n, shas[i]]));
     return pairs.map(([ours, theirs]) => [byName.get(ours) as string, byName.get(theirs) as string]);
   }
 
@@ -152,7 +168,11 @@ export class MergeForecaster {
     if (conflicts.length === 0) {
       throw this.runner.fail(new Error(merge.stderr || merge.stdout), dir, args.slice(quiet.length), 'gitFailed');
     }
-    return { clean: false, conflicts };
+    // The merged tree with its conflict markers, as merge-tree gives it (forecastAgents merges from it).
+    const any = { okCodes: 'any' } as const;
+    const staged = await this.runner.exec(dir, ['add', '--all'], any);
+    const tree = staged.exitCode === 0 ? await this.runner.exec(dir, ['write-tree'], any) : undefined;
+    return { clean: false, conflicts, tree: tree?.exitCode === 0 ? tree.stdout.trim() : undefined };
   }
 
   private async removeTrialWorktree(repoRoot: string, dir: string): Promise<void> {

@@ -2,7 +2,8 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { AgentError } from '../../core/errors';
-import type { LandingGit, MergeForecast, MergeOutcome, MergeStrategy } from '../../core/git';
+import type { AgentsForecast, LandingGit, MergeForecast, MergeOutcome, MergeStrategy } from '../../core/git';
+import { forecastAgents } from './agentsForecast';
 import { changedBetween, noEditor, unmergedPaths } from './changes';
 import { MergeForecaster, type MergeTreeSupport } from './forecast';
 import type { TreeForecast } from './landingParsers';
@@ -34,6 +35,10 @@ export class Landing implements LandingGit {
 
   async forecastMany(repoRoot: string, pairs: readonly (readonly [string, string])[]): Promise<MergeForecast[]> {
     return (await this.forecaster.forecast(repoRoot, pairs)).map(toForecast);
+  }
+
+  forecastAgents(repoRoot: string, into: string, branches: readonly string[]): Promise<AgentsForecast> {
+    return forecastAgents(this.forecaster, this.runner, repoRoot, into, branches);
   }
 
   land(cwd: string, agentCwd: string, branch: string, strategy: MergeStrategy, message: string): Promise<MergeOutcome> {

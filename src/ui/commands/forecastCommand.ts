@@ -1,32 +1,12 @@
 import * as vscode from 'vscode';
-import type { AgentRecord } from '../../core/agent';
 import type { AgentManager } from '../../core/agents';
-import {
-  forecastPairs,
-  liveBranchAgents,
-  readForecasts,
-  suggestMergeOrder,
-  type ForecastConflict,
-  type MergeSuggestion,
-} from '../../core/landing';
-import type { LandingGit } from '../../core/git';
+import { forecastRepo, liveBranchAgents, type ForecastGit, type RepoForecast } from '../../core/landing';
 
 export interface ForecastDeps {
   readonly manager: AgentManager;
-  readonly landing: Pick<LandingGit, 'forecastMany'>;
+  readonly landing: ForecastGit;
   /** Branch checked out in the repository's main worktree; undefined when HEAD is detached. */
   readonly currentBranch: (repoRoot: string) => Promise<string | undefined>;
-}
-
-/** One repository's forecast: plain data, returned to tests and the API. */
-export interface RepoForecast {
-  readonly repoRoot: string;
-  /** undefined: HEAD was detached, and the agents were forecast against HEAD. */
-  readonly currentBranch?: string;
-  /** The agents forecast, in creation order. */
-  readonly agentIds: readonly string[];
-  readonly conflicts: readonly ForecastConflict[];
-  readonly suggestion: MergeSuggestion;
 }
 
 export interface ForecastReport {
@@ -37,7 +17,12 @@ export interface ForecastReport {
 export async function forecastConflicts(deps: ForecastDeps, arg?: unknown): Promise<ForecastReport> {
   const quiet = !!arg && typeof arg === 'object' && (arg as { quiet?: unknown }).quiet === true;
   const groups = [...liveBranchAgents(deps.manager.list())];
-  const run = () => Promise.all(groups.map(([repoRoot, agents]) => forecastRepo(deps, repoRoot, agents)));
+  const run = () =>
+    Promise.all(
+      groups.map(async ([repoRoot, agents]) =>
+        forecastRepo(deps.landing, repoRoot, agents, await deps.currentBranch(repoRoot)),
+      ),
+    );
   const repos =
     quiet || groups.length === 0
       ? await run()
@@ -50,33 +35,6 @@ export async function forecastConflicts(deps: ForecastDeps, arg?: unknown): Prom
     await show(deps.manager, report);
   }
   return report;
-}
-
-/** One forecastMany call for every pair of the repository's agents and each agent against the current branch. */
-async function forecastRepo(
-  deps: ForecastDeps,
-  repoRoot: string,
-  agents: readonly AgentRecord[],
-): Promise<RepoForecast> {
-  const currentBranch = await deps.currentBranch(repoRoot);
-  const pairs = forecastPairs(agents, currentBranch ?? 'HEAD');
-  const conflicts = readForecasts(
-    pairs,
-    await deps.landing.forecastMany(
-      repoRoot,
-      pairs.map((p) => p.refs),
-    ),
-  );
-  const pairConflicts = conflicts.flatMap((c) => (c.otherId === undefined ? [] : [[c.agentId, c.otherId] as const]));
-  const branchConflicts = conflicts.flatMap((c) => (c.otherId === undefined ? [c.agentId] : []));
-  const agentIds = agents.map((a) => a.id);
-  return {
-    repoRoot,
-    currentBranch,
-    agentIds,
-    conflicts,
-    suggestion: suggestMergeOrder(agentIds, pairConflicts, branchConflicts),
-  };
 }
 
 async function show(manager: AgentManager, report: ForecastReport): Promise<void> {
