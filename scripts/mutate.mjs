@@ -17,13 +17,25 @@ const groups = {
     mutate: [
       'src/core/landing/agentLanding.ts',
       'src/core/landing/changeSet.ts',
+      'src/core/landing/conflictForecast.ts',
+      'src/node/git/agentsForecast.ts',
       'src/node/git/changeParsers.ts',
       'src/node/git/forecast.ts',
       'src/node/git/landing.ts',
       'src/node/git/merge.ts',
       'src/node/git/snapshots.ts',
     ],
-    git: ['agentLanding', 'gitLanding', 'landingEdges', 'landingGuards', 'landingPromises', 'untouched', 'gitService'],
+    git: [
+      'agentLanding',
+      'gitLanding',
+      'landingEdges',
+      'landingGuards',
+      'landingPromises',
+      'untouched',
+      'gitService',
+      'forecastConflicts',
+      'hunks',
+    ],
   },
   reconcile: {
     mutate: [
