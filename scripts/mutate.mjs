@@ -56,6 +56,10 @@ const groups = {
     ],
     git: ['planRunEdges', 'planRunConflicts', 'planReload'],
   },
+  review: {
+    mutate: ['src/core/review/*.ts'],
+    git: ['hunks'],
+  },
   registry: {
     mutate: ['src/node/registry/recordFiles.ts', 'src/node/registry/lockFile.ts', 'src/node/registry/registryStore.ts'],
     git: ['registryStore', 'registryReader', 'migratingStore', 'landingLock', 'windowPresence', 'windows'],
