@@ -77,6 +77,11 @@ export interface AgentRecord {
   readonly errorReason?: AgentErrorReason;
   readonly logPath?: string;
   readonly changedFiles: readonly ChangedFile[];
+  /**
+   * Files the user marked viewed: path → the stamp of the agent's version then (its git blob hash,
+   * `deleted` for a deletion). A file the agent changes again has another stamp and is unviewed.
+   */
+  readonly viewedFiles?: Readonly<Record<string, string>>;
   /** false once the worktree has been removed (after a merge or a discard). */
   readonly worktreePresent?: boolean;
   /** Where the work was saved before the worktree was removed: refs/parallel-agents/saved/<id>. */

@@ -131,6 +131,8 @@ export interface ChangeGit {
   changedBetween(repoRoot: string, from: string, to: string): Promise<string[]>;
   /** Stages everything in `cwd` (untracked included) and commits; undefined when nothing changed. */
   commitAll(cwd: string, message: string): Promise<string | undefined>;
+  /** The git blob hash of each file (relative to `cwd`) as it is on disk; undefined for a missing one. */
+  hashFiles(cwd: string, paths: readonly string[]): Promise<(string | undefined)[]>;
 }
 
 /** Landing an agent's work: forecasts, merges, accepting single files. */

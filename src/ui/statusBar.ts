@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { finishedStatuses, isActive } from '../core/agent';
 import type { AgentManager } from '../core/agents';
+import { reviewQueue } from '../core/review';
 import { commands, contextKeys } from '../constants';
 
 /** "2 agents running" / "3 agents ready for review"; also keeps the view's context keys current. */
@@ -14,7 +15,6 @@ export class AgentsStatusBar implements vscode.Disposable {
 
   constructor(private readonly manager: AgentManager) {
     this.item.name = vscode.l10n.t('Parallel Agents');
-    this.item.command = commands.focusView;
     this.subscription = manager.onDidChangeAgent(() => this.update());
     this.update();
   }
@@ -39,7 +39,13 @@ export class AgentsStatusBar implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    this.item.tooltip = vscode.l10n.t('Show the Agents view');
+    // With agents waiting for review and none running, a click opens the next one's changes.
+    const waiting = running === 0 ? reviewQueue(agents) : [];
+    this.item.command = waiting.length > 0 ? commands.nextToReview : commands.focusView;
+    this.item.tooltip =
+      waiting.length > 0
+        ? vscode.l10n.t('Next Agent to Review: "{0}" ({1} waiting)', waiting[0].title, waiting.length)
+        : vscode.l10n.t('Show the Agents view');
     this.item.show();
   }
 

@@ -4,6 +4,7 @@ import { Adoptions } from './adoptions';
 import { AgentRecords } from './agentRecords';
 import { assertTransition } from './agentStateMachine';
 import { ChangeTracker } from './changeTracker';
+import { ReviewMarks } from './reviewMarks';
 import { checkPrompt, checkSettings, checkWorktreeRoot, resolveProfile } from './dispatchChecks';
 import { AgentError } from '../errors';
 import { slugify, titleFromPrompt } from '../naming';
@@ -23,6 +24,7 @@ export class AgentManager implements Disposable {
   private readonly records: AgentRecords;
   private readonly runs: AgentRuns;
   private readonly tracker: ChangeTracker;
+  private readonly marks: ReviewMarks;
   /** Shared with plan runs, whose integration worktrees are named the same way. */
   readonly names: WorktreeNames;
   private readonly elsewhere: Disposable | undefined;
@@ -34,10 +36,15 @@ export class AgentManager implements Disposable {
     const records = (this.records = new AgentRecords(deps.store, deps.logger));
     this.names = new WorktreeNames(deps.git, deps.fs);
     const changeSet = (folder: { cwd: string; baseSha: string }) => deps.git.changeSet(folder.cwd, folder.baseSha);
+    const marks = (this.marks = new ReviewMarks(deps.git, records));
     this.tracker = new ChangeTracker(
       deps.watcher,
       changeSet,
-      (id, files) => records.publishChanges(id, files),
+      // The viewed marks are checked before a refresh resolves: its caller sees them current too.
+      async (id, files) => {
+        records.publishChanges(id, files);
+        await marks.recheck(id).catch((e: Error) => deps.logger.warn(`[Review] viewed marks of ${id}: ${e.message}`));
+      },
       deps.logger,
     );
     this.runs = new AgentRuns(deps, records, this.tracker);
@@ -196,6 +203,11 @@ export class AgentManager implements Disposable {
   /** Updates fields that are not a status change (e.g. worktreePresent after a removal). */
   annotate(id: string, patch: Omit<Partial<AgentRecord>, 'status'>): void {
     this.records.update(id, patch);
+  }
+
+  /** Marks changed files of an agent viewed or not viewed; a file the agent changes again is unviewed. */
+  markViewed(id: string, paths: readonly string[], viewed: boolean): Promise<void> {
+    return this.marks.mark(id, paths, viewed);
   }
 
   /** Stops or resumes watching an agent's folder, for when its worktree is removed or restored. */

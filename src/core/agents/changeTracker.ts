@@ -9,7 +9,8 @@ export interface TrackedFolder {
 }
 
 type Compute = (folder: TrackedFolder) => Promise<ChangedFile[]>;
-type Publish = (id: string, files: ChangedFile[]) => void;
+/** Takes a computed change set; a returned promise is awaited before the refresh resolves. */
+type Publish = (id: string, files: ChangedFile[]) => unknown;
 
 interface Entry {
   readonly folder: TrackedFolder;
@@ -71,7 +72,7 @@ export class ChangeTracker implements Disposable {
         try {
           const files = await this.compute(entry.folder);
           if (this.entries.get(id) === entry) {
-            this.publish(id, files);
+            await this.publish(id, files);
           }
         } catch (e) {
           this.logger.warn(`[ChangeTracker] refresh of ${entry.folder.cwd} failed: ${(e as Error).message}`);

@@ -4,7 +4,8 @@
  * selection in the diff editor picks, and those parts accepted into the workspace's file or
  * reverted in the agent's worktree, byte for byte: CRLF, mixed endings, a missing final line break,
  * tabs and any UTF-8 text come through unchanged; a binary file, or a workspace whose lines there
- * are no longer the base's, is refused with nothing written.
+ * are no longer the base's, is refused with nothing written. And review progress: the files
+ * marked viewed (unviewed again when the agent changes them) and the agents waiting for review.
  */
 export { acceptSelectedLines, revertSelectedLines } from './hunkActions';
 export type { FileBytes, HunkDeps, HunkOutcome } from './hunkActions';
@@ -15,3 +16,13 @@ export { diffLines } from './lineDiff';
 export type { LineChange } from './lineDiff';
 export { bytesOf, splitLines, textOf } from './textLines';
 export type { Lines } from './textLines';
+export {
+  deletedStamp,
+  isViewed,
+  keptMarks,
+  pathsToStamp,
+  reviewOrder,
+  reviewQueue,
+  sameMarks,
+  viewedCount,
+} from './viewedFiles';

@@ -41,6 +41,30 @@ export class Changes implements ChangeGit {
     return buildChangeSet({ diff: diff.stdout, untracked: untracked.stdout }, binary);
   }
 
+  async hashFiles(cwd: string, paths: readonly string[]): Promise<(string | undefined)[]> {
+    if (paths.length === 0) {
+      return [];
+    }
+    const hash = async (list: readonly string[]) =>
+      (await this.runner.run(cwd, ['hash-object', '--', ...list])).stdout.split('\n').filter((l) => l !== '');
+    try {
+      const hashes = await hash(paths);
+      if (hashes.length === paths.length) {
+        return hashes;
+      }
+    } catch {
+      // One missing or unreadable file fails them all: ask file by file.
+    }
+    return Promise.all(
+      paths.map((p) =>
+        hash([p]).then(
+          (h) => h[0],
+          () => undefined,
+        ),
+      ),
+    );
+  }
+
   async showFile(repoRoot: string, sha: string, filePath: string): Promise<Uint8Array | undefined> {
     const args = [`${sha}:${filePath}`];
     try {

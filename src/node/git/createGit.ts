@@ -123,6 +123,9 @@ export class NodeGit implements Git {
   commitAll(cwd: string, message: string): Promise<string | undefined> {
     return this.changes.commitAll(cwd, message);
   }
+  hashFiles(cwd: string, paths: readonly string[]): Promise<(string | undefined)[]> {
+    return this.changes.hashFiles(cwd, paths);
+  }
 
   // LandingGit
   forecastMerge(repoRoot: string, ours: string, theirs: string): Promise<MergeForecast> {

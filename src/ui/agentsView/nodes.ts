@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentRecord, ChangedFile } from '../../core/agent';
 import { commands, schemes } from '../../constants';
+import { isViewed } from '../../core/review';
 import { joinPath, parentDir } from '../../util/paths';
 import { TaskNode } from './planNodes';
 import type { AgentsViewModel } from './agentsViewModel';
@@ -91,12 +92,16 @@ export class FileNode implements ViewNode {
     const item = new vscode.TreeItem(changeUri(this.agentId, record.cwd, file), vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     const location = file.path.includes('/') ? parentDir(file.path) : '';
-    item.description = file.oldPath ? `${location} ← ${file.oldPath}`.trim() : location;
+    const where = file.oldPath ? `${location} ← ${file.oldPath}`.trim() : location;
+    const viewed = isViewed(record, file.path);
+    item.description = viewed ? `✓ ${where}`.trim() : where;
     const others = model.othersFor(this.agentId, file.path);
     const overlap = others.length > 0 ? `\n⚠ ${vscode.l10n.t('Also changed by: {0}', others.join(', '))}` : '';
     const binary = file.binary ? ` ${vscode.l10n.t('(binary)')}` : '';
-    item.tooltip = `${changeLetters[file.kind]} ${file.oldPath ? `${file.oldPath} → ` : ''}${file.path}${binary}${overlap}`;
-    item.contextValue = `agentFile.${file.kind}`;
+    const seen = viewed ? `\n✓ ${vscode.l10n.t('Viewed')}` : '';
+    item.tooltip = `${changeLetters[file.kind]} ${file.oldPath ? `${file.oldPath} → ` : ''}${file.path}${binary}${seen}${overlap}`;
+    // e.g. "agentFile.modified.unviewed": file menus match /^agentFile\./, the viewed marks the last part.
+    item.contextValue = `agentFile.${file.kind}.${viewed ? 'viewed' : 'unviewed'}`;
     item.command = {
       command: commands.openChange,
       title: vscode.l10n.t('Open Changes'),

@@ -7,6 +7,7 @@ import {
   finishedStatuses,
   isActive,
 } from '../../core/agent';
+import { viewedCount } from '../../core/review';
 import { storedErrorText } from '../errorMessages';
 
 const statusIcons: Record<AgentStatus, [icon: string, color?: string]> = {
@@ -119,7 +120,17 @@ export function agentDescription(record: AgentRecord, now: number): string {
     return `${base} · ${activity.step}`;
   }
   const summary = resultSummary(record);
-  return summary ? `${base} · ${summary}` : base;
+  const progress = reviewProgress(record);
+  return [base, summary, progress].filter((part) => part !== undefined).join(' · ');
+}
+
+/** "3/8 viewed" for a finished agent with changed files: how far its review has come. */
+export function reviewProgress(record: AgentRecord): string | undefined {
+  if (!finishedStatuses.has(record.status) || record.changedFiles.length === 0) {
+    return undefined;
+  }
+  const { viewed, total } = viewedCount(record);
+  return vscode.l10n.t('{0}/{1} viewed', viewed, total);
 }
 
 /** A finished agent that changed no file (research, a question) is known by its answer: its first line. */

@@ -16,6 +16,7 @@ import { hunkCommands } from './hunkCommands';
 import { landCommands } from './landCommands';
 import { planCommands } from './planCommands';
 import { reconcileCommands } from './reconcileCommands';
+import { progressCommands } from './progressCommands';
 import { reviewCommands } from './reviewCommands';
 
 export interface CommandTableDeps {
@@ -57,6 +58,7 @@ export function restrictedModeCommandTable(deps: { showLog: () => void }): Recor
 export function commandTable(deps: CommandTableDeps): Record<string, CommandHandler> {
   const agent = agentCommands(deps);
   const review = reviewCommands({ manager: deps.manager, landing: deps.git });
+  const progress = progressCommands(deps.manager);
   const hunks = hunkCommands({ manager: deps.manager, git: deps.git, files: deps.files });
   const land = landCommands(deps);
   const reconcile = reconcileCommands({ manager: deps.manager, reconciler: deps.reconciler });
@@ -87,6 +89,9 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
     [commands.refresh]: agent.refresh,
     [commands.openChange]: agent.openChange,
     [commands.reviewAll]: review.reviewAll,
+    [commands.markViewed]: progress.markViewed,
+    [commands.markUnviewed]: progress.markUnviewed,
+    [commands.nextToReview]: progress.nextToReview,
     [commands.acceptFile]: review.acceptFile,
     [commands.revertFile]: review.revertFile,
     [commands.acceptSelectedRanges]: hunks.acceptSelectedRanges,

@@ -3,6 +3,7 @@ import type { AgentRecord, ChangedFile } from '../../core/agent';
 import type { AgentManager } from '../../core/agents';
 import { AgentError } from '../../core/errors';
 import { repoRelativePath } from '../../core/landing';
+import { reviewOrder } from '../../core/review';
 import type { LandingGit } from '../../core/git';
 import { joinPath, parentDir } from '../../util/paths';
 import { BaseContentProvider } from '../diff/baseContentProvider';
@@ -56,7 +57,8 @@ export function reviewCommands({ manager, landing }: ReviewDeps) {
         void vscode.window.showInformationMessage(vscode.l10n.t('Agent "{0}" has not changed any file.', record.title));
         return;
       }
-      const resources = record.changedFiles.map((file) => {
+      // The files not viewed yet come first, so the editor opens at the first of them.
+      const resources = reviewOrder(record).map((file) => {
         const { left, right } = diffSides(record, file);
         return [right, left, right];
       });

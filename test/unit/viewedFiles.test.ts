@@ -1,0 +1,76 @@
+import * as assert from 'node:assert/strict';
+import type { AgentRecord, ChangedFile } from '../../src/core/agent';
+import { keptMarks, pathsToStamp, reviewQueue, sameMarks } from '../../src/core/review';
+
+const file = (path: string, kind: ChangedFile['kind'] = 'modified'): ChangedFile => ({ path, kind, binary: false });
+
+function record(id: string, patch: Partial<AgentRecord>): AgentRecord {
+  return {
+    id,
+    title: id,
+    prompt: '',
+    profile: 'demo',
+    mode: 'headless',
+    isolation: 'worktree',
+    status: 'succeeded',
+    repoRoot: '/r',
+    cwd: `/r.worktrees/${id}`,
+    createdAt: 1,
+    changedFiles: [file('a.ts')],
+    ...patch,
+  } as AgentRecord;
+}
+
+describe('viewed marks', () => {
+  it('stamps only marked files that are not deleted', () => {
+    const files = [file('a'), file('b', 'deleted'), file('c')];
+    assert.deepEqual(pathsToStamp({ a: 'h1', b: 'deleted' }, files), ['a']);
+    assert.deepEqual(pathsToStamp(undefined, files), []);
+  });
+
+  it('keeps a mark whose stamp is unchanged, drops one changed again or no longer changed, keeps a mark made meanwhile', () => {
+    const files = [file('a'), file('b', 'deleted'), file('c'), file('d')];
+    const kept = keptMarks(
+      { a: 'h1', b: 'deleted', c: 'h3', gone: 'h9', d: 'new' },
+      files,
+      new Map([
+        ['a', 'h1'],
+        ['c', 'h3-changed'],
+        ['gone', 'h9'],
+      ]),
+    );
+    assert.deepEqual(kept, { a: 'h1', b: 'deleted', d: 'new' });
+    assert.equal(keptMarks(undefined, files, new Map()), undefined);
+    assert.deepEqual(keptMarks({ a: 'h1' }, files, new Map([['a', undefined]])), {}, 'a file that cannot be read');
+  });
+
+  it('a deleted file that comes back is unviewed', () => {
+    assert.deepEqual(keptMarks({ b: 'deleted' }, [file('b', 'modified')], new Map([['b', 'h2']])), {});
+  });
+
+  it('compares marks by content', () => {
+    assert.ok(sameMarks({ a: '1', b: '2' }, { b: '2', a: '1' }));
+    assert.ok(sameMarks(undefined, {}));
+    assert.ok(!sameMarks({ a: '1' }, { a: '2' }));
+    assert.ok(!sameMarks({ a: '1' }, { a: '1', b: '2' }));
+  });
+
+  it('queues finished agents with unviewed changes by finish time, then creation', () => {
+    const queue = reviewQueue([
+      record('late', { endedAt: 30 }),
+      record('running', { status: 'running' }),
+      record('early', { endedAt: 10 }),
+      record('viewed', { endedAt: 5, viewedFiles: { 'a.ts': 'h' } }),
+      record('empty', { endedAt: 1, changedFiles: [] }),
+      record('merged', { endedAt: 2, status: 'merged' }),
+      record('missing', { endedAt: 3, worktreeMissing: true }),
+      record('tie-b', { endedAt: 20, createdAt: 7 }),
+      record('tie-a', { endedAt: 20, createdAt: 6 }),
+      record('partly', { endedAt: 25, changedFiles: [file('a.ts'), file('b.ts')], viewedFiles: { 'a.ts': 'h' } }),
+    ]);
+    assert.deepEqual(
+      queue.map((r) => r.id),
+      ['early', 'tie-a', 'tie-b', 'partly', 'late'],
+    );
+  });
+});
