@@ -27,6 +27,7 @@ export const commands = {
   followUp: 'parallelAgents.followUp',
   commit: 'parallelAgents.commit',
   merge: 'parallelAgents.merge',
+  createPullRequest: 'parallelAgents.createPullRequest',
   restore: 'parallelAgents.restore',
   cleanUp: 'parallelAgents.cleanUp',
   forecastConflicts: 'parallelAgents.forecastConflicts',

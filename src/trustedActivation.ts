@@ -5,6 +5,8 @@ import { schemes } from './constants';
 import type { AgentRecord } from './core/agent';
 import { Config } from './host/config';
 import type { ChannelLogger } from './host/logger';
+import { PathExecutableResolver } from './node/executableResolver';
+import { ghCreatePullRequest } from './node/ghCli';
 import { LogFollower, readLogTail } from './node/logTail';
 import { NodeFileBytes } from './node/fileBytes';
 import { createServices } from './services';
@@ -61,6 +63,10 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
     defaultProfile: () => config.defaultProfile(),
     memento: context.globalState,
   };
+  const ghResolver = new PathExecutableResolver({
+    demoAgentScript: context.asAbsolutePath('dist/demoAgent.js'),
+    runtime: process.execPath,
+  });
 
   context.subscriptions.push(
     terminals,
@@ -92,6 +98,10 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
         strategy: () => config.mergeStrategy(),
         reconciler,
         files: new NodeFileBytes(),
+        pullRequests: {
+          findGh: async () => (await ghResolver.resolve('gh'))?.file,
+          createWithGh: ghCreatePullRequest,
+        },
       }),
       logger,
     ),

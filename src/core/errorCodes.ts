@@ -87,6 +87,13 @@ export interface AgentErrorData {
   rebaseUncommitted: { readonly cwd: string; readonly branch: string };
   refusingToRemove: { readonly path: string };
   invalidAgentId: { readonly id: string };
+  // remotes and pull requests (src/node/git/remotes.ts, ui/commands/pullRequestCommand.ts)
+  noRemote: { readonly branch: string; readonly repoRoot: string };
+  /** Several remotes, none the branch's upstream nor `origin`. */
+  remoteAmbiguous: { readonly branch: string; readonly remotes: readonly string[] };
+  pushUncommitted: Titled & { readonly count: number };
+  /** git's (or gh's) words, credentials hidden, are the detail. */
+  pullRequestFailed: { readonly branch: string; readonly tool: string };
   // agents and plans, src/core
   noSuchAgent: { readonly id: string };
   duplicateAgentId: { readonly id: string };

@@ -1,8 +1,8 @@
 /**
- * What core asks of git, cut by domain: worktrees, refs and branches, changes, landing, snapshots.
- * Each consumer takes the interfaces (or the methods, with Pick) it needs; src/node/git implements
- * them all in one object (createGit). Implementations run writes on one repository one at a time
- * and set GIT_OPTIONAL_LOCKS=0 on background reads. Failures are AgentErrors with reasons
+ * What core asks of git, cut by domain: worktrees, refs and branches, changes, landing, snapshots,
+ * remotes. Each consumer takes the interfaces (or the methods, with Pick) it needs; src/node/git
+ * implements them all in one object (createGit). Implementations run writes on one repository one
+ * at a time and set GIT_OPTIONAL_LOCKS=0 on background reads. Failures are AgentErrors with reasons
  * notGitRepository, noCommits, gitNotFound, worktreeFailed, gitFailed or diskFull.
  */
 import type { ChangedFile } from './agent';
@@ -61,6 +61,12 @@ export interface SavedWork {
   readonly sha: string;
   /** Commit time of the snapshot, ms since the epoch. */
   readonly date: number;
+}
+
+export interface GitRemote {
+  readonly name: string;
+  /** As configured; may hold credentials (`https://user:token@host/…`): redact it before showing or logging it. */
+  readonly url: string;
 }
 
 /** Worktrees: creating, listing, removing them, and what a new one gets from the main one. */
@@ -177,7 +183,20 @@ export interface SnapshotGit {
   listSavedWork(repoRoot: string, prefix: string): Promise<SavedWork[]>;
 }
 
-export type Git = WorktreeGit & RefGit & ChangeGit & LandingGit & SnapshotGit;
+/** Remotes, and publishing a branch to one. */
+export interface RemoteGit {
+  /** The configured remotes with their (fetch) URLs, in the order git lists them. */
+  remotes(repoRoot: string): Promise<GitRemote[]>;
+  /** The remote of `branch`'s upstream (`branch.<name>.remote`); undefined when it has none. */
+  upstreamRemote(repoRoot: string, branch: string): Promise<string | undefined>;
+  /**
+   * `git push --set-upstream <remote> <branch>`, never prompting on a terminal; its failures carry
+   * git's stderr with the credentials of URLs hidden. `signal` ends the push (AgentError cancelled).
+   */
+  push(repoRoot: string, remote: string, branch: string, signal?: AbortSignal): Promise<void>;
+}
+
+export type Git = WorktreeGit & RefGit & ChangeGit & LandingGit & SnapshotGit & RemoteGit;
 
 /** What preparing a new worktree asks: which ignored files it gets, local excludes, submodules. */
 export type WorktreeSetupGit = Pick<

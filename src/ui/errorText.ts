@@ -7,13 +7,14 @@ import type { AgentError, AgentErrorCode, AgentErrorData } from '../core/errors'
 import { agentTexts } from './errorTexts/agentTexts';
 import { commandTexts } from './errorTexts/commandTexts';
 import { gitTexts } from './errorTexts/gitTexts';
+import { remoteTexts } from './errorTexts/remoteTexts';
 import { reviewTexts } from './errorTexts/reviewTexts';
 import type { ErrorText, TextArg, Texts } from './errorTexts/textTemplate';
 
 export type { ErrorText, TextArg } from './errorTexts/textTemplate';
 export { l10n } from './errorTexts/textTemplate';
 
-const texts: Texts = { ...gitTexts, ...agentTexts, ...commandTexts, ...reviewTexts };
+const texts: Texts = { ...gitTexts, ...remoteTexts, ...agentTexts, ...commandTexts, ...reviewTexts };
 
 /** The template and values of `code` with `data`; undefined for a code this table does not know. */
 export function textOf<C extends AgentErrorCode>(code: C, data: AgentErrorData[C]): ErrorText | undefined {

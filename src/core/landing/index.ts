@@ -12,3 +12,14 @@ export { forecastPairs, liveBranchAgents, readForecasts, suggestMergeOrder } fro
 export type { ForecastConflict, MergeSuggestion } from './mergeOrder';
 export { findOverlaps, repoRelativePath, sameOverlaps } from './overlaps';
 export type { OverlapIndex } from './overlaps';
+export {
+  chooseRemote,
+  choosePullRequestRoute,
+  compareUrl,
+  ghCreateArgs,
+  pullRequestUrlOf,
+  pushTarget,
+  redact,
+  webRepository,
+} from './pullRequests';
+export type { PullRequestRequest, PullRequestRoute, RouteInputs, WebRepository } from './pullRequests';

@@ -4,6 +4,7 @@ import type {
   AgentsForecast,
   Git,
   GitRefInfo,
+  GitRemote,
   MergeForecast,
   MergeOutcome,
   MergeStrategy,
@@ -15,6 +16,7 @@ import { Changes } from './changes';
 import type { MergeTreeSupport } from './forecast';
 import { Landing } from './landing';
 import { Refs } from './refs';
+import { Remotes } from './remotes';
 import { GitRunner, type GitRunnerOptions } from './runner';
 import { Snapshots } from './snapshots';
 import { Worktrees } from './worktrees';
@@ -36,6 +38,7 @@ export class NodeGit implements Git {
   private readonly changes: Changes;
   private readonly landing: Landing;
   private readonly snapshots: Snapshots;
+  private readonly remoteGit: Remotes;
 
   constructor(options: CreateGitOptions = {}) {
     this.runner = options.runner ?? new GitRunner(options);
@@ -44,6 +47,7 @@ export class NodeGit implements Git {
     this.changes = new Changes(this.runner);
     this.landing = new Landing(this.runner, options.mergeTree);
     this.snapshots = new Snapshots(this.runner);
+    this.remoteGit = new Remotes(this.runner);
   }
 
   // WorktreeGit
@@ -165,6 +169,17 @@ export class NodeGit implements Git {
   }
   listSavedWork(repoRoot: string, prefix: string): Promise<SavedWork[]> {
     return this.snapshots.listSavedWork(repoRoot, prefix);
+  }
+
+  // RemoteGit
+  remotes(repoRoot: string): Promise<GitRemote[]> {
+    return this.remoteGit.remotes(repoRoot);
+  }
+  upstreamRemote(repoRoot: string, branch: string): Promise<string | undefined> {
+    return this.remoteGit.upstreamRemote(repoRoot, branch);
+  }
+  push(repoRoot: string, remote: string, branch: string, signal?: AbortSignal): Promise<void> {
+    return this.remoteGit.push(repoRoot, remote, branch, signal);
   }
 }
 

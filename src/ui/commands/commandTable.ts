@@ -15,6 +15,7 @@ import { forecastConflicts } from './forecastCommand';
 import { hunkCommands } from './hunkCommands';
 import { landCommands } from './landCommands';
 import { planCommands } from './planCommands';
+import { pullRequestCommand, type PullRequestDeps } from './pullRequestCommand';
 import { reconcileCommands } from './reconcileCommands';
 import { progressCommands } from './progressCommands';
 import { reviewCommands } from './reviewCommands';
@@ -32,6 +33,8 @@ export interface CommandTableDeps {
   readonly reconciler: Reconciler;
   /** The files Accept and Revert Selected Lines read and write. */
   readonly files: FileBytes;
+  /** How Create Pull Request finds and runs gh. */
+  readonly pullRequests: Pick<PullRequestDeps, 'findGh' | 'createWithGh'>;
 }
 
 /** What Try the Demo Agent asks of the demo agent: it only creates a file, so it works in any repository. */
@@ -99,6 +102,7 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
     [commands.followUp]: review.followUp,
     [commands.commit]: land.commit,
     [commands.merge]: land.merge,
+    [commands.createPullRequest]: pullRequestCommand({ ...deps.pullRequests, manager: deps.manager, git: deps.git }),
     [commands.cleanUp]: land.cleanUp,
     [commands.forecastConflicts]: (arg) =>
       forecastConflicts(
