@@ -22,6 +22,9 @@ export const commands = {
   acceptSelectedRanges: 'parallelAgents.acceptSelectedRanges',
   revertSelectedRanges: 'parallelAgents.revertSelectedRanges',
   followUp: 'parallelAgents.followUp',
+  runCheck: 'parallelAgents.runCheck',
+  fixFailingCheck: 'parallelAgents.fixFailingCheck',
+  openCheckLog: 'parallelAgents.openCheckLog',
   commit: 'parallelAgents.commit',
   merge: 'parallelAgents.merge',
   restore: 'parallelAgents.restore',
@@ -68,6 +71,7 @@ export const settings = {
   agentTimeoutMinutes: 'agentTimeoutMinutes',
   maxLogMegabytes: 'maxLogMegabytes',
   setupCommand: 'setupCommand',
+  checkCommand: 'checkCommand',
   symlinkFolders: 'symlinkFolders',
   initSubmodules: 'initSubmodules',
 } as const;
