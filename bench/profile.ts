@@ -113,6 +113,7 @@ function wrapDeps(deps: AgentManagerDeps, watch: Stopwatch, adding: (on: boolean
       appendText: (p, t) => deps.fs.appendText(p, t),
       copyInto: (s, d, r) => watch.time('fs.copyInto (.worktreeinclude)', () => deps.fs.copyInto(s, d, r)),
       linkInto: (s, d, r) => deps.fs.linkInto(s, d, r),
+      readLogTail: (p, o, m) => deps.fs.readLogTail(p, o, m),
     },
     headlessRunner: {
       start: (request) => {

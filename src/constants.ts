@@ -25,6 +25,9 @@ export const commands = {
   acceptSelectedRanges: 'parallelAgents.acceptSelectedRanges',
   revertSelectedRanges: 'parallelAgents.revertSelectedRanges',
   followUp: 'parallelAgents.followUp',
+  runCheck: 'parallelAgents.runCheck',
+  fixFailingCheck: 'parallelAgents.fixFailingCheck',
+  openCheckLog: 'parallelAgents.openCheckLog',
   commit: 'parallelAgents.commit',
   merge: 'parallelAgents.merge',
   createPullRequest: 'parallelAgents.createPullRequest',
@@ -72,6 +75,7 @@ export const settings = {
   agentTimeoutMinutes: 'agentTimeoutMinutes',
   maxLogMegabytes: 'maxLogMegabytes',
   setupCommand: 'setupCommand',
+  checkCommand: 'checkCommand',
   symlinkFolders: 'symlinkFolders',
   initSubmodules: 'initSubmodules',
 } as const;

@@ -51,6 +51,29 @@ export interface AgentActivity {
   readonly reportedError?: true;
 }
 
+/** The last run of the check command (`parallelAgents.checkCommand`) in an agent's folder; plain JSON (registry). */
+export interface AgentCheck {
+  /** `error`: the command could not be started (not found, refused); `error` says why. */
+  readonly state: 'running' | 'passed' | 'failed' | 'error';
+  /** The argv that ran, as configured. */
+  readonly command: readonly string[];
+  readonly startedAt: number;
+  readonly endedAt?: number;
+  readonly exitCode?: number;
+  readonly signal?: string;
+  /** Why it could not run or was ended: a stored line (`code {json}`), shown in the user's language. */
+  readonly error?: string;
+  /**
+   * The git tree of the folder's content (tracked and untracked, not ignored) when the check
+   * started: a different tree now means the check is stale.
+   */
+  readonly tree?: string;
+  /** The check's log (one per agent, each run appended after a banner). */
+  readonly logPath: string;
+  /** Log position where this run's output begins. */
+  readonly logOffset?: number;
+}
+
 export interface AgentRecord {
   readonly id: string;
   readonly title: string;
@@ -102,6 +125,8 @@ export interface AgentRecord {
   readonly terminalPid?: number;
   /** For a running terminal agent: whether VS Code can tell that it waits for input (see inputState.ts). */
   readonly input?: 'tracked' | 'unknown';
+  /** The check command's last run, when one ran (see AgentCheck). */
+  readonly check?: AgentCheck;
 }
 
 export const activeStatuses: ReadonlySet<AgentStatus> = new Set([

@@ -149,6 +149,17 @@ export interface AgentErrorData {
   /** The cause follows on the next line. */
   worktreePrepFailed: Empty;
   agentDiskFull: { readonly cwd: string };
+  // the check command (parallelAgents.checkCommand), src/core/agents/checkRuns.ts
+  /** Run Check without a check command set (globally or in the agent's profile). */
+  noCheckCommand: Titled;
+  /** The check's executable is not on PATH (or the path does not exist); also kept in the record's check. */
+  checkCommandNotFound: { readonly command: string };
+  checkCommandNotStarted: { readonly command: string; readonly error: string };
+  checkStillRunning: Titled;
+  /** Fix Failing Check on an agent whose last check did not fail. */
+  noFailingCheck: Titled;
+  /** The worktree is gone (merged, discarded or missing): there is nothing to check. */
+  nothingToCheck: Titled;
   // the registry of records, src/node/registry
   /** Another window has held the record's lock for longer than a write may take. */
   registryLocked: { readonly file: string; readonly seconds: number };

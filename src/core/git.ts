@@ -135,6 +135,11 @@ export interface ChangeGit {
   dirtyFiles(cwd: string): Promise<string[]>;
   /** Paths changed between two commits (relative to the repository). */
   changedBetween(repoRoot: string, from: string, to: string): Promise<string[]>;
+  /**
+   * The git tree of `cwd`'s worktree as it is (tracked, untracked but not ignored, uncommitted
+   * edits): equal trees mean equal content. Touches neither the index nor the files.
+   */
+  contentTree(cwd: string): Promise<string>;
   /** Stages everything in `cwd` (untracked included) and commits; undefined when nothing changed. */
   commitAll(cwd: string, message: string): Promise<string | undefined>;
   /** The git blob hash of each file (relative to `cwd`) as it is on disk; undefined for a missing one. */

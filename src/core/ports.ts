@@ -30,6 +30,11 @@ export interface FileSystemPort {
   copyInto(srcRoot: string, dstRoot: string, relPaths: readonly string[]): Promise<TransferReport>;
   /** Makes `dstRoot/relPath` a symlink to the folder `srcRoot/relPath`, with copyInto's guards. */
   linkInto(srcRoot: string, dstRoot: string, relPath: string): Promise<TransferReport>;
+  /**
+   * The last `maxBytes` (or fewer) of a run's log from position `offset` on (positions as the
+   * runner's `startOffset` counts them); '' when the log is missing.
+   */
+  readLogTail(path: string, offset: number, maxBytes: number): Promise<string>;
 }
 
 export interface TransferReport {
@@ -203,6 +208,11 @@ export interface ManagerSettings {
   readonly symlinkFolders?: readonly string[];
   /** Initialise the submodules of each new worktree (they start uninitialised) before its setup command and agent. */
   readonly initSubmodules?: boolean;
+  /**
+   * argv (no shell) run in an agent's folder when the agent succeeds and on Run Check; a profile's
+   * own `checkCommand` takes its place. Undefined or empty: no check.
+   */
+  readonly checkCommand?: readonly string[];
 }
 
 /** Who holds a repository's landing lock, as its lock file says. */

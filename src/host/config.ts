@@ -38,6 +38,7 @@ export class Config {
       logDir,
       agentTimeoutMs: this.agentTimeoutMinutes() * 60_000,
       setupCommand: this.setupCommand(),
+      checkCommand: this.checkCommand(),
       symlinkFolders: this.symlinkFolders(),
       initSubmodules: this.initSubmodules(),
     };
@@ -82,6 +83,12 @@ export class Config {
   /** argv run in each new worktree before its agent; machine-scoped, since it is a command to run. */
   setupCommand(): string[] | undefined {
     const value = this.machineStrings(settings.setupCommand);
+    return value && value.length > 0 ? value : undefined;
+  }
+
+  /** argv run in an agent's folder when it succeeds and on Run Check; machine-scoped like setupCommand. */
+  checkCommand(): string[] | undefined {
+    const value = this.machineStrings(settings.checkCommand);
     return value && value.length > 0 ? value : undefined;
   }
 

@@ -3,6 +3,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { AgentError } from '../core/errors';
 import type { FileSystemPort, TransferReport } from '../core/ports';
+import { readLog } from './logReader';
 
 type Skipped = TransferReport['skipped'][number];
 
@@ -47,6 +48,11 @@ export class NodeFileSystem implements FileSystemPort {
   async appendText(p: string, text: string): Promise<void> {
     await fs.mkdir(path.dirname(p), { recursive: true });
     await fs.appendFile(p, text);
+  }
+
+  async readLogTail(p: string, offset: number, maxBytes: number): Promise<string> {
+    const { end } = await readLog(p, offset, offset, 0);
+    return (await readLog(p, Math.max(offset, end - maxBytes), undefined, maxBytes)).text;
   }
 
   async copyInto(srcRoot: string, dstRoot: string, relPaths: readonly string[]): Promise<TransferReport> {

@@ -5,6 +5,7 @@
  */
 import type { AgentError, AgentErrorCode, AgentErrorData } from '../core/errors';
 import { agentTexts } from './errorTexts/agentTexts';
+import { checkTexts } from './errorTexts/checkTexts';
 import { commandTexts } from './errorTexts/commandTexts';
 import { gitTexts } from './errorTexts/gitTexts';
 import { remoteTexts } from './errorTexts/remoteTexts';
@@ -14,7 +15,14 @@ import type { ErrorText, TextArg, Texts } from './errorTexts/textTemplate';
 export type { ErrorText, TextArg } from './errorTexts/textTemplate';
 export { l10n } from './errorTexts/textTemplate';
 
-const texts: Texts = { ...gitTexts, ...remoteTexts, ...agentTexts, ...commandTexts, ...reviewTexts };
+const texts: Texts = {
+  ...gitTexts,
+  ...remoteTexts,
+  ...agentTexts,
+  ...commandTexts,
+  ...reviewTexts,
+  ...checkTexts,
+};
 
 /** The template and values of `code` with `data`; undefined for a code this table does not know. */
 export function textOf<C extends AgentErrorCode>(code: C, data: AgentErrorData[C]): ErrorText | undefined {

@@ -1,10 +1,12 @@
-import { type AgentRecord, isActive } from '../agent';
+import { type AgentCheck, type AgentRecord, isActive } from '../agent';
 import { AgentRuns } from './agentRuns';
 import { Adoptions } from './adoptions';
 import { AgentRecords } from './agentRecords';
 import { assertTransition } from './agentStateMachine';
 import { ChangeTracker } from './changeTracker';
 import { ReviewMarks } from './reviewMarks';
+import { CheckRuns, checkRunId } from './checkRuns';
+import type { CheckVerdict } from './checks';
 import { checkPrompt, checkSettings, checkWorktreeRoot, resolveProfile } from './dispatchChecks';
 import { AgentError } from '../errors';
 import { slugify, titleFromPrompt } from '../naming';
@@ -25,6 +27,7 @@ export class AgentManager implements Disposable {
   private readonly runs: AgentRuns;
   private readonly tracker: ChangeTracker;
   private readonly marks: ReviewMarks;
+  private readonly checks: CheckRuns;
   /** Shared with plan runs, whose integration worktrees are named the same way. */
   readonly names: WorktreeNames;
   private readonly elsewhere: Disposable | undefined;
@@ -36,18 +39,11 @@ export class AgentManager implements Disposable {
     const records = (this.records = new AgentRecords(deps.store, deps.logger));
     this.names = new WorktreeNames(deps.git, deps.fs);
     const changeSet = (folder: { cwd: string; baseSha: string }) => deps.git.changeSet(folder.cwd, folder.baseSha);
-    const marks = (this.marks = new ReviewMarks(deps.git, records));
-    this.tracker = new ChangeTracker(
-      deps.watcher,
-      changeSet,
-      // The viewed marks are checked before a refresh resolves: its caller sees them current too.
-      async (id, files) => {
-        records.publishChanges(id, files);
-        await marks.recheck(id).catch((e: Error) => deps.logger.warn(`[Review] viewed marks of ${id}: ${e.message}`));
-      },
-      deps.logger,
-    );
+    const marks = (this.marks = new ReviewMarks(deps.git, records, deps.logger));
+    this.tracker = new ChangeTracker(deps.watcher, changeSet, (id, files) => marks.publish(id, files), deps.logger);
     this.runs = new AgentRuns(deps, records, this.tracker);
+    const checks = (this.checks = new CheckRuns(deps, records));
+    this.runs.onDidEnd((id) => checks.afterAgentEnd(id));
     this.onDidChangeAgent = records.onDidChange;
     this.onDidOutput = this.runs.onDidOutput;
     const adoptions = new Adoptions(deps, records, this.runs, this.tracker);
@@ -229,6 +225,7 @@ export class AgentManager implements Disposable {
     const where = { cwd: this.get(id).cwd };
     this.deps.headlessRunner.forget?.(id, where);
     this.deps.headlessRunner.forget?.(setupRunId(id), where);
+    this.deps.headlessRunner.forget?.(checkRunId(id), where);
     this.records.delete(id);
   }
 
@@ -262,12 +259,39 @@ export class AgentManager implements Disposable {
     return this.records.flush();
   }
 
+  /** Runs the agent's check command in its folder; resolves once it runs, with the record's check. */
+  runCheck(id: string): Promise<AgentCheck> {
+    return this.checks.start(id);
+  }
+
+  /** Resolves with the agent once the check running in this window has ended (at once when none runs). */
+  async whenCheckEnded(id: string): Promise<AgentRecord> {
+    await this.checks.ended(id);
+    return this.get(id);
+  }
+
+  /** The last check against the folder now (`stale`: content changed since); undefined without a check command. */
+  checkVerdict(id: string): Promise<CheckVerdict | undefined> {
+    return this.checks.verdict(id);
+  }
+
+  /** Fix Failing Check: a follow-up with the failing command and its output's end; success checks again. */
+  async fixFailingCheck(id: string): Promise<string> {
+    if (this.checks.isRunning(id)) {
+      throw new AgentError('checkStillRunning', { title: this.get(id).title });
+    }
+    const prompt = await this.checks.fixPrompt(id);
+    await this.followUp(id, prompt);
+    return prompt;
+  }
+
   /** Ends every agent process this manager started: a window that closes leaves no agent running unseen. */
   dispose(): void {
     // The saved state still says "running": the next window adopts supervised runs and shows the
     // others as interrupted. A runner that cannot leave its agent running stops it.
     this.elsewhere?.dispose();
     this.runs.dispose();
+    this.checks.dispose();
     this.tracker.dispose();
     this.records.dispose();
   }

@@ -47,8 +47,11 @@ export class AgentRuns implements Disposable {
   private readonly prep: WorktreePrep;
   private readonly elsewhere: RunningElsewhere;
   private readonly outputEmitter = new Emitter<{ id: string; text: string }>();
+  private readonly endEmitter = new Emitter<string>();
   private disposed = false;
   readonly onDidOutput = this.outputEmitter.event;
+  /** Fires with an agent's id once the end of its run is in its record (not for a setup run that failed). */
+  readonly onDidEnd = this.endEmitter.event;
 
   constructor(
     private readonly deps: RunDeps,
@@ -90,6 +93,7 @@ export class AgentRuns implements Disposable {
     this.current.clear();
     this.elsewhere.dispose();
     this.outputEmitter.dispose();
+    this.endEmitter.dispose();
   }
 
   /**
@@ -242,6 +246,7 @@ export class AgentRuns implements Disposable {
           endedAt,
           ...(end.activity ? { activity: end.activity } : {}),
         });
+        this.endEmitter.fire(id);
       }
     });
   }

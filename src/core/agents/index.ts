@@ -7,3 +7,5 @@ export { AgentManager } from './agentManager';
 export type { DispatchOptions } from './agentManager';
 export { inputState } from './inputState';
 export type { InputState } from './inputState';
+export { checkVerdict, fixPrompt, checkCommandFor, fixOutputBytes } from './checks';
+export type { CheckVerdict } from './checks';

@@ -3,7 +3,9 @@
  * on, so after every change-set computation the marked files are stamped again (one git process,
  * only for agents with marks) and a file the agent changed again, or no longer changes, is unviewed.
  */
+import type { ChangedFile } from '../agent';
 import type { ChangeGit } from '../git';
+import type { Logger } from '../ports';
 import { AgentError } from '../errors';
 import { deletedStamp, keptMarks, pathsToStamp, sameMarks } from '../review';
 import type { AgentRecords } from './agentRecords';
@@ -12,7 +14,14 @@ export class ReviewMarks {
   constructor(
     private readonly git: Pick<ChangeGit, 'hashFiles'>,
     private readonly records: AgentRecords,
+    private readonly logger: Logger,
   ) {}
+
+  /** Publishes a new change set, then checks the marks before the refresh resolves: callers see both. */
+  async publish(id: string, files: ChangedFile[]): Promise<void> {
+    this.records.publishChanges(id, files);
+    await this.recheck(id).catch((e: Error) => this.logger.warn(`[Review] viewed marks of ${id}: ${e.message}`));
+  }
 
   /** Marks `paths` of the agent's changed files viewed (with their current stamps) or not viewed. */
   async mark(id: string, paths: readonly string[], viewed: boolean): Promise<void> {

@@ -17,6 +17,8 @@ export interface Profile {
   readonly description?: string;
   /** Set when the CLI prints JSON events: the Agents view then shows its step, usage and answer. */
   readonly output?: ProfileOutput;
+  /** Checks this profile's agents instead of `parallelAgents.checkCommand` (argv, no shell). */
+  readonly checkCommand?: readonly string[];
 }
 
 /** The executable name that stands for the demo agent shipped with the extension. */
@@ -177,6 +179,13 @@ export function validateProfile(raw: unknown): Profile | string {
   ) {
     return `profile "${p.name}": "continueArgs" must be an array of strings`;
   }
+  const checkCommand = p.checkCommand;
+  if (
+    checkCommand !== undefined &&
+    (!Array.isArray(checkCommand) || !checkCommand.every((a) => typeof a === 'string'))
+  ) {
+    return `profile "${p.name}": "checkCommand" must be an array of strings`;
+  }
   const env = p.env ?? {};
   if (typeof env !== 'object' || env === null || !Object.values(env).every((v) => typeof v === 'string')) {
     return `profile "${p.name}": "env" must map names to strings`;
@@ -194,6 +203,7 @@ export function validateProfile(raw: unknown): Profile | string {
     ...(continueArgs ? { continueArgs: continueArgs as string[] } : {}),
     description: typeof p.description === 'string' ? p.description : undefined,
     ...(output !== undefined ? { output: output as ProfileOutput } : {}),
+    ...(checkCommand !== undefined ? { checkCommand: checkCommand as string[] } : {}),
   };
 }
 

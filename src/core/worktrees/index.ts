@@ -7,5 +7,6 @@
 export { chooseFolder, isRepository } from './folderChoice';
 export type { WorkspaceFolderInfo } from './folderChoice';
 export { WorktreeNames, createWorktree } from './worktreeNames';
-export { WorktreePrep } from './worktreePrep';
+export { WorktreePrep, commandText } from './worktreePrep';
 export { SetupRun, setupRunId } from './setupRun';
+export type { SetupEnd } from './setupRun';

@@ -1,7 +1,8 @@
 /**
  * The setup command (`parallelAgents.setupCommand`): run headless in a new worktree before its
  * agent starts, its output in the agent's log. A SetupRun emits that output and resolves `ended`
- * with whether the agent may start; it never touches the agent's record.
+ * with whether the agent may start; it never touches the agent's record. The check command
+ * (core/agents/checkRuns.ts) runs through the same class, with its own request and failure text.
  */
 import type { AgentRecord } from '../agent';
 import { storedLine } from '../errors';
@@ -15,7 +16,10 @@ const outputTailChars = 4096;
 export type SetupEnd =
   | { readonly outcome: 'succeeded' }
   | { readonly outcome: 'stopped' }
-  | { readonly outcome: 'failed'; readonly error: string };
+  | { readonly outcome: 'failed'; readonly error: string; readonly exit: ProcessExit };
+
+/** The agent's error for a command that did not succeed; `output` is the end of what it printed. */
+export type FailureText = (exit: ProcessExit, output: string) => string;
 
 export class SetupRun implements Disposable {
   private readonly outputEmitter = new Emitter<string>();
@@ -25,15 +29,17 @@ export class SetupRun implements Disposable {
   readonly banner: string;
   /** Resolves once, when the command has ended; never rejects. */
   readonly ended: Promise<SetupEnd>;
+  /** Log position where the command's own output begins, when the runner tells. */
+  readonly logOffset: number | undefined;
 
   private constructor(
     private readonly process: AgentProcess,
     request: LaunchRequest,
-    argv: readonly string[],
-    agentId: string,
+    failure: FailureText,
     logger: Logger,
   ) {
     this.banner = request.banner ?? '';
+    this.logOffset = process.startOffset;
     let output = '';
     process.onDidOutput((text) => {
       output = (output + text).slice(-outputTailChars);
@@ -47,19 +53,28 @@ export class SetupRun implements Disposable {
         return { outcome: 'succeeded' };
       }
       logger.warn(
-        `[AgentManager] ${agentId}: setup command failed (code ${exit.exitCode ?? '-'}, signal ${exit.signal ?? '-'})`,
+        `[AgentManager] ${request.agentId}: ${request.title} failed (code ${exit.exitCode ?? '-'}, signal ${exit.signal ?? '-'})`,
       );
-      return { outcome: 'failed', error: setupFailure(argv, exit, output) };
+      return { outcome: 'failed', error: failure(exit, output), exit };
     });
   }
 
   /** Starts the command; a command that cannot start gives the agent's error instead. */
   static start(runner: AgentRunner, record: AgentRecord, argv: readonly string[], logger: Logger): SetupRun | string {
-    const request = setupRequest(record, argv);
+    return SetupRun.launch(
+      runner,
+      setupRequest(record, argv),
+      (exit, output) => setupFailure(argv, exit, output),
+      logger,
+    );
+  }
+
+  /** Starts any command request the same way; `failure` words its error. */
+  static launch(runner: AgentRunner, request: LaunchRequest, failure: FailureText, logger: Logger): SetupRun | string {
     try {
-      return new SetupRun(runner.start(request), request, argv, record.id, logger);
+      return new SetupRun(runner.start(request), request, failure, logger);
     } catch (e) {
-      return setupFailure(argv, { error: (e as Error).message }, '');
+      return failure({ error: (e as Error).message }, '');
     }
   }
 

@@ -1,5 +1,6 @@
 /** Status and diff: ChangeGit on the real git binary. */
 import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ChangedFile } from '../../core/agent';
 import { AgentError } from '../../core/errors';
@@ -101,6 +102,23 @@ export class Changes implements ChangeGit {
 
   changedBetween(repoRoot: string, from: string, to: string): Promise<string[]> {
     return changedBetween(this.runner, repoRoot, from, to);
+  }
+
+  /**
+   * Through a temporary copy of the index (its stat cache spares re-reading unchanged files), so
+   * the real index is not touched; git's racy-file check still reads files changed too recently.
+   */
+  async contentTree(cwd: string): Promise<string> {
+    const indexPath = await this.runner.out(cwd, ['rev-parse', '--path-format=absolute', '--git-path', 'index']);
+    const temp = await fs.mkdtemp(path.join(os.tmpdir(), 'pa-tree-'));
+    const env = { GIT_INDEX_FILE: path.join(temp, 'index') };
+    try {
+      await fs.copyFile(indexPath, env.GIT_INDEX_FILE).catch(() => undefined);
+      await this.runner.run(cwd, ['add', '--all', '--', ':/'], { env });
+      return await this.runner.out(cwd, ['write-tree'], { env });
+    } finally {
+      await fs.rm(temp, { recursive: true, force: true });
+    }
   }
 
   /**

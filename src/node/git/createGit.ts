@@ -118,6 +118,10 @@ export class NodeGit implements Git {
   workState(cwd: string, baseSha: string): Promise<WorkState> {
     return this.changes.workState(cwd, baseSha);
   }
+  contentTree(cwd: string): Promise<string> {
+    return this.changes.contentTree(cwd);
+  }
+
   dirtyFiles(cwd: string): Promise<string[]> {
     return this.changes.dirtyFiles(cwd);
   }

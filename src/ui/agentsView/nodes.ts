@@ -50,7 +50,8 @@ export class AgentNode implements ViewNode {
     }
     // e.g. "agent.running.worktree.headless": menus match on the parts they need. A missing
     // worktree takes the status's place, so no menu that needs the folder matches.
-    item.contextValue = `agent.${r.worktreeMissing ? 'missing' : r.status}.${r.isolation}.${r.mode}`;
+    // A checked agent gets a last part, e.g. ".check-failed" (Fix Failing Check shows for that one only).
+    item.contextValue = `agent.${r.worktreeMissing ? 'missing' : r.status}.${r.isolation}.${r.mode}${r.check ? `.check-${r.check.state}` : ''}`;
     if (resultSummary(r) !== undefined) {
       // An agent that changed no file has its answer as its outcome: a click opens it.
       item.command = { command: commands.showResult, title: vscode.l10n.t('Show Agent Result'), arguments: [r.id] };

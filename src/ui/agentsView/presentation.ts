@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import {
   type AgentActivity,
+  type AgentCheck,
   type AgentRecord,
   type AgentStatus,
   type FileChangeKind,
@@ -109,8 +110,45 @@ export function elapsed(record: AgentRecord, now: number): number {
 
 const summaryLimit = 80;
 
+/** The check's badge on the row: ✓ passed, ✗ failed, "check running", "check error". */
+export function checkBadge(check: AgentCheck | undefined): string | undefined {
+  switch (check?.state) {
+    case undefined:
+      return undefined;
+    case 'passed':
+      return vscode.l10n.t('✓ check');
+    case 'failed':
+      return vscode.l10n.t('✗ check');
+    case 'running':
+      return vscode.l10n.t('check running');
+    case 'error':
+      return vscode.l10n.t('check error');
+  }
+}
+
+/** The check's line in the tooltip: its command, how it ended and when. */
+function checkRow(check: AgentCheck | undefined): string | undefined {
+  if (!check) {
+    return undefined;
+  }
+  const command = check.command.join(' ');
+  switch (check.state) {
+    case 'passed':
+      return vscode.l10n.t('{0} passed', command);
+    case 'failed':
+      return check.signal
+        ? vscode.l10n.t('{0} failed ({1})', command, check.signal)
+        : vscode.l10n.t('{0} failed (exit {1})', command, check.exitCode ?? '?');
+    case 'running':
+      return vscode.l10n.t('{0} running', command);
+    case 'error':
+      return check.error ? storedErrorText(check.error) : command;
+  }
+}
+
 export function agentDescription(record: AgentRecord, now: number): string {
-  const base = `${record.profile} · ${statusLabel(record)} · ${formatElapsed(elapsed(record, now))}`;
+  const badge = checkBadge(record.check);
+  const base = `${record.profile} · ${statusLabel(record)}${badge ? ` · ${badge}` : ''} · ${formatElapsed(elapsed(record, now))}`;
   const activity = record.activity;
   if (record.mode === 'terminal' && record.status === 'running' && record.input !== 'tracked') {
     // VS Code cannot tell whether this terminal waits for input: say so rather than guess.
@@ -184,6 +222,7 @@ export function agentTooltip(record: AgentRecord): vscode.MarkdownString {
     [vscode.l10n.t('Folder'), record.worktreePath ? undefined : record.cwd],
     [vscode.l10n.t('Base commit'), record.baseSha.slice(0, 12)],
     [vscode.l10n.t('Error'), errorText(record)],
+    [vscode.l10n.t('Check'), checkRow(record.check)],
     ...activityRows(record.activity),
   ];
   for (const [name, value] of rows) {

@@ -9,6 +9,7 @@ import type { FileBytes } from '../../core/review';
 import type { TerminalRunner } from '../../host/terminalRunner';
 import type { AgentOutputViews } from '../outputViews';
 import { agentCommands } from './agentCommands';
+import { checkCommands } from './checkCommands';
 import type { CommandHandler } from './commandRunner';
 import { type DispatchArgs, type DispatchDeps, dispatchCommand } from './dispatchCommand';
 import { forecastConflicts } from './forecastCommand';
@@ -64,6 +65,7 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
   const progress = progressCommands(deps.manager);
   const hunks = hunkCommands({ manager: deps.manager, git: deps.git, files: deps.files });
   const land = landCommands(deps);
+  const checks = checkCommands(deps.manager);
   const reconcile = reconcileCommands({ manager: deps.manager, reconciler: deps.reconciler });
   const plan = planCommands({
     ...deps,
@@ -100,6 +102,9 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
     [commands.acceptSelectedRanges]: hunks.acceptSelectedRanges,
     [commands.revertSelectedRanges]: hunks.revertSelectedRanges,
     [commands.followUp]: review.followUp,
+    [commands.runCheck]: checks.runCheck,
+    [commands.fixFailingCheck]: checks.fixFailingCheck,
+    [commands.openCheckLog]: checks.openCheckLog,
     [commands.commit]: land.commit,
     [commands.merge]: land.merge,
     [commands.createPullRequest]: pullRequestCommand({ ...deps.pullRequests, manager: deps.manager, git: deps.git }),

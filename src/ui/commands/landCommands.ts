@@ -7,6 +7,7 @@ import type { MergeStrategy } from '../../core/git';
 import { joinPath } from '../../util/paths';
 import { statusText } from '../agentsView/presentation';
 import { pickAgentId } from './agentPick';
+import { confirmCheckBeforeMerge } from './checkCommands';
 import { cancelled } from './commandRunner';
 
 export interface LandDeps {
@@ -65,6 +66,9 @@ export function landCommands({ manager, landing, strategy }: LandDeps) {
       const id = await pickLandable(manager, arg);
       const o = (arg && typeof arg === 'object' ? arg : {}) as MergeArgs;
       const interactive = o.confirm !== false;
+      if (interactive) {
+        await confirmCheckBeforeMerge(manager, id);
+      }
       const record = manager.get(id);
       const how = o.strategy ?? strategy();
       const message =
