@@ -51,6 +51,27 @@ export interface AgentActivity {
   readonly reportedError?: true;
 }
 
+/**
+ * A review comment on lines of one of the agent's changed files (on the agent's side of its diff),
+ * kept on the agent's record until the agent is forgotten. Plain JSON: it lives in the registry.
+ */
+export interface ReviewComment {
+  readonly id: string;
+  /** Path relative to the agent's working folder, with forward slashes (as in changedFiles). */
+  readonly path: string;
+  /** 1-based, inclusive. */
+  readonly startLine: number;
+  readonly endLine: number;
+  /** The lines commented on, without their line breaks: as written, then as sent. */
+  readonly quoted: readonly string[];
+  readonly body: string;
+  readonly createdAt: number;
+  /** When Send Review to Agent sent it; unset while it is pending. */
+  readonly sentAt?: number;
+  /** Set once a run that ended after `sentAt` changed the quoted lines. */
+  readonly addressed?: boolean;
+}
+
 export interface AgentRecord {
   readonly id: string;
   readonly title: string;
@@ -97,6 +118,8 @@ export interface AgentRecord {
   readonly terminalPid?: number;
   /** For a running terminal agent: whether VS Code can tell that it waits for input (see inputState.ts). */
   readonly input?: 'tracked' | 'unknown';
+  /** Review comments on its changed files, pending or sent (core/review/reviewComments.ts). */
+  readonly comments?: readonly ReviewComment[];
 }
 
 export const activeStatuses: ReadonlySet<AgentStatus> = new Set([

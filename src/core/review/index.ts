@@ -4,7 +4,9 @@
  * selection in the diff editor picks, and those parts accepted into the workspace's file or
  * reverted in the agent's worktree, byte for byte: CRLF, mixed endings, a missing final line break,
  * tabs and any UTF-8 text come through unchanged; a binary file, or a workspace whose lines there
- * are no longer the base's, is refused with nothing written.
+ * are no longer the base's, is refused with nothing written. And review comments on lines of the
+ * agent's changed files, sent to it as one follow-up and marked addressed when its next run changes
+ * those lines.
  */
 export { acceptSelectedLines, revertSelectedLines } from './hunkActions';
 export type { FileBytes, HunkDeps, HunkOutcome } from './hunkActions';
@@ -15,3 +17,16 @@ export { diffLines } from './lineDiff';
 export type { LineChange } from './lineDiff';
 export { bytesOf, splitLines, textOf } from './textLines';
 export type { Lines } from './textLines';
+export {
+  awaitingCheck,
+  linesChanged,
+  linesOf,
+  nearLines,
+  pendingComments,
+  quoteLines,
+  rangeText,
+  reviewPrompt,
+} from './reviewComments';
+export type { CommentToSend } from './reviewComments';
+export { ReviewComments } from './reviewService';
+export type { NewComment, ReviewDeps, SentReview } from './reviewService';

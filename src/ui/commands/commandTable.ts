@@ -17,6 +17,9 @@ import { landCommands } from './landCommands';
 import { planCommands } from './planCommands';
 import { reconcileCommands } from './reconcileCommands';
 import { reviewCommands } from './reviewCommands';
+import { reviewCommentCommands } from './sendReviewCommand';
+import type { ReviewComments } from '../../core/review';
+import type { ReviewThreads } from '../diff/reviewThreads';
 
 export interface CommandTableDeps {
   readonly manager: AgentManager;
@@ -31,6 +34,9 @@ export interface CommandTableDeps {
   readonly reconciler: Reconciler;
   /** The files Accept and Revert Selected Lines read and write. */
   readonly files: FileBytes;
+  /** Review comments (stored on the records) and their threads in editors. */
+  readonly review: ReviewComments;
+  readonly reviewThreads: ReviewThreads;
 }
 
 /** What Try the Demo Agent asks of the demo agent: it only creates a file, so it works in any repository. */
@@ -117,5 +123,6 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
     [commands.discardOrphan]: reconcile.discardOrphan,
     [commands.restoreMissing]: reconcile.restoreMissing,
     [commands.forgetAgent]: reconcile.forgetAgent,
+    ...reviewCommentCommands({ manager: deps.manager, review: deps.review, threads: deps.reviewThreads }),
   };
 }
