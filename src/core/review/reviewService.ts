@@ -115,7 +115,7 @@ export class ReviewComments implements Disposable {
     await this.deps.manager.followUp(agentId, prompt);
     const sent = new Map(toSend.map((c) => [c.id, c.lines]));
     const comments = this.comments(agentId).map((c) =>
-      sent.has(c.id) ? { ...c, quoted: sent.get(c.id) ?? c.quoted, sentAt, addressed: undefined } : c,
+      sent.has(c.id) ? { ...c, quoted: sent.get(c.id) ?? c.quoted, sentAt } : c,
     );
     this.deps.manager.annotate(agentId, { comments });
     return { prompt, count: pending.length };
