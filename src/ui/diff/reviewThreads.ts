@@ -10,6 +10,7 @@ import type { AgentManager } from '../../core/agents';
 import { AgentError } from '../../core/errors';
 import type { ReviewComments } from '../../core/review';
 import { toForwardSlashes } from '../../util/paths';
+import { BaseContentProvider } from './baseContentProvider';
 
 export const reviewControllerId = 'parallelAgents.review';
 
@@ -34,6 +35,7 @@ interface LiveThread {
   readonly thread: vscode.CommentThread;
   /** The comment and folder it was last drawn from: redrawn only when they change. */
   readonly drawn: string;
+  readonly where: string;
 }
 
 export class ReviewThreads implements vscode.Disposable {
@@ -72,12 +74,20 @@ export class ReviewThreads implements vscode.Disposable {
       throw new AgentError('noAgentFile', {});
     }
     const range = reply.thread.range;
-    await this.review.add(place.record.id, {
-      path: place.path,
-      startLine: range.start.line + 1,
-      endLine: range.end.line + 1,
-      body: reply.text,
-    });
+    try {
+      await this.review.add(place.record.id, {
+        path: place.path,
+        startLine: range.start.line + 1,
+        endLine: range.end.line + 1,
+        body: reply.text,
+      });
+    } catch (e) {
+      // No comment can ever be stored on this file: the draft goes with the refusal. Else it stays, to retry.
+      if (AgentError.is(e) && (e.code === 'reviewFileDeleted' || e.code === 'reviewFileNotChanged')) {
+        reply.thread.dispose();
+      }
+      throw e;
+    }
     // The stored comment has a thread of its own now (sync): the draft goes.
     reply.thread.dispose();
   }
@@ -91,18 +101,29 @@ export class ReviewThreads implements vscode.Disposable {
     this.controller.dispose();
   }
 
-  /** Lines that take comments: every line of an agent's changed, not deleted, text file in its folder. */
+  /**
+   * Lines that take comments: every line of an agent's changed text file in its folder. The empty
+   * agent side of a file the agent deleted takes one too, only so that Add Comment can say why no
+   * comment goes there (reviewFileDeleted) instead of the gutter staying silent.
+   */
   private commentingRanges(doc: vscode.TextDocument): vscode.Range[] | undefined {
     const place = this.fileAt(doc.uri);
     const file = place?.record.changedFiles.find((f) => f.path === place.path);
-    if (!file || file.kind === 'deleted' || file.binary) {
+    if (!file || file.binary) {
       return undefined;
     }
     return [new vscode.Range(0, 0, Math.max(0, doc.lineCount - 1), 0)];
   }
 
-  /** The agent whose folder holds the file, and the file's path there. */
+  /** The agent whose folder holds the file (or whose deleted file's empty side this is), and its path there. */
   private fileAt(uri: vscode.Uri): { record: AgentRecord; path: string } | undefined {
+    const base = BaseContentProvider.queryOf(uri);
+    if (base) {
+      // The agent side of a deletion is a base uri without a path; a left side is never commented on.
+      const record = base.path === undefined ? this.manager.list().find((r) => r.id === base.agent) : undefined;
+      const deleted = record?.changedFiles.some((f) => f.path === base.file && f.kind === 'deleted');
+      return record && deleted ? { record, path: base.file } : undefined;
+    }
     if (uri.scheme !== 'file') {
       return undefined;
     }
@@ -135,8 +156,14 @@ export class ReviewThreads implements vscode.Disposable {
         if (known?.drawn === drawn) {
           continue;
         }
+        if (known && known.where === where(record, comment)) {
+          // Same place (sent, addressed): repainted in place, so an open thread stays open.
+          paint(known.thread, record.id, comment);
+          this.threads.set(key, { ...known, drawn });
+          continue;
+        }
         known?.thread.dispose();
-        this.threads.set(key, { thread: this.draw(record, comment), drawn });
+        this.threads.set(key, { thread: this.draw(record, comment), drawn, where: where(record, comment) });
       }
     }
     for (const [key, known] of this.threads) {
@@ -150,18 +177,29 @@ export class ReviewThreads implements vscode.Disposable {
   private draw(record: AgentRecord, comment: ReviewComment): vscode.CommentThread {
     const uri = vscode.Uri.file(`${record.cwd.replace(/[\\/]+$/, '')}/${comment.path}`);
     const range = new vscode.Range(comment.startLine - 1, 0, comment.endLine - 1, 0);
-    const thread = this.controller.createCommentThread(uri, range, [new StoredComment(record.id, comment)]);
+    const thread = this.controller.createCommentThread(uri, range, []);
     this.agentOfThread.set(thread, record.id);
     thread.canReply = false;
-    const state = comment.addressed ? 'addressed' : comment.sentAt !== undefined ? 'sent' : 'pending';
-    thread.contextValue = `reviewThread.${state}`;
-    thread.label =
-      state === 'addressed'
-        ? vscode.l10n.t('Addressed: the agent changed these lines')
-        : state === 'sent'
-          ? vscode.l10n.t('Sent to the agent')
-          : vscode.l10n.t('Pending: not sent yet');
-    thread.state = state === 'addressed' ? vscode.CommentThreadState.Resolved : vscode.CommentThreadState.Unresolved;
+    paint(thread, record.id, comment);
     return thread;
   }
+}
+
+/** Where a comment's thread is: its folder, file and lines. */
+function where(record: AgentRecord, comment: ReviewComment): string {
+  return `${record.cwd}\n${comment.path}\n${comment.startLine}-${comment.endLine}`;
+}
+
+/** A thread's comment, label and state: pending, sent, or addressed (resolved). */
+function paint(thread: vscode.CommentThread, agentId: string, comment: ReviewComment): void {
+  thread.comments = [new StoredComment(agentId, comment)];
+  const state = comment.addressed ? 'addressed' : comment.sentAt !== undefined ? 'sent' : 'pending';
+  thread.contextValue = `reviewThread.${state}`;
+  thread.label =
+    state === 'addressed'
+      ? vscode.l10n.t('Addressed: the agent changed these lines')
+      : state === 'sent'
+        ? vscode.l10n.t('Sent to the agent')
+        : vscode.l10n.t('Pending: not sent yet');
+  thread.state = state === 'addressed' ? vscode.CommentThreadState.Resolved : vscode.CommentThreadState.Unresolved;
 }
