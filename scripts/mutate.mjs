@@ -58,7 +58,7 @@ const groups = {
   },
   review: {
     mutate: ['src/core/review/*.ts'],
-    git: ['hunks'],
+    git: ['hunks', 'reviewComments'],
   },
   registry: {
     mutate: ['src/node/registry/recordFiles.ts', 'src/node/registry/lockFile.ts', 'src/node/registry/registryStore.ts'],

@@ -47,6 +47,9 @@ export const commands = {
   discardOrphan: 'parallelAgents.discardOrphan',
   restoreMissing: 'parallelAgents.restoreMissing',
   forgetAgent: 'parallelAgents.forgetAgent',
+  addReviewComment: 'parallelAgents.addReviewComment',
+  deleteReviewComment: 'parallelAgents.deleteReviewComment',
+  sendReview: 'parallelAgents.sendReview',
 } as const;
 
 /** The only commands that exist in an untrusted workspace (Restricted Mode): none of them runs anything. */

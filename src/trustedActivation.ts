@@ -1,8 +1,10 @@
 // Part of the composition root: everything that may run git, an agent or a setup command, built
 // only in a trusted workspace (at activation, or when the user grants trust); extension.ts calls it.
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { schemes } from './constants';
 import type { AgentRecord } from './core/agent';
+import { ReviewComments } from './core/review';
 import { Config } from './host/config';
 import type { ChannelLogger } from './host/logger';
 import { PathExecutableResolver } from './node/executableResolver';
@@ -20,6 +22,7 @@ import { planDiagnostics } from './ui/commands/planFile';
 import { trackAgentDiffContext } from './ui/diff/agentDiffContext';
 import { BaseContentProvider } from './ui/diff/baseContentProvider';
 import { ChangeDecorationProvider } from './ui/diff/changeDecorations';
+import { ReviewThreads } from './ui/diff/reviewThreads';
 import { FinishNotifications } from './ui/notifications';
 import { AgentOutputViews, type LogViewSource } from './ui/outputViews';
 import { OverlapModel } from './ui/overlapModel';
@@ -56,6 +59,9 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
   const overlaps = new OverlapModel(manager);
   const tree = new AgentsTreeProvider(manager, overlaps, plans, reconciler);
   const outputs = new AgentOutputViews(manager, logViewSource);
+  const files = new NodeFileBytes();
+  const review = new ReviewComments({ manager, files, clock: { now: () => Date.now() }, newId: () => randomUUID() });
+  const reviewThreads = new ReviewThreads(manager, review);
   const dispatchDeps = {
     manager,
     git,
@@ -76,6 +82,8 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
     overlaps,
     tree,
     outputs,
+    review,
+    reviewThreads,
     vscode.workspace.registerTextDocumentContentProvider(schemes.base, new BaseContentProvider(git)),
     vscode.window.registerFileDecorationProvider(new ChangeDecorationProvider(overlaps)),
     new AgentsStatusBar(manager),
@@ -97,11 +105,13 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
         dispatch: dispatchDeps,
         strategy: () => config.mergeStrategy(),
         reconciler,
-        files: new NodeFileBytes(),
         pullRequests: {
           findGh: async () => (await ghResolver.resolve('gh'))?.file,
           createWithGh: ghCreatePullRequest,
         },
+        files,
+        review,
+        reviewThreads,
       }),
       logger,
     ),
@@ -115,6 +125,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
     resume: () => {
       manager.resume();
       plans.resume();
+      review.resume();
       showRegistryProblems(registryProblems());
       void reconciler.run().catch(() => undefined);
     },

@@ -74,6 +74,27 @@ export interface AgentCheck {
   readonly logOffset?: number;
 }
 
+/**
+ * A review comment on lines of one of the agent's changed files (on the agent's side of its diff),
+ * kept on the agent's record until the agent is forgotten. Plain JSON: it lives in the registry.
+ */
+export interface ReviewComment {
+  readonly id: string;
+  /** Path relative to the agent's working folder, with forward slashes (as in changedFiles). */
+  readonly path: string;
+  /** 1-based, inclusive. */
+  readonly startLine: number;
+  readonly endLine: number;
+  /** The lines commented on, without their line breaks: as written, then as sent. */
+  readonly quoted: readonly string[];
+  readonly body: string;
+  readonly createdAt: number;
+  /** When Send Review to Agent sent it; unset while it is pending. */
+  readonly sentAt?: number;
+  /** Set once a run that ended after `sentAt` changed the quoted lines. */
+  readonly addressed?: boolean;
+}
+
 export interface AgentRecord {
   readonly id: string;
   readonly title: string;
@@ -127,6 +148,8 @@ export interface AgentRecord {
   readonly input?: 'tracked' | 'unknown';
   /** The check command's last run, when one ran (see AgentCheck). */
   readonly check?: AgentCheck;
+  /** Review comments on its changed files, pending or sent (core/review/reviewComments.ts). */
+  readonly comments?: readonly ReviewComment[];
 }
 
 export const activeStatuses: ReadonlySet<AgentStatus> = new Set([

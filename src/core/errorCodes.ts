@@ -189,6 +189,12 @@ export interface AgentErrorData {
   noChangeSelected: { readonly path: string };
   /** `lines` ("12" or "12–14", 1-based) are the workspace file's lines that are no longer the base's. */
   hunkNoLongerApplies: { readonly path: string; readonly lines: string };
+  // review comments, src/core/review
+  emptyReview: Titled;
+  emptyComment: Empty;
+  /** The agent deleted `path` (or it is gone from its folder): it has no lines to comment on. */
+  reviewFileDeleted: Titled & { readonly path: string };
+  reviewFileNotChanged: Titled & { readonly path: string };
   // commands, src/ui
   cancelled: Empty;
   untrustedDispatch: Empty;
@@ -214,6 +220,8 @@ export interface AgentErrorData {
   uncommittedFiles: Titled & { readonly count: number };
   mergeTouchesDirtyFiles: { readonly files: readonly string[] };
   noMissingAgent: Empty;
+  /** Send Review to Agent from the palette, and no agent has a pending comment. */
+  noPendingReview: Empty;
   noPlanTask: Empty;
   noPlanRunning: Empty;
   noPlanToRemove: Empty;

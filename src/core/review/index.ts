@@ -6,6 +6,9 @@
  * tabs and any UTF-8 text come through unchanged; a binary file, or a workspace whose lines there
  * are no longer the base's, is refused with nothing written. And review progress: the files
  * marked viewed (unviewed again when the agent changes them) and the agents waiting for review.
+ * are no longer the base's, is refused with nothing written. And review comments on lines of the
+ * agent's changed files, sent to it as one follow-up and marked addressed when its next run changes
+ * those lines.
  */
 export { acceptSelectedLines, revertSelectedLines } from './hunkActions';
 export type { FileBytes, HunkDeps, HunkOutcome } from './hunkActions';
@@ -26,3 +29,16 @@ export {
   sameMarks,
   viewedCount,
 } from './viewedFiles';
+export {
+  awaitingCheck,
+  linesChanged,
+  linesOf,
+  nearLines,
+  pendingComments,
+  quoteLines,
+  rangeText,
+  reviewPrompt,
+} from './reviewComments';
+export type { CommentToSend } from './reviewComments';
+export { ReviewComments } from './reviewService';
+export type { NewComment, ReviewDeps, SentReview } from './reviewService';

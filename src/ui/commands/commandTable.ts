@@ -20,6 +20,9 @@ import { pullRequestCommand, type PullRequestDeps } from './pullRequestCommand';
 import { reconcileCommands } from './reconcileCommands';
 import { progressCommands } from './progressCommands';
 import { reviewCommands } from './reviewCommands';
+import { reviewCommentCommands } from './sendReviewCommand';
+import type { ReviewComments } from '../../core/review';
+import type { ReviewThreads } from '../diff/reviewThreads';
 
 export interface CommandTableDeps {
   readonly manager: AgentManager;
@@ -36,6 +39,9 @@ export interface CommandTableDeps {
   readonly files: FileBytes;
   /** How Create Pull Request finds and runs gh. */
   readonly pullRequests: Pick<PullRequestDeps, 'findGh' | 'createWithGh'>;
+  /** Review comments (stored on the records) and their threads in editors. */
+  readonly review: ReviewComments;
+  readonly reviewThreads: ReviewThreads;
 }
 
 /** What Try the Demo Agent asks of the demo agent: it only creates a file, so it works in any repository. */
@@ -131,5 +137,6 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
     [commands.discardOrphan]: reconcile.discardOrphan,
     [commands.restoreMissing]: reconcile.restoreMissing,
     [commands.forgetAgent]: reconcile.forgetAgent,
+    ...reviewCommentCommands({ manager: deps.manager, review: deps.review, threads: deps.reviewThreads }),
   };
 }

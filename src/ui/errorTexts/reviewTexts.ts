@@ -1,4 +1,4 @@
-/** The texts of the codes of accepting and reverting an agent's lines (src/core/review and its commands). */
+/** The texts of the codes of accepting and reverting an agent's lines and of review comments (src/core/review). */
 import { l10n, type Texts } from './textTemplate';
 
 export const reviewTexts = {
@@ -21,6 +21,28 @@ export const reviewTexts = {
   unsavedAgentEditor: (d) =>
     l10n.t(
       "{0} has unsaved changes on the agent's side of the diff — save or revert them first, so the selected lines are the file's.",
+      d.path,
+    ),
+  emptyReview: (d) =>
+    l10n.t(
+      'Agent "{0}" has no pending review comment: comment on lines of its changed files (on the agent\'s side of a diff) first. Nothing was sent.',
+      d.title,
+    ),
+  noPendingReview: () =>
+    l10n.t(
+      "No agent has a pending review comment: comment on lines of an agent's changed files (on the agent's side of a diff) first. Nothing was sent.",
+    ),
+  emptyComment: () => l10n.t('A review comment needs some text. Nothing was saved.'),
+  reviewFileDeleted: (d) =>
+    l10n.t(
+      'Agent "{0}" deleted {1}, so it has no lines to comment on or to quote: comment on a file the agent kept. Nothing was changed.',
+      d.title,
+      d.path,
+    ),
+  reviewFileNotChanged: (d) =>
+    l10n.t(
+      '{1} is not among the files agent "{0}" changed: review comments go on lines of its changed files. Nothing was changed.',
+      d.title,
       d.path,
     ),
 } satisfies Partial<Texts>;
