@@ -162,13 +162,10 @@ export function agentDescription(record: AgentRecord, now: number): string {
   return [base, summary, progress].filter((part) => part !== undefined).join(' · ');
 }
 
-/** "3/8 viewed" for a finished agent with changed files: how far its review has come. */
+/** "3/8 viewed" once a file of a finished agent is viewed: how far its review has come. */
 export function reviewProgress(record: AgentRecord): string | undefined {
-  if (!finishedStatuses.has(record.status) || record.changedFiles.length === 0) {
-    return undefined;
-  }
   const { viewed, total } = viewedCount(record);
-  return vscode.l10n.t('{0}/{1} viewed', viewed, total);
+  return finishedStatuses.has(record.status) && viewed > 0 ? vscode.l10n.t('{0}/{1} viewed', viewed, total) : undefined;
 }
 
 /** A finished agent that changed no file (research, a question) is known by its answer: its first line. */
