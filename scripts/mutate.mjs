@@ -35,6 +35,9 @@ const groups = {
       'gitService',
       'forecastConflicts',
       'hunks',
+      // Restore's rollback and saveBranch (snapshots.ts) are reached from reconcile's tests.
+      'gitReconcile',
+      'reconcileChoices',
     ],
   },
   reconcile: {
