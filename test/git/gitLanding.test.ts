@@ -324,6 +324,21 @@ describe('NodeGit landing, merge, forecasts and snapshots (real git)', function 
       assert.equal(status(wt), '');
     });
 
+    it('refuses a merge that would overwrite an untracked file of the agent, naming it, and leaves the worktree as it was', async () => {
+      const wt = await agent('blocked', { 'docs/x.md': 'x\n' });
+      await write(repo, 'notes.txt', 'from main\n');
+      git(repo, 'add', 'notes.txt');
+      git(repo, 'commit', '--quiet', '-m', 'main adds notes.txt');
+      await write(wt, 'notes.txt', "the agent's own, never committed\n");
+      const before = recordWorkspace(wt);
+      const refused = await rejectsWith(landing.mergeLeavingConflicts(wt, 'main'), 'dirtyWorkspace');
+      assert.ok(AgentError.isCode(refused, 'mergeWouldOverwrite'), refused.code);
+      assert.deepEqual(refused.data, { cwd: wt, ref: 'main' });
+      assert.match(refused.detail ?? '', /notes\.txt/);
+      // git itself rewrites the index (same entries) and ORIG_HEAD before it refuses; files, HEAD and refs stay.
+      assertRestored(before, 'a refused merge into the agent worktree', { except: ['git dir ORIG_HEAD'] });
+    });
+
     it('merges cleanly when nothing conflicts', async () => {
       const wt = await agent('calm', { 'docs/x.md': 'x\n' });
       await write(repo, 'README.md', 'main\n');
