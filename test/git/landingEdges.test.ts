@@ -105,6 +105,26 @@ describe('AgentLanding edge cases a user can reach', function () {
     assert.equal(manager.get(agent.id).status, 'succeeded');
   });
 
+  it('Restore brings back the worktree of a merged agent removed after its merge; it stays merged', async () => {
+    const agent = await finished('create feature.txt: feature', 'Merged then removed');
+    await landing.commit(agent.id, 'work');
+    fs.writeFileSync(path.join(agent.cwd, 'draft.txt'), 'kept aside\n');
+    await landing.commit(agent.id, 'draft');
+    assert.equal((await landing.merge(agent.id, 'merge', 'Land')).kind, 'merged');
+    await landing.removeMergedWorktree(agent.id);
+    assert.equal(fs.existsSync(agent.cwd), false);
+    await landing.restore(agent.id);
+    const restored = manager.get(agent.id);
+    assert.equal(restored.status, 'merged', 'a merged agent comes back merged');
+    assert.equal(restored.worktreePresent, true);
+    assert.equal(fs.readFileSync(path.join(agent.cwd, 'draft.txt'), 'utf8'), 'kept aside\n');
+    const before = recordWorkspace(agent.cwd);
+    const again = await rejection(landing.restore(agent.id), 'invalidTransition');
+    assert.ok(AgentError.isCode(again, 'noSavedWorktree'), again.code);
+    assert.deepEqual(again.data, { title: 'Merged then removed' });
+    assertUntouched(before, 'a second Restore');
+  });
+
   it('Commit refreshes the change set: a new file shows as added, not untracked', async () => {
     const agent = await finished('create feature.txt: feature', 'Committer');
     assert.deepEqual(
