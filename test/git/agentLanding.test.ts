@@ -163,6 +163,13 @@ describe('AgentLanding: commit, merge, conflicts, discard and restore with real 
     // Saved work goes only when asked, and only when old enough.
     const now = Date.now();
     assert.equal(await landing.deleteSavedWork([fx.repo], 24 * 3600 * 1000, now), 0);
+    const savedAt =
+      Number(git(fx.repo, 'for-each-ref', '--format=%(committerdate:unix)', 'refs/parallel-agents/')) * 1000;
+    assert.equal(
+      await landing.deleteSavedWork([fx.repo], 5_000, savedAt + 5_000),
+      0,
+      'exactly as old as the limit: kept',
+    );
     assert.equal(await landing.deleteSavedWork([fx.repo], 0, now + 10_000), 1);
     assert.equal(git(fx.repo, 'for-each-ref', 'refs/parallel-agents/'), '');
   });
