@@ -204,6 +204,43 @@ describe('NodeGit landing, merge, forecasts and snapshots (real git)', function 
       assert.equal(status(repo), ' M src/util.ts\n');
     });
 
+    it('refuses a detached HEAD, a branch onto itself, staged changes and a rebase over uncommitted agent work, naming each, touching nothing', async () => {
+      const wt = await agent('refused', { 'src/feature.ts': 'export const f = 1;\n' });
+      const code = async (promise: Promise<unknown>, reason: AgentErrorReason) => {
+        const e = await rejectsWith(promise, reason);
+        return { code: e.code, data: e.data };
+      };
+      const workspace = recordWorkspace(repo);
+      git(repo, 'checkout', '--quiet', '--detach');
+      assert.deepEqual(await code(landing.land(repo, wt, 'agents/refused', 'merge', 'x'), 'gitFailed'), {
+        code: 'detachedHead',
+        data: { cwd: repo },
+      });
+      git(repo, 'checkout', '--quiet', 'main');
+      assert.deepEqual(await code(landing.land(repo, repo, 'main', 'merge', 'x'), 'gitFailed'), {
+        code: 'landOnItself',
+        data: { branch: 'main', cwd: repo },
+      });
+      assertUntouched(workspace, 'after a detached HEAD and a branch onto itself', {
+        except: ['git dir HEAD', 'git dir ORIG_HEAD', 'git dir logs/HEAD', 'index stat'],
+      });
+      await write(repo, 'README.md', '# staged\n');
+      git(repo, 'add', 'README.md');
+      const staged = recordWorkspace(repo);
+      const refused = await rejectsWith(landing.land(repo, wt, 'agents/refused', 'merge', 'x'), 'dirtyWorkspace');
+      assert.deepEqual({ code: refused.code, data: refused.data }, { code: 'stagedChanges', data: { cwd: repo } });
+      assertUntouched(staged, 'staged changes');
+      git(repo, 'reset', '--quiet', '--hard');
+      await write(wt, 'src/feature.ts', 'export const f = 2; // not committed\n');
+      const agentBefore = recordWorkspace(wt);
+      const rebase = await rejectsWith(landing.land(repo, wt, 'agents/refused', 'rebase', 'x'), 'dirtyWorkspace');
+      assert.deepEqual(
+        { code: rebase.code, data: rebase.data },
+        { code: 'rebaseUncommitted', data: { cwd: wt, branch: 'agents/refused' } },
+      );
+      assertUntouched(agentBefore, 'the agent worktree after a refused rebase');
+    });
+
     it("undoes a landing that a hook rejects, and reports the hook's words", async () => {
       const wt = await agent('hooked', { 'src/feature.ts': 'export const f = 1;\n' });
       await write(repo, 'README.md', '# moved\n');
