@@ -547,5 +547,33 @@ describe('NodeGit landing, merge, forecasts and snapshots (real git)', function 
       await rejectsWith(landing.restoreFile(wt, base, '../outside.txt'), 'gitFailed');
       assert.ok((await stat(join(wt, 'src'))).isDirectory());
     });
+
+    it('refuses a path outside the folder, the folder itself or an absolute path, naming it, and deletes nothing', async () => {
+      const wt = await agent('outside', { 'src/app.ts': 'changed\n' });
+      await write(root, 'outside.txt', 'not the agent’s\n');
+      const before = recordWorkspace(wt);
+      for (const bad of ['../outside.txt', '', '.', 'src/..', join(root, 'outside.txt'), 'src/../../outside.txt']) {
+        const e = await rejectsWith(landing.restoreFile(wt, base, bad), 'gitFailed');
+        assert.deepEqual(
+          { code: e.code, data: e.data },
+          { code: 'fileOutsideFolder', data: { path: bad, cwd: wt } },
+          bad,
+        );
+      }
+      assertUntouched(before, 'refused restores');
+      assert.equal(await readFile(join(root, 'outside.txt'), 'utf8'), 'not the agent’s\n');
+    });
+
+    it('deleting an added file removes only the folders it leaves empty, never the folder itself', async () => {
+      const wt = await agent('nested', { 'a/b/c/added.ts': 'added\n', 'a/keep.txt': 'kept\n' });
+      await landing.restoreFile(wt, base, 'a/b/c/added.ts');
+      assert.ok(!existsSync(join(wt, 'a/b')), 'a/b/c and a/b were left empty: gone');
+      assert.equal(await readFile(join(wt, 'a/keep.txt'), 'utf8'), 'kept\n', 'a still holds a file: kept');
+      const flat = await agent('flat', { 'top.ts': 'added\n' });
+      await landing.restoreFile(flat, base, 'top.ts');
+      assert.ok(!existsSync(join(flat, 'top.ts')));
+      assert.ok((await stat(flat)).isDirectory(), 'the worktree folder itself stays');
+      assert.ok(existsSync(join(flat, '.git')));
+    });
   });
 });
