@@ -82,6 +82,7 @@ export class Lander {
     }
     const dirty = parseStatusPaths(status);
     const clash = [
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: a shortcut; no dirty file, no clash either way
       ...(dirty.length > 0 ? await this.changingAmong(cwd, mergedTree, dirty) : []),
       ...(await this.ignoredInTheWay(cwd, mergedTree, dirty)),
     ];
@@ -117,6 +118,7 @@ export class Lander {
   private async ignoredInTheWay(cwd: string, mergedTree: string, listed: readonly string[]): Promise<string[]> {
     const args = ['diff', '--name-only', '--no-renames', '--no-relative', '-z', '--diff-filter=A', 'HEAD', mergedTree];
     const added = parsePathList((await this.runner.run(cwd, [...args, '--'])).stdout);
+    // Stryker disable next-line ConditionalExpression,BlockStatement: a shortcut; nothing added, nothing in the way
     if (added.length === 0) {
       return [];
     }
@@ -128,6 +130,7 @@ export class Lander {
           !known.has(p) &&
           fs.lstat(path.join(top, p)).then(
             () => true,
+            // Stryker disable next-line ArrowFunction: undefined is as false as false for the filter
             () => false,
           ),
       ),
