@@ -82,7 +82,7 @@ export class Lander {
     }
     const dirty = parseStatusPaths(status);
     const clash = [
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: a shortcut; no dirty file, no clash either way
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: a shortcut; no dirty file, no clash anyway
       ...(dirty.length > 0 ? await this.changingAmong(cwd, mergedTree, dirty) : []),
       ...(await this.ignoredInTheWay(cwd, mergedTree, dirty)),
     ];
