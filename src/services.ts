@@ -40,6 +40,8 @@ export interface Services {
   readonly registryProblems: () => readonly RegistryProblem[];
   /** Registry folders that refuse writes, announced once each. */
   readonly writeWarnings: RecordWriteWarnings;
+  /** Finds executables on PATH: agent CLIs, and gh for Create Pull Request. */
+  readonly resolver: PathExecutableResolver;
 }
 
 export function createServices(context: vscode.ExtensionContext, config: Config, logger: Logger): Services {
@@ -67,14 +69,15 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
   const runsDir = path.join(storage.fsPath, 'agents');
   const agentStore = registryStore<AgentRecord>(context, stateKeys.agents, 'agents', logger, health);
   const planStore = registryStore<PlanRunRecord>(context, stateKeys.plans, 'plans', logger, health);
+  const resolver = new PathExecutableResolver({
+    demoAgentScript: context.asAbsolutePath(path.join('dist', 'demoAgent.js')),
+    runtime: process.execPath,
+  });
   const manager = new AgentManager({
     git,
     fs,
     worktreeSource: git,
-    resolver: new PathExecutableResolver({
-      demoAgentScript: context.asAbsolutePath(path.join('dist', 'demoAgent.js')),
-      runtime: process.execPath,
-    }),
+    resolver,
     headlessRunner: new SupervisedRunner({
       supervisorScript: context.asAbsolutePath(path.join('dist', 'supervisor.js')),
       runtime: process.execPath,
@@ -134,7 +137,7 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     }),
   });
   const registryProblems = () => [...agentStore.problems(), ...planStore.problems()];
-  return { git, terminals, manager, landing, plans, reconciler, registryProblems, writeWarnings: health };
+  return { git, terminals, manager, landing, plans, reconciler, registryProblems, writeWarnings: health, resolver };
 }
 
 /**

@@ -7,7 +7,6 @@ import type { AgentRecord } from './core/agent';
 import { ReviewComments } from './core/review';
 import { Config } from './host/config';
 import type { ChannelLogger } from './host/logger';
-import { PathExecutableResolver } from './node/executableResolver';
 import { ghCreatePullRequest } from './node/ghCli';
 import { LogFollower, readLogTail } from './node/logTail';
 import { NodeFileBytes } from './node/fileBytes';
@@ -51,11 +50,8 @@ export interface TrustedShell {
 export function activateTrusted(context: vscode.ExtensionContext, shell: TrustedShell): Trusted {
   const { logger, view, agentsChanged } = shell;
   const config = new Config(logger);
-  const { git, terminals, manager, landing, plans, reconciler, registryProblems, writeWarnings } = createServices(
-    context,
-    config,
-    logger,
-  );
+  const { git, terminals, manager, landing, plans, reconciler, registryProblems, writeWarnings, resolver } =
+    createServices(context, config, logger);
   const overlaps = new OverlapModel(manager);
   const tree = new AgentsTreeProvider(manager, overlaps, plans, reconciler);
   const outputs = new AgentOutputViews(manager, logViewSource);
@@ -69,10 +65,6 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
     defaultProfile: () => config.defaultProfile(),
     memento: context.globalState,
   };
-  const ghResolver = new PathExecutableResolver({
-    demoAgentScript: context.asAbsolutePath('dist/demoAgent.js'),
-    runtime: process.execPath,
-  });
 
   context.subscriptions.push(
     terminals,
@@ -106,7 +98,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
         strategy: () => config.mergeStrategy(),
         reconciler,
         pullRequests: {
-          findGh: async () => (await ghResolver.resolve('gh'))?.file,
+          findGh: async () => (await resolver.resolve('gh'))?.file,
           createWithGh: ghCreatePullRequest,
         },
         files,

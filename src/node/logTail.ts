@@ -3,11 +3,9 @@
  * costs the same for any size of log; then what is appended after them, read from the log itself
  * from the position where the tail ended, so no byte is lost or shown twice.
  */
-import * as fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { parseLogOrigin } from '../supervisor/protocol';
 import { incompleteUtf8Tail } from './logReader';
-import { LogTailer } from './logTailer';
+import { LogTailer, openLog } from './logTailer';
 
 /** Bytes of a log an output view shows when it opens. */
 export const defaultTailBytes = 64 * 1024;
@@ -29,17 +27,12 @@ export interface LogTail {
  * half holds no line end); undefined when there is no log file.
  */
 export async function readLogTail(logPath: string, maxBytes = defaultTailBytes): Promise<LogTail | undefined> {
-  let handle: FileHandle;
-  try {
-    handle = await fs.promises.open(logPath, 'r');
-  } catch {
+  const log = await openLog(logPath);
+  if (!log) {
     return undefined;
   }
+  const { handle, size, origin } = log;
   try {
-    const { size } = await handle.stat();
-    const head = Buffer.alloc(Math.min(128, size));
-    await readFully(handle, head, 0);
-    const origin = parseLogOrigin(head);
     const tailBytes = Math.max(4, maxBytes);
     // A cut window starts one byte early: that byte tells whether the window begins a line.
     const from = size > tailBytes ? size - tailBytes - 1 : 0;

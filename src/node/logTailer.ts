@@ -114,7 +114,8 @@ interface OpenLog {
   readonly origin: LogOrigin;
 }
 
-async function openLog(logPath: string): Promise<OpenLog | undefined> {
+/** The log opened with its size and origin (cut marker); undefined when there is none. The caller closes it. */
+export async function openLog(logPath: string): Promise<OpenLog | undefined> {
   let handle: FileHandle;
   try {
     handle = await fs.promises.open(logPath, 'r');

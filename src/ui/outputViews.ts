@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { AgentRecord } from '../core/agent';
 import type { AgentManager } from '../core/agents';
-import { AgentError } from '../core/errors';
 import type { LogTail } from '../node/logTail';
 import { byteSize } from './byteSize';
+import { openLogFile } from './logFiles';
 
 /** How an output view reads a log (node/logTail.ts in the extension; the composition root passes it). */
 export interface LogViewSource {
@@ -76,18 +76,8 @@ export class AgentOutputViews implements vscode.Disposable {
   }
 
   /** Opens the agent's whole log file in an editor, with VS Code's own handling of large files. */
-  async openFullLog(record: AgentRecord): Promise<void> {
-    const uri = record.logPath ? vscode.Uri.file(record.logPath) : undefined;
-    if (!uri || !(await exists(uri))) {
-      throw new AgentError('noLog', { title: record.title });
-    }
-    await vscode.commands.executeCommand('vscode.open', uri, { preview: true });
-    const editor = vscode.window.activeTextEditor;
-    if (editor?.document.uri.toString() === uri.toString()) {
-      const end = editor.document.lineAt(editor.document.lineCount - 1).range.end;
-      editor.selection = new vscode.Selection(end, end);
-      editor.revealRange(new vscode.Range(end, end));
-    }
+  openFullLog(record: AgentRecord): Promise<void> {
+    return openLogFile(record.logPath, record.title);
   }
 
   private async open(view: View, record: AgentRecord, logPath: string): Promise<void> {
@@ -129,11 +119,4 @@ export class AgentOutputViews implements vscode.Disposable {
     this.subscriptions.forEach((s) => s.dispose());
     [...this.views.keys()].forEach((id) => this.close(id));
   }
-}
-
-function exists(uri: vscode.Uri): Thenable<boolean> {
-  return vscode.workspace.fs.stat(uri).then(
-    () => true,
-    () => false,
-  );
 }

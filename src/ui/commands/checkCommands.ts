@@ -2,9 +2,9 @@
 import * as vscode from 'vscode';
 import type { AgentRecord } from '../../core/agent';
 import type { AgentManager } from '../../core/agents';
-import { AgentError } from '../../core/errors';
 import { pickAgentId } from './agentPick';
 import { cancelled } from './commandRunner';
+import { openLogFile } from '../logFiles';
 
 /** Agents whose folder can be checked: finished, with a folder. */
 function checkable(r: AgentRecord): boolean {
@@ -29,20 +29,7 @@ export function checkCommands(manager: AgentManager) {
     },
     openCheckLog: async (arg?: unknown) => {
       const record = await pick(arg, (r) => r.check !== undefined);
-      const logPath = record.check?.logPath;
-      const exists = logPath
-        ? await vscode.workspace.fs.stat(vscode.Uri.file(logPath)).then(
-            () => true,
-            () => false,
-          )
-        : false;
-      if (!logPath || !exists) {
-        throw new AgentError('noLog', { title: record.title });
-      }
-      const document = await vscode.workspace.openTextDocument(vscode.Uri.file(logPath));
-      const editor = await vscode.window.showTextDocument(document, { preview: true });
-      const end = document.lineAt(document.lineCount - 1).range.end;
-      editor.revealRange(new vscode.Range(end, end));
+      await openLogFile(record.check?.logPath, record.title);
     },
   };
 }

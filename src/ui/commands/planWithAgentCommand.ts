@@ -11,6 +11,7 @@ import { extractPlanJson, parsePlan, planningPrompt, problemAt, replyText } from
 import type { Profile } from '../../core/clis';
 import { cancelled } from './commandRunner';
 import { describeProblems } from './planFile';
+import { uriExists } from '../logFiles';
 
 export interface PlanWithAgentDeps {
   readonly manager: AgentManager;
@@ -80,13 +81,8 @@ export async function planWithAgent(deps: PlanWithAgentDeps, folder: string, arg
     throw new AgentError('invalidAgentPlan', { count: problems.length }, describeProblems(problems));
   }
   const dir = vscode.Uri.joinPath(vscode.Uri.file(folder), '.vscode', 'agents');
-  const exists = (uri: vscode.Uri) =>
-    vscode.workspace.fs.stat(uri).then(
-      () => true,
-      () => false,
-    );
   let target = vscode.Uri.joinPath(dir, `${slugify(plan.title)}.json`);
-  for (let n = 2; await exists(target); n++) {
+  for (let n = 2; await uriExists(target); n++) {
     target = vscode.Uri.joinPath(dir, `${slugify(plan.title)}-${n}.json`);
   }
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(`${JSON.stringify(plan, null, 2)}\n`));
