@@ -125,6 +125,8 @@ export interface AgentErrorData {
   nulInFollowUp: Empty;
   taskTooLong: { readonly kb: number; readonly maxKb: number };
   followUpTooLong: { readonly kb: number; readonly maxKb: number };
+  /** The profile gives the task on standard input, which an agent in a terminal cannot have. */
+  stdinPromptInTerminal: { readonly profile: string };
   invalidBranchPrefix: { readonly prefix: string };
   worktreeRootInsideRepository: { readonly worktreeRoot: string; readonly repoRoot: string };
   planTargetDetached: { readonly repoRoot: string };

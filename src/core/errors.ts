@@ -75,6 +75,7 @@ const reasons: { readonly [C in AgentErrorCode]: AgentErrorReason } = {
   nulInFollowUp: 'launchFailed',
   taskTooLong: 'launchFailed',
   followUpTooLong: 'launchFailed',
+  stdinPromptInTerminal: 'invalidProfile',
   invalidBranchPrefix: 'invalidProfile',
   worktreeRootInsideRepository: 'invalidProfile',
   planTargetDetached: 'gitFailed',

@@ -68,6 +68,11 @@ export interface LaunchRequest {
   readonly logPath: string;
   /** A line written to the log (and output) before the agent's own output, e.g. a follow-up's prompt. */
   readonly banner?: string;
+  /**
+   * Written to the agent's standard input, which is then closed (a profile with `promptVia: "stdin"`);
+   * without it the input is empty. Headless runners only.
+   */
+  readonly stdin?: string;
 }
 
 export interface ProcessExit {

@@ -94,7 +94,10 @@ export class SupervisedRunner implements AgentRunner {
       file: request.file,
       args: [...request.args],
       cwd: request.cwd,
-      env: { ...definedEnv(process.env), ...request.env },
+      ...(request.stdin !== undefined ? { stdin: request.stdin } : {}),
+      // A shell sets PWD to the folder it starts a program in, and OpenCode takes its working folder
+      // from PWD: the host's own would send the agent's edits to the folder the editor started in.
+      env: { ...definedEnv(process.env), ...request.env, ...(isWindows ? {} : { PWD: request.cwd }) },
       logPath: request.logPath,
       statusPath,
       maxLogBytes: this.settings.maxLogBytes(),

@@ -9,6 +9,8 @@ export interface SupervisorSpec {
   readonly file: string;
   readonly args: readonly string[];
   readonly cwd: string;
+  /** Written to the agent's standard input, then closed; without it the input is empty. */
+  readonly stdin?: string;
   /** The agent's whole environment; the supervisor's own is not merged in. */
   readonly env: Readonly<Record<string, string>>;
   readonly logPath: string;

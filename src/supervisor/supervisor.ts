@@ -57,7 +57,7 @@ class Supervisor {
     // The terminal or window that started us going away is no reason to end the agent.
     process.on('SIGHUP', () => undefined);
     process.on('uncaughtException', (e) => this.crash(e));
-    const { file, args, cwd, env } = this.spec;
+    const { file, args, cwd, env, stdin } = this.spec;
     let child: ChildProcess;
     try {
       // execa: argv only (no shell), Windows' PATHEXT and quoting rules; output streamed to the log,
@@ -67,7 +67,8 @@ class Supervisor {
         env,
         extendEnv: false,
         detached: !isWindows,
-        stdin: 'ignore',
+        // The task, when the profile gives it on standard input: written whole, then the input is closed.
+        ...(stdin === undefined ? { stdin: 'ignore' as const } : { input: stdin }),
         stdout: 'pipe',
         stderr: 'pipe',
         encoding: 'buffer',

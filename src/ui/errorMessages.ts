@@ -78,6 +78,7 @@ export function errorActions(e: AgentError): ErrorAction[] {
     case 'executableMissing':
     case 'executableNotOnPath':
     case 'unknownProfile':
+    case 'stdinPromptInTerminal':
       return [openSetting('parallelAgents.profiles')];
   }
   if (e.reason === 'dirtyWorkspace' || e.reason === 'mergeConflicts') {

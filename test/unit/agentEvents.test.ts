@@ -1,4 +1,5 @@
-// The JSON lines of the real CLIs, recorded from test/agents/realClis.test.ts runs (PA_CAPTURE_DIR).
+// The JSON lines of the real CLIs, recorded from test/agents/realClis.test.ts runs (PA_CAPTURE_DIR;
+// opencode-followup.jsonl is the whole log of its follow-up test: both runs).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -57,11 +58,69 @@ describe('agent CLI events (real recorded output)', () => {
     assert.equal(state.result, 'DONE');
   });
 
+  it('copilot --output-format json: the create step and the turns (it prints no tokens), the last answer', () => {
+    const state = parse('copilot-json', read('copilot-edit.jsonl'));
+    assert.deepEqual(state.progress, { step: 'create hello.txt', turns: 2 });
+    assert.equal(state.result, 'DONE');
+    assert.deepEqual(state.denials, []);
+    assert.equal(state.reportedError, false);
+  });
+
+  it('copilot without --allow-all-tools: the create ended "denied" is reported with its file', () => {
+    const state = parse('copilot-json', read('copilot-denied.jsonl'));
+    assert.deepEqual(state.denials, ['create hello.txt']);
+    assert.deepEqual(state.progress, { step: 'create hello.txt', turns: 2 });
+    assert.equal(state.result, 'DONE');
+    assert.equal(state.reportedError, false);
+  });
+
+  it('copilot rejected by the provider (401): the session error is the result, reported as a failure', () => {
+    const state = parse('copilot-json', read('copilot-error.jsonl'));
+    assert.match(
+      state.result ?? '',
+      /^Authentication failed with provider at http:\/\/127\.0\.0\.1:\d+\/v1 \(HTTP 401\)/,
+    );
+    assert.equal(state.reportedError, true);
+    assert.deepEqual(state.progress, { turns: 1 });
+    assert.deepEqual(state.denials, []);
+  });
+
+  it('opencode run --format json: the write step, steps as turns, summed tokens and cost, the answer', () => {
+    const state = parse('opencode-json', read('opencode-edit.jsonl'));
+    assert.deepEqual(state.progress, {
+      step: 'write notes/hello.txt',
+      turns: 2,
+      inputTokens: 20,
+      outputTokens: 10,
+      costUsd: 0,
+    });
+    assert.equal(state.result, 'DONE');
+    assert.deepEqual(state.denials, []);
+    assert.equal(state.reportedError, false);
+  });
+
+  it('opencode rejected by the provider (401): its error message, reported as a failure', () => {
+    const state = parse('opencode-json', read('opencode-error.jsonl'));
+    assert.equal(state.result, 'Incorrect API key provided.');
+    assert.equal(state.reportedError, true);
+    assert.deepEqual(state.progress, {});
+  });
+
+  it('opencode: a real log of a run and its follow-up (--continue, the same session) gives the follow-up only', () => {
+    const log = read('opencode-followup.jsonl');
+    assert.match(log, /──── follow-up: /);
+    const state = parse('opencode-json', log);
+    assert.deepEqual(state.progress, { turns: 1, inputTokens: 10, outputTokens: 5, costUsd: 0 });
+    assert.equal(state.result, 'DONE');
+  });
+
   it('gives the same state whatever the chunking (lines split across chunks)', () => {
     for (const [format, file] of [
       ['claude-stream-json', 'claude-permission-denied.jsonl'],
       ['codex-json', 'codex-edit.jsonl'],
       ['gemini-stream-json', 'gemini-edit.jsonl'],
+      ['copilot-json', 'copilot-denied.jsonl'],
+      ['opencode-json', 'opencode-followup.jsonl'],
     ] as const) {
       const log = read(file);
       const whole = parse(format, log);
@@ -108,6 +167,10 @@ describe('agent CLI events (real recorded output)', () => {
       ['claude-stream-json', 'claude-permission-denied.jsonl', 'claude-edit.jsonl'],
       ['codex-json', 'codex-edit.jsonl', 'codex-edit.jsonl'],
       ['gemini-stream-json', 'gemini-edit.jsonl', 'gemini-edit.jsonl'],
+      ['copilot-json', 'copilot-denied.jsonl', 'copilot-edit.jsonl'],
+      ['copilot-json', 'copilot-error.jsonl', 'copilot-edit.jsonl'],
+      ['opencode-json', 'opencode-error.jsonl', 'opencode-edit.jsonl'],
+      ['opencode-json', 'opencode-edit.jsonl', 'opencode-edit.jsonl'],
     ] as const) {
       const both = `${read(first)}\n──── follow-up: go on\n${read(second)}`;
       const parser = new AgentEventParser(format, cwdOf(read(second)));

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { checkPrompt, maxPromptBytes } from '../../src/core/agents/dispatchChecks';
+import { checkPrompt, checkPromptRoute, maxPromptBytes } from '../../src/core/agents/dispatchChecks';
+import { builtinProfiles, findProfile } from '../../src/core/clis/profiles';
 import { AgentError } from '../../src/core/errors';
 import { englishMessage } from '../../src/ui/errorText';
 
@@ -32,5 +33,19 @@ describe('dispatch checks', () => {
     );
     assert.doesNotThrow(() => checkPrompt('x'.repeat(maxPromptBytes), 'task'));
     assert.doesNotThrow(() => checkPrompt('🚀 مرحبا $(touch x)', 'task'));
+  });
+
+  it('refuses a profile that gives the task on stdin in a terminal, and only there', () => {
+    const opencode = findProfile(builtinProfiles, 'opencode');
+    assert.throws(
+      () => checkPromptRoute(opencode, 'terminal'),
+      (e) =>
+        AgentError.is(e, 'invalidProfile') &&
+        AgentError.isCode(e, 'stdinPromptInTerminal') &&
+        e.data.profile === 'opencode' &&
+        /Profile "opencode" gives the task on standard input, so it cannot run in a terminal/.test(englishMessage(e)),
+    );
+    assert.doesNotThrow(() => checkPromptRoute(opencode, 'headless'));
+    assert.doesNotThrow(() => checkPromptRoute(findProfile(builtinProfiles, 'claude'), 'terminal'));
   });
 });

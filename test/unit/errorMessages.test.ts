@@ -83,6 +83,7 @@ const samples: { readonly [C in AgentErrorCode]: AgentErrorData[C] } = {
   nulInFollowUp: {},
   taskTooLong: { kb: 121, maxKb: 120 },
   followUpTooLong: { kb: 121, maxKb: 120 },
+  stdinPromptInTerminal: { profile: 'opencode' },
   invalidBranchPrefix: { prefix: 'a..b/' },
   worktreeRootInsideRepository: { worktreeRoot: '/repo/wts', repoRoot: '/repo' },
   planTargetDetached: { repoRoot: '/repo' },

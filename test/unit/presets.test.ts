@@ -1,5 +1,6 @@
 // The argv every built-in preset produces. Flags and their sources: src/core/clis/profiles.ts and the
-// report of the real-CLI tests (test/agents/realClis.test.ts runs claude, codex and gemini).
+// report of the real-CLI tests (test/agents/realClis.test.ts runs claude, codex, gemini, copilot and
+// opencode).
 import * as assert from 'node:assert/strict';
 import { builtinProfiles, expandArgs, findProfile } from '../../src/core/clis/profiles';
 
@@ -98,9 +99,12 @@ describe('built-in presets', () => {
     assert.deepEqual(argv('aider', true).args, ['--yes-always', `--message=${prompt}`]);
   });
 
-  it('opencode: run with the message after --', () => {
-    assert.deepEqual(argv('opencode'), { command: 'opencode', args: ['run', '--', prompt] });
-    assert.deepEqual(argv('opencode', true).args, ['run', '--continue', '--', prompt]);
+  it('opencode: run with JSON lines output, the task on standard input (a message argument gets re-quoted)', () => {
+    assert.deepEqual(argv('opencode'), { command: 'opencode', args: ['run', '--format', 'json'] });
+    assert.deepEqual(argv('opencode', true).args, ['run', '--continue', '--format', 'json']);
+    const opencode = findProfile(builtinProfiles, 'opencode');
+    assert.equal(opencode.promptVia, 'stdin');
+    assert.equal(opencode.output, 'opencode-json');
   });
 
   it('cursor: print mode in a trusted workspace, without --force', () => {
@@ -112,14 +116,17 @@ describe('built-in presets', () => {
   it('copilot: prompt mode, which requires --allow-all-tools, and no questions back', () => {
     assert.deepEqual(argv('copilot'), {
       command: 'copilot',
-      args: [`--prompt=${prompt}`, '--allow-all-tools', '--no-ask-user'],
+      args: [`--prompt=${prompt}`, '--allow-all-tools', '--no-ask-user', '--output-format', 'json'],
     });
     assert.deepEqual(argv('copilot', true).args, [
       '--continue',
       `--prompt=${prompt}`,
       '--allow-all-tools',
       '--no-ask-user',
+      '--output-format',
+      'json',
     ]);
+    assert.equal(findProfile(builtinProfiles, 'copilot').output, 'copilot-json');
   });
 
   it('no preset skips permissions wholesale', () => {

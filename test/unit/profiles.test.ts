@@ -39,7 +39,7 @@ describe('profiles', () => {
     });
 
     it('every built-in profile passes the prompt once, in one argument: alone, or as the value of a --flag=', () => {
-      for (const profile of builtinProfiles) {
+      for (const profile of builtinProfiles.filter((p) => p.promptVia !== 'stdin')) {
         for (const args of [profile.args, profile.continueArgs ?? profile.args]) {
           const holding = expandArgs(args, '- THE PROMPT').filter((a) => a.includes('- THE PROMPT'));
           assert.equal(holding.length, 1, profile.name);
@@ -53,6 +53,20 @@ describe('profiles', () => {
         }
       }
       assert.equal(findProfile(builtinProfiles, 'demo').command, demoCommand);
+    });
+
+    it('a built-in profile that gives the task on stdin has no ${prompt} argument at all', () => {
+      const onStdin = builtinProfiles.filter((p) => p.promptVia === 'stdin');
+      assert.deepEqual(
+        onStdin.map((p) => p.name),
+        ['opencode'],
+      );
+      for (const profile of onStdin) {
+        assert.equal(profile.mode, 'headless');
+        for (const args of [profile.args, profile.continueArgs ?? profile.args]) {
+          assert.deepEqual(expandArgs(args, 'THE PROMPT'), args, profile.name);
+        }
+      }
     });
   });
 
@@ -81,6 +95,28 @@ describe('profiles', () => {
       assert.deepEqual(validateProfile(raw), raw);
     });
 
+    it('keeps how the task reaches the CLI and the new output formats', () => {
+      const raw = {
+        name: 'oc',
+        command: 'opencode',
+        args: ['run', '--format', 'json'],
+        mode: 'headless',
+        env: {},
+        description: 'd',
+        output: 'opencode-json',
+        promptVia: 'stdin',
+      };
+      assert.deepEqual(validateProfile(raw), raw);
+      const copilot = {
+        ...raw,
+        name: 'cp',
+        args: ['--prompt=${prompt}'],
+        output: 'copilot-json',
+        promptVia: 'argument',
+      };
+      assert.deepEqual(validateProfile(copilot), copilot);
+    });
+
     it('reports each kind of invalid entry with a message', () => {
       const cases: Array<[unknown, RegExp]> = [
         [null, /must be an object/],
@@ -93,6 +129,14 @@ describe('profiles', () => {
         [{ name: 'n', command: 'x', args: ['a', 1] }, /"args"/],
         [{ name: 'n', command: 'x', mode: 'background' }, /"mode"/],
         [{ name: 'n', command: 'x', env: { A: 1 } }, /"env"/],
+        [{ name: 'n', command: 'x', output: 'json' }, /"output" must be one of .*"copilot-json", "opencode-json"/],
+        [{ name: 'n', command: 'x', promptVia: 'pipe' }, /"promptVia" must be one of "argument", "stdin"/],
+        [
+          { name: 'n', command: 'x', promptVia: 'stdin', mode: 'terminal' },
+          /"promptVia": "stdin" needs "mode": "headless"/,
+        ],
+        [{ name: 'n', command: 'x', promptVia: 'stdin', args: ['run', '${prompt}'] }, /remove "\$\{prompt\}"/],
+        [{ name: 'n', command: 'x', promptVia: 'stdin', continueArgs: ['-m=${prompt}'] }, /remove "\$\{prompt\}"/],
       ];
       for (const [raw, expected] of cases) {
         const result = validateProfile(raw);
@@ -213,6 +257,88 @@ describe('profiles', () => {
       assert.deepEqual(await agent.exit, { exitCode: 0 });
       assert.deepEqual(JSON.parse(fs.readFileSync(out, 'utf8')), [`--message=${prompt}`, '-y']);
       assert.deepEqual(findPwned(dir), []);
+    });
+
+    it('a task on stdin (promptVia "stdin") reaches the standard input byte for byte, which is then closed', async () => {
+      // Reads its whole input (it ends only once the input is closed) and records it in hex.
+      const reader = path.join(dir, 'stdin.js');
+      fs.writeFileSync(
+        reader,
+        'const c = []; process.stdin.on("data", (d) => c.push(d)).on("end", () => ' +
+          'require("fs").writeFileSync(process.env.RECORD_TO, Buffer.concat(c).toString("hex")));\n',
+      );
+      for (const [label, prompt] of [...nasty, ['100 KB', 'ü "q" \n'.repeat(12800)] as [string, string]]) {
+        const id = `stdin-${label.replace(/\W+/g, '-')}`;
+        const out = path.join(dir, `${id}.hex`);
+        const agent = runner().start({
+          agentId: id,
+          title: label,
+          file: process.execPath,
+          args: [reader],
+          cwd: dir,
+          env: { RECORD_TO: out },
+          logPath: path.join(dir, 'logs', `${id}.log`),
+          stdin: prompt,
+        });
+        assert.deepEqual(await agent.exit, { exitCode: 0 }, label);
+        assert.equal(fs.readFileSync(out, 'utf8'), Buffer.from(prompt, 'utf8').toString('hex'), label);
+      }
+      assert.deepEqual(findPwned(dir), []);
+    });
+
+    it('an agent that exits without reading a task larger than a pipe holds ends with its own exit code', async () => {
+      const logPath = path.join(dir, 'logs', 'unread.log');
+      const agent = runner().start({
+        agentId: 'unread-stdin',
+        title: 'unread',
+        file: process.execPath,
+        args: ['-e', 'process.exit(3)'],
+        cwd: dir,
+        env: {},
+        logPath,
+        stdin: 'x'.repeat(1024 * 1024),
+      });
+      assert.deepEqual(await agent.exit, { exitCode: 3 });
+      assert.equal(fs.readFileSync(logPath, 'utf8'), '', 'no supervisor error in the log');
+    });
+
+    it('without a task on stdin the standard input is empty', async () => {
+      const out = path.join(dir, 'no-stdin.hex');
+      const agent = runner().start({
+        agentId: 'no-stdin',
+        title: 'no stdin',
+        file: process.execPath,
+        args: [path.join(dir, 'stdin.js')],
+        cwd: dir,
+        env: { RECORD_TO: out },
+        logPath: path.join(dir, 'logs', 'no-stdin.log'),
+      });
+      assert.deepEqual(await agent.exit, { exitCode: 0 });
+      assert.equal(fs.readFileSync(out, 'utf8'), '');
+    });
+
+    it("the agent gets PWD set to its own folder, not the host's (OpenCode works where PWD says)", async function () {
+      if (process.platform === 'win32') {
+        this.skip();
+      }
+      const folder = fs.realpathSync(fs.mkdtempSync(path.join(dir, 'pwd-')));
+      const out = path.join(dir, 'pwd.json');
+      fs.writeFileSync(
+        path.join(dir, 'pwd.js'),
+        'require("fs").writeFileSync(process.env.RECORD_TO, JSON.stringify([process.env.PWD, process.cwd()]));\n',
+      );
+      assert.notEqual(process.env.PWD, folder);
+      const agent = runner().start({
+        agentId: 'pwd',
+        title: 'pwd',
+        file: process.execPath,
+        args: [path.join(dir, 'pwd.js')],
+        cwd: folder,
+        env: { RECORD_TO: out, PWD: '/somewhere/else' },
+        logPath: path.join(dir, 'logs', 'pwd.log'),
+      });
+      assert.deepEqual(await agent.exit, { exitCode: 0 });
+      assert.deepEqual(JSON.parse(fs.readFileSync(out, 'utf8')), [folder, folder]);
     });
   });
 });

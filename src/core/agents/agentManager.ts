@@ -7,7 +7,7 @@ import { ChangeTracker } from './changeTracker';
 import { ReviewMarks } from './reviewMarks';
 import { CheckRuns, checkRunId } from './checkRuns';
 import type { CheckVerdict } from './checks';
-import { checkPrompt, checkSettings, checkWorktreeRoot, resolveProfile } from './dispatchChecks';
+import { checkPrompt, checkPromptRoute, checkSettings, checkWorktreeRoot, resolveProfile } from './dispatchChecks';
 import { AgentError } from '../errors';
 import { slugify, titleFromPrompt } from '../naming';
 import { WorktreeNames, createWorktree, setupRunId } from '../worktrees';
@@ -77,11 +77,13 @@ export class AgentManager implements Disposable {
     // Everything that can fail cheaply is checked before anything is created.
     const executable = await resolveProfile(this.deps.profiles(), options.profile, this.deps.resolver);
     const profile = executable.profile;
+    const isolation = options.isolation ?? 'worktree';
+    const mode = isolation === 'terminal' || options.inTerminal ? 'terminal' : profile.mode;
+    checkPromptRoute(profile, mode);
     const repoRoot = await this.deps.git.repoRoot(options.folder);
     const baseSha = options.base
       ? await this.deps.git.resolveCommit(repoRoot, options.base)
       : await this.deps.git.headSha(repoRoot);
-    const isolation = options.isolation ?? 'worktree';
     if (isolation === 'worktree') {
       checkWorktreeRoot(settings, repoRoot);
     }
@@ -97,7 +99,7 @@ export class AgentManager implements Disposable {
       title,
       prompt,
       profile: profile.name,
-      mode: isolation === 'terminal' || options.inTerminal ? 'terminal' : profile.mode,
+      mode,
       isolation,
       status: 'preparing',
       repoRoot,

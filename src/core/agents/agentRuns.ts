@@ -7,7 +7,7 @@
 import type { AgentRecord } from '../agent';
 import type { Timers } from '../clis';
 import { inputPatch } from './inputState';
-import type { ResolvedProfile } from './dispatchChecks';
+import { type ResolvedProfile, checkPromptRoute } from './dispatchChecks';
 import type { AgentProcess, ManagerSettings } from '../ports';
 import { type ProfileOutput, expandArgs } from '../clis';
 import type { AgentManagerDeps } from './managerDeps';
@@ -129,6 +129,8 @@ export class AgentRuns implements Disposable {
     const runner = record.mode === 'terminal' ? this.deps.terminalRunner : this.deps.headlessRunner;
     let process: AgentProcess;
     try {
+      // The profile may have changed since the dispatch checked it (a follow-up, a reopened terminal).
+      checkPromptRoute(profile, record.mode);
       process = runner.start({
         agentId: record.id,
         title: record.title,
@@ -138,6 +140,7 @@ export class AgentRuns implements Disposable {
         env: { ...executable.env, ...profile.env },
         logPath: record.logPath ?? '',
         banner,
+        ...(profile.promptVia === 'stdin' ? { stdin: prompt } : {}),
       });
       if (banner) {
         this.outputEmitter.fire({ id: record.id, text: `${banner}\n` });

@@ -24,6 +24,13 @@ export function checkPrompt(prompt: string, what: 'task' | 'follow-up'): void {
   }
 }
 
+/** A task on standard input needs a process whose input is ours: not an agent in a terminal. */
+export function checkPromptRoute(profile: Profile, mode: 'headless' | 'terminal'): void {
+  if (profile.promptVia === 'stdin' && mode === 'terminal') {
+    throw new AgentError('stdinPromptInTerminal', { profile: profile.name });
+  }
+}
+
 export function checkSettings(settings: ManagerSettings): void {
   if (!isValidBranchPrefix(settings.branchPrefix)) {
     throw new AgentError('invalidBranchPrefix', { prefix: settings.branchPrefix });

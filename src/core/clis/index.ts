@@ -1,11 +1,12 @@
 /**
- * Agent CLIs: the profiles that say how to run each CLI (argv, environment, output format), and the
- * readers of what they print (Claude's stream-json, Codex and Gemini JSON lines) into progress, usage,
- * permission denials and a final message; also which revived terminal belongs to which agent.
+ * Agent CLIs: the profiles that say how to run each CLI (argv, how the task reaches it, environment,
+ * output format), and the readers of what they print (the JSON lines of Claude, Codex, Gemini, Copilot
+ * and OpenCode) into progress, usage, permission denials and a final message; also which revived
+ * terminal belongs to which agent.
  */
 export { ProgressFeed, systemTimers } from './agentProgress';
 export type { Timers } from './agentProgress';
 export { demoCommand, expandArgs, findProfile, mergeProfiles } from './profiles';
-export type { Profile, ProfileOutput } from './profiles';
+export type { Profile, ProfileOutput, PromptVia } from './profiles';
 export { agentIdVariable, closeExit, findTerminalByPid, reviveWaitMs } from './terminalAgents';
 export type { CloseReason } from './terminalAgents';

@@ -2,9 +2,24 @@ import { AgentError } from '../errors';
 
 export type ProfileMode = 'headless' | 'terminal';
 
-/** The structured output a headless CLI prints, one JSON object a line (src/core/agentEvents.ts reads it). */
-export type ProfileOutput = 'claude-stream-json' | 'codex-json' | 'gemini-stream-json';
-export const profileOutputs: readonly ProfileOutput[] = ['claude-stream-json', 'codex-json', 'gemini-stream-json'];
+/** The structured output a headless CLI prints, one JSON object a line (eventReaders.ts reads it). */
+export type ProfileOutput =
+  | 'claude-stream-json'
+  | 'codex-json'
+  | 'gemini-stream-json'
+  | 'copilot-json'
+  | 'opencode-json';
+export const profileOutputs: readonly ProfileOutput[] = [
+  'claude-stream-json',
+  'codex-json',
+  'gemini-stream-json',
+  'copilot-json',
+  'opencode-json',
+];
+
+/** How the task reaches the CLI: as `${prompt}` in its arguments, or written to its standard input. */
+export type PromptVia = 'argument' | 'stdin';
+const promptVias: readonly PromptVia[] = ['argument', 'stdin'];
 
 export interface Profile {
   readonly name: string;
@@ -19,6 +34,8 @@ export interface Profile {
   readonly output?: ProfileOutput;
   /** Checks this profile's agents instead of `parallelAgents.checkCommand` (argv, no shell). */
   readonly checkCommand?: readonly string[];
+  /** 'stdin': the task is written to the CLI's standard input, which is then closed (headless only). */
+  readonly promptVia?: PromptVia;
 }
 
 /** The executable name that stands for the demo agent shipped with the extension. */
@@ -50,7 +67,13 @@ const geminiHeadless = [
   '--output-format',
   'stream-json',
 ];
-const copilotHeadless = [`--prompt=${promptPlaceholder}`, '--allow-all-tools', '--no-ask-user'];
+const copilotHeadless = [
+  `--prompt=${promptPlaceholder}`,
+  '--allow-all-tools',
+  '--no-ask-user',
+  '--output-format',
+  'json',
+];
 
 export const builtinProfiles: readonly Profile[] = [
   {
@@ -104,13 +127,17 @@ export const builtinProfiles: readonly Profile[] = [
     mode: 'headless',
     description: 'Aider',
   },
+  // `opencode run` quotes a message argument that holds a space (the model reads `"fix the bug"`):
+  // the task goes on standard input, which it reads verbatim. `run` allows edits by default.
   {
     name: 'opencode',
     command: 'opencode',
-    args: ['run', '--', promptPlaceholder],
-    continueArgs: ['run', '--continue', '--', promptPlaceholder],
+    args: ['run', '--format', 'json'],
+    continueArgs: ['run', '--continue', '--format', 'json'],
     mode: 'headless',
-    description: 'OpenCode',
+    promptVia: 'stdin',
+    output: 'opencode-json',
+    description: 'OpenCode (task on standard input; JSON lines output)',
   },
   {
     name: 'cursor',
@@ -120,13 +147,16 @@ export const builtinProfiles: readonly Profile[] = [
     mode: 'headless',
     description: 'Cursor CLI, print mode (edits in the workspace; no --force)',
   },
+  // Without --allow-all-tools, --prompt exits 0 having edited nothing; its JSON marks each refused
+  // tool "denied", which ends the agent as needs-permission.
   {
     name: 'copilot',
     command: 'copilot',
     args: copilotHeadless,
     continueArgs: ['--continue', ...copilotHeadless],
     mode: 'headless',
-    description: 'GitHub Copilot CLI (all tools allowed)',
+    output: 'copilot-json',
+    description: 'GitHub Copilot CLI (all tools allowed; JSON lines output)',
   },
 ];
 
@@ -194,6 +224,10 @@ export function validateProfile(raw: unknown): Profile | string {
   if (output !== undefined && !profileOutputs.includes(output as ProfileOutput)) {
     return `profile "${p.name}": "output" must be one of ${profileOutputs.map((o) => `"${o}"`).join(', ')}`;
   }
+  const promptProblem = checkPromptVia(p.promptVia, mode, [args as string[], (continueArgs ?? []) as string[]]);
+  if (promptProblem !== undefined) {
+    return `profile "${p.name}": ${promptProblem}`;
+  }
   return {
     name: p.name,
     command: p.command,
@@ -204,7 +238,25 @@ export function validateProfile(raw: unknown): Profile | string {
     description: typeof p.description === 'string' ? p.description : undefined,
     ...(output !== undefined ? { output: output as ProfileOutput } : {}),
     ...(checkCommand !== undefined ? { checkCommand: checkCommand as string[] } : {}),
+    ...(p.promptVia !== undefined ? { promptVia: p.promptVia as PromptVia } : {}),
   };
+}
+
+/** A task on standard input needs a process whose input is ours (headless) and no `${prompt}` argument too. */
+function checkPromptVia(promptVia: unknown, mode: string, argLists: readonly string[][]): string | undefined {
+  if (promptVia === undefined || promptVia === 'argument') {
+    return undefined;
+  }
+  if (!promptVias.includes(promptVia as PromptVia)) {
+    return `"promptVia" must be one of ${promptVias.map((v) => `"${v}"`).join(', ')}`;
+  }
+  if (mode !== 'headless') {
+    return '"promptVia": "stdin" needs "mode": "headless" (a terminal\'s input is the user\'s keyboard)';
+  }
+  if (argLists.some((args) => args.some((a) => a.includes(promptPlaceholder)))) {
+    return `with "promptVia": "stdin" the task goes to standard input: remove "${promptPlaceholder}" from the arguments`;
+  }
+  return undefined;
 }
 
 export function findProfile(profiles: readonly Profile[], name: string): Profile {

@@ -83,6 +83,11 @@ export const agentTexts = {
       d.kb,
       d.maxKb,
     ),
+  stdinPromptInTerminal: (d) =>
+    l10n.t(
+      'Profile "{0}" gives the task on standard input, so it cannot run in a terminal — run it in the background, or pick another profile.',
+      d.profile,
+    ),
   invalidBranchPrefix: (d) => l10n.t('parallelAgents.branchPrefix "{0}" is not a valid git branch prefix.', d.prefix),
   worktreeRootInsideRepository: (d) =>
     l10n.t(
