@@ -4,15 +4,24 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-export type CliName = 'claude' | 'codex' | 'gemini';
+export type CliName = 'claude' | 'codex' | 'gemini' | 'copilot' | 'opencode';
 
 /** Claude and Codex get a Markdown list: their presets put the prompt after `--`; Gemini's -p
- *  would take a leading "-" as an option. */
+ *  would take a leading "-" as an option. Copilot's create makes no parent folder: its file is at
+ *  the top. OpenCode's task goes on stdin: spaces, quotes and lines that `run` would re-quote. */
 export const cliPrompts: Readonly<Record<CliName, string>> = {
   claude: '- Create notes/hello.txt saying hello.\n- Then answer DONE.',
   codex: '- Create notes/hello.txt saying hello.\n- Then answer DONE.',
   gemini: 'Create notes/hello.txt saying hello, then answer DONE.',
+  copilot: '- Create hello.txt saying hello.\n- Then answer DONE.',
+  opencode: '- Create notes/hello.txt saying "hi".\n- Then answer DONE.',
 };
+
+/**
+ * Copilot hides the value of its API key wherever it occurs in its output (a key "x" turns every
+ * "x" of its JSON into "******"): the key must be a string no output contains.
+ */
+const copilotKey = 'sk-copilot-test-key-7f3a9c';
 
 /** Environment and config files (written under `home`) that point `name` at the server at `url`. */
 export function cliServerEnv(name: CliName, url: string, home: string): Record<string, string> {
@@ -55,6 +64,30 @@ export function cliServerEnv(name: CliName, url: string, home: string): Record<s
         JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }),
       );
       return { GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'test-key' };
+    case 'copilot':
+      // BYOK by environment; without COPILOT_OFFLINE it first tries GitHub for ~15 s.
+      return {
+        COPILOT_PROVIDER_BASE_URL: `${url}/v1`,
+        COPILOT_PROVIDER_API_KEY: copilotKey,
+        COPILOT_MODEL: 'gpt-4.1',
+        COPILOT_OFFLINE: 'true',
+      };
+    case 'opencode':
+      // A custom provider by environment (no file); the SDK it names is bundled with opencode.
+      return {
+        OPENCODE_CONFIG_CONTENT: JSON.stringify({
+          provider: {
+            mock: {
+              npm: '@ai-sdk/openai-compatible',
+              options: { baseURL: `${url}/v1`, apiKey: 'sk-opencode-test' },
+              models: { scripted: { tool_call: true } },
+            },
+          },
+          model: 'mock/scripted',
+        }),
+        OPENCODE_DISABLE_MODELS_FETCH: '1',
+        OPENCODE_DISABLE_AUTOUPDATE: '1',
+      };
   }
 }
 

@@ -1,11 +1,13 @@
 // A scripted model on 127.0.0.1 for the real agent CLIs (shared notes: real-agent-clis.md). It
-// speaks just enough of three APIs: Anthropic Messages (Claude Code), OpenAI Responses (Codex CLI)
-// and Gemini generateContent (Gemini CLI). Every run follows one script: "write file X with
-// content Y, then answer DONE". It is stateless per request: the conversation a CLI sends decides
-// the answer (no tool result yet: ask for the write; a tool result: say DONE), so retries and side
-// requests cannot desynchronise it.
+// speaks just enough of four APIs: Anthropic Messages (Claude Code), OpenAI Responses (Codex CLI),
+// Gemini generateContent (Gemini CLI) and OpenAI chat completions (Copilot CLI, OpenCode:
+// chatCompletions.ts). Every run follows one script: "write file X with content Y, then answer
+// DONE". It is stateless per request: the conversation a CLI sends decides the answer (no tool
+// result yet: ask for the write; a tool result: say DONE), so retries and side requests cannot
+// desynchronise it.
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { chatTurn, writeChatAnswer } from './chatCompletions';
 
 export interface ModelScript {
   /** Path relative to the agent's working directory. */
@@ -21,7 +23,8 @@ export type ServerMode = 'normal' | 'always-401';
 export interface RecordedRequest {
   readonly method: string;
   readonly url: string;
-  readonly api: 'anthropic' | 'openai' | 'gemini' | 'other';
+  /** openai: the Responses API; chat: chat completions. */
+  readonly api: 'anthropic' | 'openai' | 'chat' | 'gemini' | 'other';
   readonly body: unknown;
   /** What the server answered: 'tool', 'text', 'json', 'error', 'not-found'. */
   answered?: string;
@@ -137,6 +140,10 @@ export class ModelServer {
       this.anthropic(record, body, res);
     } else if (record.api === 'openai') {
       this.openai(record, body, res);
+    } else if (record.api === 'chat') {
+      const turn = chatTurn(body, this.script.file, this.script.content, () => this.wantsTool(false, true));
+      record.answered = turn.call ? 'tool' : 'text';
+      writeChatAnswer(res, body, turn, this.finalText, `chatcmpl_${this.nextId++}`);
     } else {
       this.gemini(record, body, res);
     }
@@ -367,6 +374,9 @@ function apiOf(method: string, url: string): RecordedRequest['api'] {
   }
   if (path === '/v1/responses') {
     return 'openai';
+  }
+  if (path === '/v1/chat/completions') {
+    return 'chat';
   }
   if (/^\/v1(beta|alpha)?\/models\/[^/]+:(generateContent|streamGenerateContent|countTokens)$/.test(path)) {
     return 'gemini';

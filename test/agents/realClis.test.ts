@@ -1,18 +1,20 @@
-// The real agent CLIs (Claude Code, Codex CLI, Gemini CLI) dispatched by a real AgentManager into
-// real worktrees, each playing against a scripted model on loopback (modelServer.ts): offline, no
-// key. The profile of each run is the built-in preset with only the command (the provisioned
-// binary) and the environment (model server, throwaway HOME) changed.
+// The real agent CLIs (Claude Code, Codex CLI, Gemini CLI, Copilot CLI, OpenCode) dispatched by a
+// real AgentManager into real worktrees, each playing against a scripted model on loopback
+// (modelServer.ts): offline, no key. The profile of each run is the built-in preset with only the
+// command (the provisioned binary) and the environment (model server, throwaway HOME) changed.
 // Not in the default unit spec: the `clis` stage of scripts/test.mjs provisions the CLIs
 // (scripts/provision-clis.sh) and passes their paths in PA_CLIS_JSON; run alone, this file
 // provisions them itself. Shared notes: real-agent-clis.md.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentRecord } from '../../src/core/agent';
 import type { AgentManager } from '../../src/core/agents/agentManager';
 import { builtinProfiles, findProfile, type Profile } from '../../src/core/clis/profiles';
 import { git, ManagerFixture } from '../git/managerFixture';
+import { offersTools, userMessages } from './chatCompletions';
 import { cliPrompts, cliServerEnv, homeEnv, type CliName } from './cliEnv';
 import { ModelServer, type ModelScript, type RecordedRequest, type ServerMode } from './modelServer';
 
@@ -24,8 +26,10 @@ interface CliCase {
   readonly step: string;
   readonly api: RecordedRequest['api'];
   readonly prompt: string;
-  /** What a dead model server ends in: Claude gives up at once; Codex and Gemini keep retrying. */
+  /** What a dead model server ends in: Claude gives up at once; the others keep retrying. */
   readonly whenDown: 'failed' | 'timed-out';
+  /** The file the scripted model writes; default notes/hello.txt (Copilot's create makes no folder). */
+  readonly file?: string;
 }
 
 const cases: readonly CliCase[] = [
@@ -38,9 +42,20 @@ const cases: readonly CliCase[] = [
     step: 'write_file notes/hello.txt',
     prompt: cliPrompts.gemini,
   },
+  {
+    name: 'copilot',
+    api: 'chat',
+    whenDown: 'timed-out',
+    step: 'create hello.txt',
+    prompt: cliPrompts.copilot,
+    file: 'hello.txt',
+  },
+  { name: 'opencode', api: 'chat', whenDown: 'timed-out', step: 'write notes/hello.txt', prompt: cliPrompts.opencode },
 ];
+const names = cases.map((c) => c.name);
 
 const script: ModelScript = { file: 'notes/hello.txt', content: 'hello from a real CLI\n' };
+const scriptOf = (c: CliCase): ModelScript => ({ ...script, file: c.file ?? script.file });
 const runLimitMs = 120_000;
 /** How long a run against a dead server may retry before the agent timeout stops it. */
 const downLimitMs = 15_000;
@@ -54,7 +69,7 @@ function provisionedClis(): Clis {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
   const clis = JSON.parse(json) as Clis;
-  for (const name of ['claude', 'codex', 'gemini'] as const) {
+  for (const name of names) {
     assert.ok(fs.existsSync(clis[name]), `provisioned ${name} is missing: ${clis[name]}`);
   }
   return clis;
@@ -144,6 +159,32 @@ function jsonLines(log: string): Array<Record<string, unknown>> {
     });
 }
 
+const obj = (v: unknown): Record<string, unknown> =>
+  typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {};
+/** Copilot's events carry their fields in `data`; OpenCode's in `part`. */
+const data = (line: Record<string, unknown>) => obj(line.data);
+const part = (line: Record<string, unknown>) => obj(line.part);
+
+function alive(pid: number): boolean {
+  try {
+    return !/^\S+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor<T>(probe: () => T | undefined, limitMs: number): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const found = probe();
+    if (found !== undefined) {
+      return found;
+    }
+    assert.ok(Date.now() < deadline, 'waited in vain');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** Claude's final `result` line, which carries `permission_denials`. */
 function claudeResult(log: string): Record<string, unknown> | undefined {
   return jsonLines(log).find((l) => l.type === 'result');
@@ -159,9 +200,21 @@ describe('real agent CLIs against a scripted model', function () {
   let server: ModelServer | undefined;
   let cli: CliRun | undefined;
 
+  const hostPwd = process.env.PWD;
+  let strayDir: string;
+
   before(function () {
-    this.timeout(600_000); // a cold provisioning downloads ~900 MB
+    this.timeout(600_000); // a cold provisioning downloads ~1.1 GB
     clis = provisionedClis();
+    // OpenCode takes its working folder from PWD: should an agent inherit the host's, its edits
+    // land here (and the tests fail), not in the checkout the tests were started from.
+    strayDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-stray-pwd-'));
+    process.env.PWD = strayDir;
+  });
+
+  after(() => {
+    process.env.PWD = hostPwd;
+    fs.rmSync(strayDir, { recursive: true, force: true });
   });
 
   afterEach(async () => {
@@ -179,7 +232,7 @@ describe('real agent CLIs against a scripted model', function () {
     limitMs = runLimitMs,
     argsOf?: (preset: Profile) => readonly string[],
   ) {
-    server = await ModelServer.start(script, mode === 'down' ? 'normal' : mode);
+    server = await ModelServer.start(scriptOf(c), mode === 'down' ? 'normal' : mode);
     const url = server.url;
     if (mode === 'down') {
       await server.close(); // the port is now closed: connections are refused
@@ -196,13 +249,15 @@ describe('real agent CLIs against a scripted model', function () {
         timings.push(`${c.name} edit: ${seconds.toFixed(1)} s`);
         assert.equal(record.status, 'succeeded', describeRun(record, log));
         const worktree = record.worktreePath as string;
-        assert.equal(fs.readFileSync(path.join(worktree, script.file), 'utf8').trim(), script.content.trim());
+        const file = scriptOf(c).file;
+        assert.equal(fs.readFileSync(path.join(worktree, file), 'utf8').trim(), script.content.trim());
         assert.deepEqual(
           record.changedFiles.map((f) => f.path),
-          [script.file],
+          [file],
         );
-        assert.equal(git(worktree, 'status', '--porcelain'), '?? notes/');
+        assert.equal(git(worktree, 'status', '--porcelain'), file.includes('/') ? '?? notes/' : `?? ${file}`);
         assert.equal(git(run.fx.repo, 'status', '--porcelain'), '', 'the main checkout is untouched');
+        assert.deepEqual(fs.readdirSync(strayDir), [], 'nothing written in the folder of the host');
         const calls = model.modelCalls(c.api);
         assert.ok(
           calls.some((r) => JSON.stringify(r.body).includes(JSON.stringify(c.prompt).slice(1, -1))),
@@ -218,7 +273,13 @@ describe('real agent CLIs against a scripted model', function () {
         // What the Agents view shows, parsed from the CLI's own JSON events while it ran.
         assert.equal(record.activity?.result, 'DONE', JSON.stringify(record.activity));
         assert.equal(record.activity?.step, c.step, JSON.stringify(record.activity));
-        assert.ok((record.activity?.outputTokens ?? 0) > 0, `tokens reported: ${JSON.stringify(record.activity)}`);
+        if (c.name === 'copilot') {
+          // Copilot leaves its token counts (assistant.usage) out of its JSON: turns are what it tells.
+          assert.equal(record.activity?.turns, 2, JSON.stringify(record.activity));
+          assert.equal(record.activity?.outputTokens, undefined, JSON.stringify(record.activity));
+        } else {
+          assert.ok((record.activity?.outputTokens ?? 0) > 0, `tokens reported: ${JSON.stringify(record.activity)}`);
+        }
         assert.equal(record.activity?.denials, undefined);
         if (c.name === 'claude') {
           assert.ok(
@@ -248,6 +309,49 @@ describe('real agent CLIs against a scripted model', function () {
           );
           assert.equal(lines.find((l) => l.type === 'result')?.status, 'success');
         }
+        if (c.name === 'copilot') {
+          const lines = jsonLines(log);
+          assert.deepEqual(
+            lines.filter((l) => l.type === 'tool.execution_start').map((l) => data(l).toolName),
+            ['create'],
+          );
+          const result = lines.find((l) => l.type === 'result');
+          assert.equal(result?.exitCode, 0, JSON.stringify(result));
+          assert.deepEqual((result?.usage as { codeChanges: { filesModified: string[] } }).codeChanges.filesModified, [
+            path.join(worktree, file),
+          ]);
+        }
+        if (c.name === 'opencode') {
+          // The task went on stdin: every call of the agent carries it byte for byte, not re-quoted.
+          const agentCalls = calls.filter((r) => offersTools(r.body));
+          assert.ok(agentCalls.length >= 2, `${agentCalls.length} agent calls`);
+          for (const call of agentCalls) {
+            assert.deepEqual(userMessages(call.body), [c.prompt]);
+          }
+          const titleCalls = calls.filter((r) => !offersTools(r.body));
+          assert.deepEqual(
+            titleCalls.map((r) => r.answered),
+            ['text'],
+            'one title call, without tools',
+          );
+          assert.deepEqual(record.activity, {
+            step: c.step,
+            turns: 2,
+            inputTokens: 20,
+            outputTokens: 10,
+            costUsd: 0,
+            result: 'DONE',
+          });
+          const lines = jsonLines(log);
+          assert.deepEqual(
+            lines.filter((l) => l.type === 'tool_use').map((l) => [part(l).tool, obj(part(l).state).status]),
+            [['write', 'completed']],
+          );
+          assert.deepEqual(
+            lines.filter((l) => l.type === 'step_finish').map((l) => part(l).reason),
+            ['tool-calls', 'stop'],
+          );
+        }
       });
 
       it(`with the model server down: ${c.whenDown}, within the agent timeout`, async () => {
@@ -270,6 +374,18 @@ describe('real agent CLIs against a scripted model', function () {
         assert.deepEqual(record.changedFiles, []);
         if (c.name === 'claude') {
           assert.equal(claudeResult(log)?.is_error, true, log);
+        }
+        // Their JSON says why: that text becomes the agent's error.
+        if (c.name === 'copilot') {
+          assert.match(
+            record.error ?? '',
+            /^Authentication failed with provider at http:\/\/127\.0\.0\.1:\d+\/v1 \(HTTP 401\)/,
+          );
+          assert.equal(record.activity?.reportedError, true);
+        }
+        if (c.name === 'opencode') {
+          assert.equal(record.error, 'Incorrect API key provided.');
+          assert.equal(record.activity?.reportedError, true);
         }
       });
 
@@ -306,6 +422,97 @@ describe('real agent CLIs against a scripted model', function () {
           console.log(
             `      result.permission_denials: ${JSON.stringify(denials)}\n      event: ${JSON.stringify(announced[0])}`,
           );
+        });
+      }
+
+      if (c.name === 'copilot') {
+        it('without --allow-all-tools: exits 0 having written nothing; the denied create makes it "needs permission"', async () => {
+          const withoutAllow = (p: Profile) => p.args.filter((a) => a !== '--allow-all-tools');
+          const { server: model, cli: run } = await start(c, 'normal', runLimitMs, withoutAllow);
+          const { record, log, seconds } = await run.run(c.prompt);
+          timings.push(`copilot permission denial: ${seconds.toFixed(1)} s`);
+          assert.equal(record.exitCode, 0, describeRun(record, log));
+          assert.equal(record.status, 'needs-permission', describeRun(record, log));
+          assert.deepEqual(record.changedFiles, []);
+          assert.ok(!fs.existsSync(path.join(record.worktreePath as string, 'hello.txt')));
+          assert.deepEqual(record.activity?.denials, ['create hello.txt']);
+          assert.equal(record.activity?.result, 'DONE');
+          assert.deepEqual(
+            model.modelCalls('chat').map((r) => r.answered),
+            ['tool', 'text'],
+          );
+          const completed = jsonLines(log).filter((l) => l.type === 'tool.execution_complete');
+          assert.deepEqual(
+            completed.map((l) => [data(l).success, obj(data(l).error).code]),
+            [[false, 'denied']],
+          );
+          const result = jsonLines(log).find((l) => l.type === 'result');
+          assert.equal(result?.exitCode, 0);
+        });
+
+        it('stopping the agent ends the node wrapper and the native binary it runs (the whole process group)', async () => {
+          // A dead server keeps copilot retrying for ~30 s: time to find its processes and stop it.
+          const { cli: run } = await start(c, 'down', runLimitMs);
+          const { id } = await run.manager.dispatch({
+            prompt: c.prompt,
+            profile: c.name,
+            folder: run.fx.repo,
+            title: 'copilot stop',
+          });
+          const { worktreePath, logPath } = run.manager.get(id);
+          const worktree = worktreePath as string;
+          // The native binary has started the session: it printed the task back.
+          await waitFor(
+            () =>
+              (fs.existsSync(logPath as string) &&
+                fs.readFileSync(logPath as string, 'utf8').includes('"user.message"')) ||
+              undefined,
+            60_000,
+          );
+          const native = processesIn(worktree).filter((p) => /copilot-linux-[a-z0-9]+\/copilot /.test(p));
+          assert.equal(native.length, 1, processesIn(worktree).join('\n'));
+          const all = processesIn(worktree);
+          assert.ok(all.length >= 2, `the wrapper and the binary: ${all.join('\n')}`);
+          await run.manager.stop(id);
+          const record = run.manager.get(id);
+          assert.equal(record.status, 'stopped');
+          assert.deepEqual(processesIn(worktree), [], `left running after stop: was ${native.join('\n')}`);
+          for (const p of all) {
+            assert.ok(!alive(Number(p.split(':')[0])), `${p} is still alive`);
+          }
+        });
+      }
+
+      if (c.name === 'copilot' || c.name === 'opencode') {
+        it('a follow-up (--continue) continues the session; its task arrives byte for byte (opencode: on stdin)', async () => {
+          const { server: model, cli: run } = await start(c, 'normal');
+          const { record, log } = await run.run(c.prompt);
+          assert.equal(record.status, 'succeeded', describeRun(record, log));
+          const before = model.modelCalls('chat').length;
+          const followUp = 'Now say "bye" — and   keep  the spaces.\n';
+          await run.manager.followUp(record.id, followUp);
+          await run.manager.whenEnded(record.id);
+          const again = run.manager.get(record.id);
+          const fullLog = fs.readFileSync(again.logPath as string, 'utf8');
+          assert.equal(again.status, 'succeeded', describeRun(again, fullLog));
+          const later = model
+            .modelCalls('chat')
+            .slice(before)
+            .filter((r) => offersTools(r.body));
+          assert.ok(later.length > 0, 'the follow-up reached the model');
+          for (const call of later) {
+            // The session of the first run, then the follow-up exactly as typed (copilot puts the date first).
+            const texts = userMessages(call.body).map((t) =>
+              t.replace(/^<current_datetime>[^<]*<\/current_datetime>\n\n/, ''),
+            );
+            // Copilot trims the end of its --prompt itself (the argument carries the newline).
+            assert.deepEqual(texts, [c.prompt, c.name === 'copilot' ? followUp.trimEnd() : followUp]);
+          }
+          assert.equal(again.activity?.result, 'DONE');
+          assert.equal(again.activity?.turns, 1, JSON.stringify(again.activity));
+          if (process.env.PA_CAPTURE_DIR) {
+            fs.writeFileSync(path.join(process.env.PA_CAPTURE_DIR, `${c.name}-followup-${Date.now()}.log`), fullLog);
+          }
         });
       }
 
