@@ -3,6 +3,7 @@
  * --json, gemini --output-format stream-json) into its current step, usage, final answer and
  * permission denials. Formats are those of the real CLIs, recorded in test/fixtures/agentOutput.
  */
+import { ownOutput, readOwnEvent, startsOwnRun } from './ownEvents';
 import type { ProfileOutput } from './profiles';
 
 export interface AgentProgress {
@@ -45,6 +46,8 @@ function startsRun(format: ProfileOutput, event: Json): boolean {
       return event.type === 'thread.started';
     case 'gemini-stream-json':
       return event.type === 'init';
+    case ownOutput:
+      return startsOwnRun(event);
   }
 }
 
@@ -122,6 +125,8 @@ export class AgentEventParser {
       this.claude(event);
     } else if (this.format === 'codex-json') {
       this.codex(event);
+    } else if (this.format === ownOutput) {
+      this.own(event);
     } else {
       this.gemini(event);
     }
@@ -218,6 +223,13 @@ export class AgentEventParser {
       const stats = obj(event.stats);
       this.usage(num(stats.input_tokens), num(stats.output_tokens), undefined);
     }
+  }
+
+  private own(event: Json): void {
+    const { step, result, isError, ...usage } = readOwnEvent(event);
+    Object.assign(this.progress, usage, step !== undefined ? { step } : {});
+    this.setResult(result);
+    this.reportedError = isError ?? this.reportedError;
   }
 
   private usage(input: number | undefined, output: number | undefined, turns: number | undefined): void {

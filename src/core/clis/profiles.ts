@@ -1,10 +1,16 @@
 import { AgentError } from '../errors';
+import { ownOutput } from './ownEvents';
 
 export type ProfileMode = 'headless' | 'terminal';
 
 /** The structured output a headless CLI prints, one JSON object a line (src/core/agentEvents.ts reads it). */
-export type ProfileOutput = 'claude-stream-json' | 'codex-json' | 'gemini-stream-json';
-export const profileOutputs: readonly ProfileOutput[] = ['claude-stream-json', 'codex-json', 'gemini-stream-json'];
+export type ProfileOutput = 'claude-stream-json' | 'codex-json' | 'gemini-stream-json' | typeof ownOutput;
+export const profileOutputs: readonly ProfileOutput[] = [
+  'claude-stream-json',
+  'codex-json',
+  'gemini-stream-json',
+  ownOutput,
+];
 
 export interface Profile {
   readonly name: string;
@@ -58,6 +64,9 @@ export const builtinProfiles: readonly Profile[] = [
     command: demoCommand,
     args: [promptPlaceholder],
     mode: 'headless',
+    // Asked for its own JSON lines, it reports its summary as its final message (ownEvents.ts).
+    env: { DEMO_AGENT_OUTPUT: ownOutput },
+    output: ownOutput,
     description: 'Deterministic demo agent shipped with the extension (no API key)',
   },
   // Without a permission mode a headless run that wants to edit exits 0 having edited nothing.
