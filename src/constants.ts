@@ -8,6 +8,7 @@ export const commands = {
   showOutput: 'parallelAgents.showOutput',
   openFullLog: 'parallelAgents.openFullLog',
   showResult: 'parallelAgents.showResult',
+  showAccount: 'parallelAgents.showAccount',
   openWorktree: 'parallelAgents.openWorktree',
   revealTerminal: 'parallelAgents.revealTerminal',
   reopenTerminal: 'parallelAgents.reopenTerminal',
@@ -86,6 +87,7 @@ export const settings = {
 export const schemes = {
   base: 'parallel-agents-base',
   change: 'parallel-agents-change',
+  account: 'parallel-agents-account',
 } as const;
 
 /**

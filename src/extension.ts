@@ -21,6 +21,8 @@ export interface ParallelAgentsApi {
   readonly onDidChangeAgents: vscode.Event<AgentRecord[]>;
   /** The Agents view's rows as rendered (label, description, children). */
   viewSnapshot(): ViewRow[];
+  /** The labels of the rows selected in the Agents view (Next Agent to Review selects its agent's). */
+  viewSelection(): Promise<string[]>;
   /** Milliseconds activate() took; reported by `npm run bench`. */
   readonly activationMs: number;
 }
@@ -37,16 +39,17 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
   const logger = new ChannelLogger();
   const view = new LateTreeProvider<TreeNode | ReadOnlyRow>();
   const agentsChanged = new vscode.EventEmitter<AgentRecord[]>();
+  const treeView = vscode.window.createTreeView(views.agents, { treeDataProvider: view, showCollapseAll: true });
   context.subscriptions.push(
     logger,
     view,
     agentsChanged,
-    vscode.window.createTreeView(views.agents, { treeDataProvider: view, showCollapseAll: true }),
+    treeView,
     ...registerCommands(restrictedModeCommandTable({ showLog: () => logger.show() }), logger),
   );
   let trusted: Trusted | undefined;
   let readOnly: { tree: ReadOnlyTree; registries: WorkspaceRegistries } | undefined;
-  const start = (): Trusted => (trusted ??= activateTrusted(context, { logger, view, agentsChanged }));
+  const start = (): Trusted => (trusted ??= activateTrusted(context, { logger, view, treeView, agentsChanged }));
   if (vscode.workspace.isTrusted) {
     const services = start();
     // Restored agents are re-scanned after activation so that startup stays fast.
@@ -76,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
     agents: () => trusted?.agents() ?? [],
     onDidChangeAgents: agentsChanged.event,
     viewSnapshot: () => trusted?.viewSnapshot() ?? readOnly?.tree.snapshot() ?? [],
+    viewSelection: () => Promise.all(treeView.selection.map(async (row) => labelOf(await view.getTreeItem(row)))),
     activationMs: performance.now() - started,
   };
 }
@@ -94,6 +98,10 @@ function showRegistryReadOnly(
   registries.watch();
   view.attach(tree);
   return { tree, registries };
+}
+
+function labelOf(item: vscode.TreeItem): string {
+  return typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
 }
 
 export function deactivate(): void {

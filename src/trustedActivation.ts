@@ -18,6 +18,7 @@ import { commandTable } from './ui/commands/commandTable';
 import { registerCommands } from './ui/commands/commandRunner';
 import { type DispatchArgs, dispatchCommand } from './ui/commands/dispatchCommand';
 import { planDiagnostics } from './ui/commands/planFile';
+import { AccountDocuments } from './ui/account/accountDocument';
 import { trackAgentDiffContext } from './ui/diff/agentDiffContext';
 import { BaseContentProvider } from './ui/diff/baseContentProvider';
 import { ChangeDecorationProvider } from './ui/diff/changeDecorations';
@@ -44,6 +45,8 @@ export interface TrustedShell {
   readonly logger: ChannelLogger;
   /** The Agents view's provider, created at activation; the real tree is attached here. */
   readonly view: LateTreeProvider<TreeNode | ReadOnlyRow>;
+  /** The Agents view itself: its rows are revealed and selected through it. */
+  readonly treeView: vscode.TreeView<TreeNode | ReadOnlyRow>;
   readonly agentsChanged: vscode.EventEmitter<AgentRecord[]>;
 }
 
@@ -58,6 +61,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
   const files = new NodeFileBytes();
   const review = new ReviewComments({ manager, files, clock: { now: () => Date.now() }, newId: () => randomUUID() });
   const reviewThreads = new ReviewThreads(manager, review);
+  const accounts = new AccountDocuments(manager);
   const dispatchDeps = {
     manager,
     git,
@@ -77,6 +81,8 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
     review,
     reviewThreads,
     vscode.workspace.registerTextDocumentContentProvider(schemes.base, new BaseContentProvider(git)),
+    accounts,
+    vscode.workspace.registerTextDocumentContentProvider(schemes.account, accounts),
     vscode.window.registerFileDecorationProvider(new ChangeDecorationProvider(overlaps)),
     new AgentsStatusBar(manager),
     new FinishNotifications(manager, () => config.notifyOnFinish()),
@@ -104,6 +110,8 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
         files,
         review,
         reviewThreads,
+        revealAgent: (id) =>
+          shell.treeView.reveal(tree.rowOf(manager.get(id)), { select: true, focus: false, expand: false }),
       }),
       logger,
     ),

@@ -33,6 +33,12 @@ export interface ChangedFile {
   /** Set for renames: the path at the base commit. */
   readonly oldPath?: string;
   readonly binary: boolean;
+  /**
+   * Lines added and removed against the base (git's numstat; an untracked file's lines are all
+   * added). Unset for a binary file, and when not counted (records written before they were).
+   */
+  readonly added?: number;
+  readonly removed?: number;
 }
 
 /** What a CLI with structured output (a profile's `output`) reported about its current or last run. */

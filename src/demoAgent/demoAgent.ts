@@ -9,9 +9,13 @@
  * deterministic: the prompt is appended to AGENT_NOTES.md in the folder (created when missing).
  * A planning request (see core/planningRequest.ts planningPrompt) changes no file: it is answered with a plan
  * (see planner.ts), exit 0.
+ * With DEMO_AGENT_OUTPUT=parallel-agents-json in its environment (the demo profile sets it) it also
+ * prints that format's JSON lines (core/clis/ownEvents.ts): a start line, then a result line whose
+ * final message is its summary and the steps it ran (or its plan), so the extension shows them.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { type OwnEvent, ownEventLine, ownOutput } from '../core/clis';
 import { delay } from '../util/async';
 import { DemoStep, describeStep, isCommand, parsePrompt } from './language';
 import { planReply } from './planner';
@@ -23,7 +27,18 @@ class StepFailure extends Error {}
 interface RunState {
   readonly root: string;
   readonly changed: Set<string>;
+  /** What was done, one line each, for the final message. */
+  readonly done: string[];
   exitCode?: number;
+}
+
+/** Whether to report in the extension's own JSON lines too, besides the lines for people. */
+const reportsJson = process.env.DEMO_AGENT_OUTPUT === ownOutput;
+
+function report(type: 'start' | 'result', event?: OwnEvent): void {
+  if (reportsJson) {
+    process.stdout.write(ownEventLine(type, event));
+  }
 }
 
 function main(argv: readonly string[]): void {
@@ -33,19 +48,23 @@ function main(argv: readonly string[]): void {
     return;
   }
   const prompt = argv[0];
+  report('start');
   const reply = planReply(prompt);
   if (reply !== undefined) {
     process.stdout.write(reply);
+    report('result', { result: reply });
     return;
   }
   const steps = parsePrompt(prompt);
-  const state: RunState = { root: fs.realpathSync(process.cwd()), changed: new Set() };
+  const state: RunState = { root: fs.realpathSync(process.cwd()), changed: new Set(), done: [] };
   run(steps, prompt, state).then(
     (code) => {
       process.exitCode = code;
     },
     (e: unknown) => {
-      process.stderr.write(`[demo] error: ${e instanceof Error ? e.message : String(e)}\n`);
+      const message = e instanceof Error ? e.message : String(e);
+      process.stderr.write(`[demo] error: ${message}\n`);
+      report('result', { result: `error: ${message}`, isError: true });
       process.exitCode = 1;
     },
   );
@@ -54,20 +73,21 @@ function main(argv: readonly string[]): void {
 async function run(steps: readonly DemoStep[], prompt: string, state: RunState): Promise<number> {
   if (!steps.some(isCommand)) {
     for (const step of steps) {
-      say(describeStep(step));
+      say(describeStep(step), state);
     }
-    say(`notes ${notesFile} (the prompt has no command)`);
+    say(`notes ${notesFile} (the prompt has no command)`, state);
     writeNotes(prompt, state);
     return finish(steps.length, state, 0);
   }
   let done = 0;
   for (const step of steps) {
-    say(describeStep(step));
+    say(describeStep(step), state);
     try {
       await execute(step, state);
     } catch (e) {
       const message = e instanceof StepFailure ? e.message : `line ${step.line}: ${String(e)}`;
       process.stderr.write(`[demo] error: ${message}\n`);
+      state.done.push(`error: ${message}`);
       return finish(done, state, 1);
     }
     done++;
@@ -80,14 +100,20 @@ async function run(steps: readonly DemoStep[], prompt: string, state: RunState):
 
 function finish(stepsRun: number, state: RunState, code: number): number {
   const files = [...state.changed].sort();
-  say(
-    `summary: ${stepsRun} step(s) run, ${files.length} path(s) changed${files.length ? `: ${files.join(', ')}` : ''}; exit ${code}`,
-  );
+  const paths = files.length ? `: ${files.join(', ')}` : '';
+  const summary = `${stepsRun} step(s) run, ${files.length} path(s) changed${paths}; exit ${code}`;
+  say(`summary: ${summary}`);
+  report('result', {
+    result: [summary, '', ...state.done.map((line) => `- ${line}`)].join('\n'),
+    ...(code !== 0 ? { isError: true } : {}),
+  });
   return code;
 }
 
-function say(line: string): void {
+/** A line for people; with `state`, also one of the final message's list of what was done. */
+function say(line: string, state?: RunState): void {
   process.stdout.write(`[demo] ${line}\n`);
+  state?.done.push(line);
 }
 
 async function execute(step: DemoStep, state: RunState): Promise<void> {

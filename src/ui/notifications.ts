@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
-import type { AgentStatus } from '../core/agent';
+import type { AgentRecord, AgentStatus } from '../core/agent';
 import type { AgentManager } from '../core/agents';
 import { commands } from '../constants';
+import { finishedText } from './account/accountText';
+import { translate } from './errorMessages';
 
 /** Tells the user when an agent's run ends, with the next step one click away. */
 export class FinishNotifications implements vscode.Disposable {
@@ -25,20 +27,21 @@ export class FinishNotifications implements vscode.Disposable {
       this.last.set(id, record.status);
       // Plan tasks are reported by their plan (PlanNotifications), not one by one.
       if (before === 'running' && before !== record.status && !record.plan && this.enabled()) {
-        void this.notify(id, record.title, record.status, record.changedFiles.length);
+        void this.notify(record);
       }
     });
   }
 
-  private async notify(id: string, title: string, status: AgentStatus, files: number): Promise<void> {
+  private async notify(record: AgentRecord): Promise<void> {
+    const { id, title, status } = record;
     if (status === 'succeeded') {
       const review = vscode.l10n.t('Review');
       const merge = vscode.l10n.t('Merge');
-      const message =
-        files === 1
-          ? vscode.l10n.t('Agent "{0}" finished — 1 file changed', title)
-          : vscode.l10n.t('Agent "{0}" finished — {1} files changed', title, files);
-      const choice = await vscode.window.showInformationMessage(message, review, merge);
+      const choice = await vscode.window.showInformationMessage(
+        finishedText(record, Date.now(), translate),
+        review,
+        merge,
+      );
       if (choice === review) {
         await vscode.commands.executeCommand(commands.reviewAll, id);
       } else if (choice === merge) {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -52,6 +52,17 @@ async function rejectsWith(promise: Promise<unknown>, reason: AgentErrorReason):
     return e;
   }
   assert.fail(`expected a rejection with ${reason}`);
+}
+
+/** git's own line counts of a new file: `git diff --no-index --numstat` against nothing (exit 1: they differ). */
+function gitNumstat(file: string): [number, number] {
+  const out = spawnSync('git', ['diff', '--no-index', '--numstat', '--', '/dev/null', file], { encoding: 'utf8' });
+  if (out.status === 0 && out.stdout === '') {
+    return [0, 0]; // an empty file is no different from nothing
+  }
+  const m = /^(\d+)\t(\d+)\t/.exec(out.stdout);
+  assert.ok(m, `numstat of ${file}: ${out.stdout}${out.stderr}`);
+  return [Number(m[1]), Number(m[2])];
 }
 
 function registeredPaths(repo: string): string[] {
@@ -237,18 +248,69 @@ describe('NodeGit refs, worktrees and changes (real git)', function () {
       await write(dir, 'assets/new.png', pngBytes);
     });
 
-    it('combines committed, uncommitted and untracked changes against the base', async () => {
+    it('combines committed, uncommitted and untracked changes against the base, with their lines', async () => {
       assert.deepEqual(await service.changeSet(dir, base), [
-        { path: 'README.md', kind: 'modified', binary: false },
+        { path: 'README.md', kind: 'modified', binary: false, added: 2, removed: 0 },
         { path: 'assets/new.png', kind: 'untracked', binary: true },
-        { path: 'docs/moved by hand.md', kind: 'renamed', oldPath: 'docs/plain.md', binary: false },
-        { path: 'gone.txt', kind: 'deleted', binary: false },
+        {
+          path: 'docs/moved by hand.md',
+          kind: 'renamed',
+          oldPath: 'docs/plain.md',
+          binary: false,
+          added: 0,
+          removed: 0,
+        },
+        { path: 'gone.txt', kind: 'deleted', binary: false, added: 0, removed: 1 },
         { path: 'logo.png', kind: 'modified', binary: true },
-        { path: 'notes ü.txt', kind: 'untracked', binary: false },
-        { path: 'src/added.ts', kind: 'added', binary: false },
-        { path: 'src/app.ts', kind: 'modified', binary: false },
-        { path: 'src/new näme.ts', kind: 'renamed', oldPath: 'src/old name.ts', binary: false },
+        { path: 'notes ü.txt', kind: 'untracked', binary: false, added: 1, removed: 0 },
+        { path: 'src/added.ts', kind: 'added', binary: false, added: 1, removed: 0 },
+        { path: 'src/app.ts', kind: 'modified', binary: false, added: 1, removed: 1 },
+        {
+          path: 'src/new näme.ts',
+          kind: 'renamed',
+          oldPath: 'src/old name.ts',
+          binary: false,
+          added: 0,
+          removed: 0,
+        },
       ]);
+    });
+
+    it("counts an untracked file's lines as git does, whatever its size, ending or line breaks", async () => {
+      const long = 'a line of text that makes the file longer than git sniffs for binary content\n';
+      const files: Record<string, string> = {
+        'u/empty.txt': '',
+        'u/no-final-newline.txt': 'one\ntwo',
+        'u/crlf.txt': 'one\r\ntwo\r\nthree\r\n',
+        'u/blank-lines.txt': '\n\n\n',
+        'u/past-the-sniff.txt': `${long.repeat(200)}last`,
+        'u/many-chunks.txt': long.repeat(5_000),
+      };
+      for (const [file, text] of Object.entries(files)) {
+        await write(dir, file, text);
+      }
+      const counted = new Map((await service.changeSet(dir, base)).map((f) => [f.path, f]));
+      for (const file of Object.keys(files)) {
+        const [added, removed] = gitNumstat(join(dir, file));
+        assert.deepEqual(
+          [counted.get(file)?.added, counted.get(file)?.removed],
+          [added, removed],
+          `${file} counts as git counts it`,
+        );
+      }
+    });
+
+    it('leaves the lines of a very large untracked file uncounted rather than read it all', async () => {
+      await write(
+        dir,
+        'huge.log',
+        'x'
+          .repeat(1023)
+          .concat('\n')
+          .repeat(9 * 1024),
+      );
+      const huge = (await service.changeSet(dir, base)).find((f) => f.path === 'huge.log');
+      assert.deepEqual(huge, { path: 'huge.log', kind: 'untracked', binary: false });
     });
 
     it('ignores a file whose timestamp changed but whose content did not', async () => {

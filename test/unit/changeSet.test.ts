@@ -2,13 +2,14 @@ import * as assert from 'node:assert/strict';
 import {
   buildChangeSet,
   countStatusEntries,
+  LineCounter,
   looksBinary,
   parseDiff,
   parseNameStatus,
   parseNumstatBinaryPaths,
   parsePathList,
 } from '../../src/node/git/changeParsers';
-import { sameChangeSet } from '../../src/core/landing/changeSet';
+import { changeStats, sameChangeSet } from '../../src/core/landing/changeSet';
 import { parseWorktreeList } from '../../src/node/git/worktreeParsers';
 import type { ChangedFile } from '../../src/core/agent';
 
@@ -73,24 +74,59 @@ describe('changeSet parsers', () => {
     assert.deepEqual([...parsed.binary], ['bin.dat']);
   });
 
-  it('builds one sorted change set from the diff and untracked outputs', () => {
+  it('builds one sorted change set from the diff and untracked outputs, with line counts', () => {
     const files = buildChangeSet(
       {
         diff:
           'M\0src/b.ts\0A\0src/a.ts\0R092\0old name.bin\0new name.bin\0D\0z.txt\0' +
           '3\t1\tsrc/b.ts\x005\t0\tsrc/a.ts\0-\t-\t\0old name.bin\0new name.bin\x000\t9\tz.txt\0',
-        untracked: 'notes ü.md\0img.png\0',
+        untracked: 'notes ü.md\0img.png\0big.log\0',
       },
       new Set(['img.png']),
+      new Map([['notes ü.md', 4]]),
     );
     assert.deepEqual(files, [
+      { path: 'big.log', kind: 'untracked', binary: false },
       { path: 'img.png', kind: 'untracked', binary: true },
       { path: 'new name.bin', kind: 'renamed', oldPath: 'old name.bin', binary: true },
-      { path: 'notes ü.md', kind: 'untracked', binary: false },
-      { path: 'src/a.ts', kind: 'added', binary: false },
-      { path: 'src/b.ts', kind: 'modified', binary: false },
-      { path: 'z.txt', kind: 'deleted', binary: false },
+      { path: 'notes ü.md', kind: 'untracked', binary: false, added: 4, removed: 0 },
+      { path: 'src/a.ts', kind: 'added', binary: false, added: 5, removed: 0 },
+      { path: 'src/b.ts', kind: 'modified', binary: false, added: 3, removed: 1 },
+      { path: 'z.txt', kind: 'deleted', binary: false, added: 0, removed: 9 },
     ]);
+  });
+
+  it('reads numstat counts by path, the new path for a rename, and none for a binary file', () => {
+    const parsed = parseDiff(
+      ':100644 100644 96cc558 1b2c3d4 R087\0f1.txt\0moved.txt\0:100644 100644 d5d0b8b 0000000 M\0bin.dat\0' +
+        '2\t7\t\0f1.txt\0moved.txt\0-\t-\tbin.dat\x0012\t0\t-\t-weird.txt\0',
+    );
+    assert.deepEqual(
+      [...parsed.counts],
+      [
+        ['moved.txt', { added: 2, removed: 7 }],
+        ['-\t-weird.txt', { added: 12, removed: 0 }],
+      ],
+    );
+    assert.deepEqual([...parsed.binary], ['bin.dat']);
+    assert.equal(parseDiff('').counts.size, 0);
+  });
+
+  it('counts lines like numstat, across chunks: line feeds, plus a last line without one', () => {
+    const lines = (...chunks: string[]) => {
+      const counter = new LineCounter();
+      chunks.forEach((c) => counter.push(new TextEncoder().encode(c)));
+      return counter.lines;
+    };
+    assert.equal(lines(), 0);
+    assert.equal(lines(''), 0);
+    assert.equal(lines('one\n'), 1);
+    assert.equal(lines('one\ntwo'), 2);
+    assert.equal(lines('one\r\ntwo\r\n'), 2);
+    assert.equal(lines('\n\n\n'), 3);
+    assert.equal(lines('al', 'pha\nbe', '', 'ta'), 2);
+    assert.equal(lines('alpha\n', ''), 1, 'an empty last chunk does not make a line');
+    assert.equal(lines('alpha', '\n'), 1);
   });
 
   it('reports a path deleted from the index but still on disk once, as modified', () => {
@@ -145,6 +181,40 @@ describe('sameChangeSet', () => {
     assert.equal(sameChangeSet(a, [a[0], { ...a[1], oldPath: 'other.txt' }]), false);
     assert.equal(sameChangeSet(a, [{ ...a[0], binary: true }, a[1]]), false);
     assert.equal(sameChangeSet(a, [a[0]]), false);
+  });
+
+  it('notices new line counts, and counts where there were none', () => {
+    const counted = [{ ...a[0], added: 2, removed: 1 }, a[1]];
+    assert.equal(sameChangeSet(a, counted), false);
+    assert.equal(sameChangeSet(counted, [{ ...a[0], added: 2, removed: 3 }, a[1]]), false);
+    assert.equal(sameChangeSet(counted, [{ ...a[0], added: 3, removed: 1 }, a[1]]), false);
+    assert.equal(sameChangeSet(counted, [{ ...a[0], added: 2, removed: 1 }, a[1]]), true);
+  });
+});
+
+describe('changeStats', () => {
+  it('adds up files and lines; a binary file is a file with no lines', () => {
+    assert.deepEqual(
+      changeStats([
+        { path: 'a.ts', kind: 'modified', binary: false, added: 10, removed: 4 },
+        { path: 'b.ts', kind: 'untracked', binary: false, added: 3, removed: 0 },
+        { path: 'logo.png', kind: 'added', binary: true },
+        { path: 'gone.txt', kind: 'deleted', binary: false, added: 0, removed: 7 },
+      ]),
+      { files: 4, added: 13, removed: 11, uncounted: 0 },
+    );
+    assert.deepEqual(changeStats([]), { files: 0, added: 0, removed: 0, uncounted: 0 });
+  });
+
+  it('counts the text files without counts (a record from before they were kept) as uncounted', () => {
+    assert.deepEqual(
+      changeStats([
+        { path: 'a.ts', kind: 'modified', binary: false },
+        { path: 'b.ts', kind: 'modified', binary: false, added: 1, removed: 1 },
+        { path: 'c.bin', kind: 'modified', binary: true },
+      ]),
+      { files: 3, added: 1, removed: 1, uncounted: 1 },
+    );
   });
 });
 

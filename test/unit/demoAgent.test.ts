@@ -3,6 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { LaunchRequest, ProcessExit } from '../../src/core/ports';
+import { AgentEventParser } from '../../src/core/clis/agentEvents';
+import { ownOutput } from '../../src/core/clis/ownEvents';
+import { extractPlanJson, planningPrompt, replyText } from '../../src/core/plans/planningRequest';
 import { demoCommand, expandArgs, findProfile, builtinProfiles } from '../../src/core/clis/profiles';
 import { PathExecutableResolver } from '../../src/node/executableResolver';
 import { SupervisedRunner, type SupervisedProcess } from '../../src/node/supervisedRunner';
@@ -49,7 +52,8 @@ describe('demo agent (real process)', function () {
     return agent;
   }
 
-  async function launch(prompt: string): Promise<SupervisedProcess> {
+  /** `asProfile`: with the demo profile's environment too, as the extension starts it (its JSON lines on). */
+  async function launch(prompt: string, asProfile = false): Promise<SupervisedProcess> {
     const resolved = await new PathExecutableResolver({ demoAgentScript, runtime: process.execPath }).resolve(
       demoCommand,
     );
@@ -61,13 +65,13 @@ describe('demo agent (real process)', function () {
       file: resolved.file,
       args: [...resolved.prefixArgs, ...expandArgs(profile.args, prompt)],
       cwd: dir,
-      env: { ...resolved.env },
+      env: { ...resolved.env, ...(asProfile ? profile.env : {}) },
       logPath: path.join(logs, 'nested', 'demo-1.log'),
     });
   }
 
-  async function run(prompt: string): Promise<Run> {
-    const agent = await launch(prompt);
+  async function run(prompt: string, asProfile = false): Promise<Run> {
+    const agent = await launch(prompt, asProfile);
     let output = '';
     agent.onDidOutput((text) => (output += text));
     const exit = await agent.exit;
@@ -117,6 +121,48 @@ describe('demo agent (real process)', function () {
       /\[demo\] summary: 9 step\(s\) run, 5 path\(s\) changed: build\/out, docs\/kept.txt, keep.txt, old.txt, src\/a.txt; exit 0\n$/,
     );
     assert.equal(output, log, 'onDidOutput carries exactly what the log holds');
+  });
+
+  it('run as its profile says, also reports its summary as its final message in the JSON lines', async () => {
+    const profile = findProfile(builtinProfiles, 'demo');
+    assert.equal(profile.output, 'parallel-agents-json');
+    const { exit, log } = await run('create a.txt: one\\ntwo\\n\nprint hi', true);
+    assert.deepEqual(exit, { exitCode: 0 });
+    const summary = '2 step(s) run, 1 path(s) changed: a.txt; exit 0';
+    assert.ok(log.includes(`\n[demo] summary: ${summary}\n`), 'the lines for people stay');
+    const parser = new AgentEventParser(profile.output!);
+    parser.push(log);
+    parser.end();
+    assert.deepEqual(parser.state, {
+      progress: {},
+      result: `${summary}\n\n- create a.txt\n- print`,
+      denials: [],
+      reportedError: false,
+    });
+    const failed = await run('replace a.txt: missing => x', true);
+    const failedParser = new AgentEventParser(profile.output!);
+    failedParser.push(failed.log);
+    assert.equal(failedParser.state.reportedError, true);
+    assert.match(
+      failedParser.state.result ?? '',
+      /^0 step\(s\) run, 0 path\(s\) changed; exit 1\n\n- replace a\.txt\n- error: line 1: replace a\.txt: text not found/,
+    );
+  });
+
+  it('run as its profile says, answers a planning request with its plan as the final message', async () => {
+    const plain = await run(planningPrompt('Add a users table.\nShow users in the UI.', ['demo']), false);
+    fs.rmSync(path.join(logs, 'nested'), { recursive: true, force: true });
+    const { log } = await run(planningPrompt('Add a users table.\nShow users in the UI.', ['demo']), true);
+    assert.equal(replyText(log), plain.log, 'Plan with Agent reads the same reply');
+    assert.ok(extractPlanJson(replyText(log)), 'which holds the plan');
+    const parser = new AgentEventParser(ownOutput);
+    parser.push(log);
+    assert.equal(parser.state.result, plain.log.trim());
+  });
+
+  it('prints no JSON line when run from a terminal (without its profile environment)', async () => {
+    const { log } = await run('create a.txt: one', false);
+    assert.equal(log.split('\n').filter((l) => l.startsWith('{')).length, 0);
   });
 
   it('exit N ends the run with that code and skips the rest', async () => {

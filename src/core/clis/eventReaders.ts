@@ -5,6 +5,7 @@
  * test/fixtures/agentOutput. A reader lives for one run: the parser makes a new one when the next run
  * in the same log starts.
  */
+import { readOwnEvent, startsOwnRun } from './ownEvents';
 import type { ProfileOutput } from './profiles';
 import { type Json, type RunState, add, list, num, obj, resultLimit, str } from './runState';
 
@@ -26,7 +27,17 @@ export function eventReader(format: ProfileOutput): EventReader {
       return new CopilotReader();
     case 'opencode-json':
       return new OpenCodeReader();
+    case 'parallel-agents-json':
+      return { startsRun: startsOwnRun, read: own };
   }
+}
+
+/** The extension's own format (ownEvents.ts): the demo agent's, or any script's. */
+function own(event: Json, run: RunState): void {
+  const { step, result, isError, ...usage } = readOwnEvent(event);
+  Object.assign(run.progress, usage, step !== undefined ? { step } : {});
+  run.setResult(result);
+  run.reportedError = isError ?? run.reportedError;
 }
 
 function claude(event: Json, run: RunState): void {

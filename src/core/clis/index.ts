@@ -6,6 +6,8 @@
  */
 export { ProgressFeed, systemTimers } from './agentProgress';
 export type { Timers } from './agentProgress';
+export { ownEventLine, ownOutput } from './ownEvents';
+export type { OwnEvent } from './ownEvents';
 export { demoCommand, expandArgs, findProfile, mergeProfiles } from './profiles';
 export type { Profile, ProfileOutput, PromptVia } from './profiles';
 export { agentIdVariable, closeExit, findTerminalByPid, reviveWaitMs } from './terminalAgents';

@@ -1,4 +1,5 @@
 import { AgentError } from '../errors';
+import { ownOutput } from './ownEvents';
 
 export type ProfileMode = 'headless' | 'terminal';
 
@@ -8,13 +9,15 @@ export type ProfileOutput =
   | 'codex-json'
   | 'gemini-stream-json'
   | 'copilot-json'
-  | 'opencode-json';
+  | 'opencode-json'
+  | typeof ownOutput;
 export const profileOutputs: readonly ProfileOutput[] = [
   'claude-stream-json',
   'codex-json',
   'gemini-stream-json',
   'copilot-json',
   'opencode-json',
+  ownOutput,
 ];
 
 /** How the task reaches the CLI: as `${prompt}` in its arguments, or written to its standard input. */
@@ -81,6 +84,9 @@ export const builtinProfiles: readonly Profile[] = [
     command: demoCommand,
     args: [promptPlaceholder],
     mode: 'headless',
+    // Asked for its own JSON lines, it reports its summary as its final message (ownEvents.ts).
+    env: { DEMO_AGENT_OUTPUT: ownOutput },
+    output: ownOutput,
     description: 'Deterministic demo agent shipped with the extension (no API key)',
   },
   // Without a permission mode a headless run that wants to edit exits 0 having edited nothing.

@@ -5,7 +5,8 @@
  */
 export { AgentLanding, inProcessOnly, savedRefPrefix } from './agentLanding';
 export type { MergeResult } from './agentLanding';
-export { sameChangeSet } from './changeSet';
+export { changeStats, sameChangeSet } from './changeSet';
+export type { ChangeStats } from './changeSet';
 export { forecastRepo } from './conflictForecast';
 export type { ForecastGit, RepoForecast } from './conflictForecast';
 export { forecastPairs, liveBranchAgents, readForecasts, suggestMergeOrder } from './mergeOrder';

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { ChangedFile } from '../../core/agent';
 import { AgentError } from '../../core/errors';
 import type { ChangeGit, WorkState } from '../../core/git';
-import { sniffBinaryFiles } from './binarySniffer';
+import { sniffUntracked } from './binarySniffer';
 import { buildChangeSet, countStatusEntries, parsePathList, parseStatusPaths } from './changeParsers';
 import { GitProcessError } from './errors';
 import { hasConflictMarkers } from './landingParsers';
@@ -31,15 +31,15 @@ export class Changes implements ChangeGit {
   constructor(private readonly runner: GitRunner) {}
 
   async changeSet(cwd: string, baseSha: string): Promise<ChangedFile[]> {
-    // --raw --numstat: statuses and binary flags from one process. --relative: paths relative to
-    // cwd, like ls-files' own, when cwd is a subfolder of the repository.
+    // --raw --numstat: statuses, binary flags and line counts from one process. --relative: paths
+    // relative to cwd, like ls-files' own, when cwd is a subfolder of the repository.
     const diffArgs = ['diff', '--raw', '--numstat', '-z', '-M', '--relative', '--no-ext-diff', '--no-textconv'];
     const [diff, untracked] = await Promise.all([
       this.runner.run(cwd, [...diffArgs, baseSha, '--']),
       this.runner.run(cwd, ['ls-files', '--others', '--exclude-standard', '-z']),
     ]);
-    const binary = await sniffBinaryFiles(cwd, parsePathList(untracked.stdout));
-    return buildChangeSet({ diff: diff.stdout, untracked: untracked.stdout }, binary);
+    const content = await sniffUntracked(cwd, parsePathList(untracked.stdout));
+    return buildChangeSet({ diff: diff.stdout, untracked: untracked.stdout }, content.binary, content.lines);
   }
 
   async hashFiles(cwd: string, paths: readonly string[]): Promise<(string | undefined)[]> {

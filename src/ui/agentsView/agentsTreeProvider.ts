@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import type { AgentManager } from '../../core/agents';
-import { isActive } from '../../core/agent';
+import { type AgentRecord, isActive } from '../../core/agent';
 import type { PlanService } from '../../core/plans';
 import type { OverlapModel } from '../overlapModel';
 import { AgentsViewModel, type OrphanSource } from './agentsViewModel';
 import { AgentNode, type ViewNode } from './nodes';
 import { OrphanNode } from './orphanNodes';
-import { PlanNode } from './planNodes';
+import { PlanNode, TaskNode } from './planNodes';
 
 export type { OrphanSource } from './agentsViewModel';
 export type TreeNode = ViewNode;
@@ -60,6 +60,14 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<ViewNode>, vs
   getParent(node: ViewNode): ViewNode | undefined {
     const parent = node.parent(this.model);
     return parent instanceof AgentNode ? (this.agentNodes.get(parent.id) ?? parent) : parent;
+  }
+
+  /** The row that shows `record`: its plan task's for an agent that runs one, else its own (for reveal). */
+  rowOf(record: AgentRecord): ViewNode {
+    if (record.plan) {
+      return new TaskNode(record.plan.runId, record.plan.taskId);
+    }
+    return this.agentNodes.get(record.id) ?? new AgentNode(record.id);
   }
 
   /** Plans first, then Reconcile's orphans, then the agents that are not a plan's task. */

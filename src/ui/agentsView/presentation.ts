@@ -8,8 +8,10 @@ import {
   finishedStatuses,
   isActive,
 } from '../../core/agent';
+import { changeStats } from '../../core/landing';
 import { viewedCount } from '../../core/review';
-import { storedErrorText } from '../errorMessages';
+import { elapsed, firstLine, formatDuration, statsText } from '../account/accountText';
+import { storedErrorText, translate } from '../errorMessages';
 
 const statusIcons: Record<AgentStatus, [icon: string, color?: string]> = {
   queued: ['clock', 'charts.yellow'],
@@ -95,19 +97,6 @@ export function changeKindText(kind: FileChangeKind): string {
   }
 }
 
-export function formatElapsed(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  return h > 0 ? `${h}h ${String(m).padStart(2, '0')}m` : m > 0 ? `${m}m ${String(s).padStart(2, '0')}s` : `${s}s`;
-}
-
-export function elapsed(record: AgentRecord, now: number): number {
-  const start = record.startedAt ?? record.createdAt;
-  return (record.endedAt ?? now) - start;
-}
-
 const summaryLimit = 80;
 
 /** The check's badge on the row: ✓ passed, ✗ failed, "check running", "check error". */
@@ -126,8 +115,8 @@ export function checkBadge(check: AgentCheck | undefined): string | undefined {
   }
 }
 
-/** The check's line in the tooltip: its command, how it ended and when. */
-function checkRow(check: AgentCheck | undefined): string | undefined {
+/** The check's line in the tooltip and the account: its command and how it ended. */
+export function checkRow(check: AgentCheck | undefined): string | undefined {
   if (!check) {
     return undefined;
   }
@@ -148,7 +137,8 @@ function checkRow(check: AgentCheck | undefined): string | undefined {
 
 export function agentDescription(record: AgentRecord, now: number): string {
   const badge = checkBadge(record.check);
-  const base = `${record.profile} · ${statusLabel(record)}${badge ? ` · ${badge}` : ''} · ${formatElapsed(elapsed(record, now))}`;
+  const duration = formatDuration(elapsed(record, now));
+  const base = `${record.profile} · ${statusLabel(record)}${badge ? ` · ${badge}` : ''} · ${duration}`;
   const activity = record.activity;
   if (record.mode === 'terminal' && record.status === 'running' && record.input !== 'tracked') {
     // VS Code cannot tell whether this terminal waits for input: say so rather than guess.
@@ -174,12 +164,7 @@ export function resultSummary(record: AgentRecord): string | undefined {
   if (!result || record.changedFiles.length > 0 || !finishedStatuses.has(record.status)) {
     return undefined;
   }
-  const first =
-    result
-      .split('\n')
-      .map((l) => l.trim())
-      .find((l) => l !== '') ?? '';
-  return first.length > summaryLimit ? `${first.slice(0, summaryLimit - 1)}…` : first;
+  return firstLine(result, summaryLimit) ?? '';
 }
 
 /** Rows for what the CLI reported: step, turns, tokens, cost, denied tools. */
@@ -218,6 +203,14 @@ export function agentTooltip(record: AgentRecord): vscode.MarkdownString {
     [vscode.l10n.t('Worktree'), record.worktreePath],
     [vscode.l10n.t('Folder'), record.worktreePath ? undefined : record.cwd],
     [vscode.l10n.t('Base commit'), record.baseSha.slice(0, 12)],
+    [
+      vscode.l10n.t('Duration'),
+      record.startedAt !== undefined ? formatDuration(elapsed(record, Date.now())) : undefined,
+    ],
+    [
+      vscode.l10n.t('Changes'),
+      record.changedFiles.length > 0 ? statsText(changeStats(record.changedFiles), translate) : undefined,
+    ],
     [vscode.l10n.t('Error'), errorText(record)],
     [vscode.l10n.t('Check'), checkRow(record.check)],
     ...activityRows(record.activity),
@@ -240,7 +233,7 @@ export function agentTooltip(record: AgentRecord): vscode.MarkdownString {
 }
 
 /** A known reason or error code reads in the user's language; any other error is shown as it was recorded. */
-function errorText(record: AgentRecord): string | undefined {
+export function errorText(record: AgentRecord): string | undefined {
   if (record.errorReason === 'diskFull') {
     return vscode.l10n.t(
       'The disk is full: the agent could not write its files. Free some space (or set parallelAgents.worktreeRoot to a folder on a disk with room), then send a follow-up or dispatch it again; its work so far is kept.',

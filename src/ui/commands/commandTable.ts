@@ -42,6 +42,8 @@ export interface CommandTableDeps {
   /** Review comments (stored on the records) and their threads in editors. */
   readonly review: ReviewComments;
   readonly reviewThreads: ReviewThreads;
+  /** Shows and selects an agent's row in the Agents view (without taking the focus). */
+  readonly revealAgent: (id: string) => Thenable<void>;
 }
 
 /** What Try the Demo Agent asks of the demo agent: it only creates a file, so it works in any repository. */
@@ -68,7 +70,7 @@ export function restrictedModeCommandTable(deps: { showLog: () => void }): Recor
 export function commandTable(deps: CommandTableDeps): Record<string, CommandHandler> {
   const agent = agentCommands(deps);
   const review = reviewCommands({ manager: deps.manager, landing: deps.git });
-  const progress = progressCommands(deps.manager);
+  const progress = progressCommands(deps.manager, deps.revealAgent);
   const hunks = hunkCommands({ manager: deps.manager, git: deps.git, files: deps.files });
   const land = landCommands(deps);
   const checks = checkCommands(deps.manager);
@@ -100,6 +102,7 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
     [commands.refresh]: agent.refresh,
     [commands.openChange]: agent.openChange,
     [commands.reviewAll]: review.reviewAll,
+    [commands.showAccount]: review.showAccount,
     [commands.markViewed]: progress.markViewed,
     [commands.markUnviewed]: progress.markUnviewed,
     [commands.nextToReview]: progress.nextToReview,

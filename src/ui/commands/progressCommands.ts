@@ -30,9 +30,10 @@ function filesOf(arg: unknown, selected: unknown): { agentId: string; paths: str
 /**
  * Review progress: Mark as Viewed / Not Viewed on file rows (several rows at once when selected), and
  * Next Agent to Review, which opens the changes of the agents waiting for review one after another,
- * the one that finished first first (the files not viewed yet at the top).
+ * the one that finished first first (its account, then the files not viewed yet at the top), and
+ * selects its row in the Agents view.
  */
-export function progressCommands(manager: AgentManager) {
+export function progressCommands(manager: AgentManager, revealAgent: (id: string) => Thenable<void>) {
   let lastShown: string | undefined;
   return {
     markViewed: async (arg?: unknown, selected?: unknown) => {
@@ -64,6 +65,8 @@ export function progressCommands(manager: AgentManager) {
         4000,
       );
       await vscode.commands.executeCommand(commands.reviewAll, next.id);
+      // Its row is selected too (the editor keeps the focus), so the Agents view shows whose review it is.
+      await revealAgent(next.id);
       return next.id;
     },
   };

@@ -6,6 +6,7 @@ import { repoRelativePath } from '../../core/landing';
 import { reviewOrder } from '../../core/review';
 import type { LandingGit } from '../../core/git';
 import { joinPath, parentDir } from '../../util/paths';
+import { AccountDocuments } from '../account/accountDocument';
 import { BaseContentProvider } from '../diff/baseContentProvider';
 import { diffSides } from '../diff/openChange';
 import { pickAgentId } from './agentPick';
@@ -57,11 +58,15 @@ export function reviewCommands({ manager, landing }: ReviewDeps) {
         void vscode.window.showInformationMessage(vscode.l10n.t('Agent "{0}" has not changed any file.', record.title));
         return;
       }
-      // The files not viewed yet come first, so the editor opens at the first of them.
-      const resources = reviewOrder(record).map((file) => {
-        const { left, right } = diffSides(record, file);
-        return [right, left, right];
-      });
+      // The agent's account on top (no original: nothing to compare it with), then the files not
+      // viewed yet, so the editor opens at the first of them.
+      const resources = [
+        AccountDocuments.reviewEntry(record),
+        ...reviewOrder(record).map((file) => {
+          const { left, right } = diffSides(record, file);
+          return [right, left, right];
+        }),
+      ];
       await vscode.commands.executeCommand('vscode.changes', vscode.l10n.t('Agent: {0}', record.title), resources);
     },
     acceptFile: async (arg?: unknown) => {
@@ -82,6 +87,10 @@ export function reviewCommands({ manager, landing }: ReviewDeps) {
         await landing.restoreFile(record.cwd, record.baseSha, file.path);
       }
       await manager.refreshChanges(record.id);
+    },
+    showAccount: async (arg?: unknown) => {
+      const id = await pickAgentId(manager, arg);
+      await vscode.window.showTextDocument(AccountDocuments.uri(manager.get(id)), { preview: true });
     },
     followUp: async (arg?: unknown) => {
       const o = (arg && typeof arg === 'object' ? arg : {}) as { prompt?: unknown };
