@@ -37,16 +37,17 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
   const logger = new ChannelLogger();
   const view = new LateTreeProvider<TreeNode | ReadOnlyRow>();
   const agentsChanged = new vscode.EventEmitter<AgentRecord[]>();
+  const treeView = vscode.window.createTreeView(views.agents, { treeDataProvider: view, showCollapseAll: true });
   context.subscriptions.push(
     logger,
     view,
     agentsChanged,
-    vscode.window.createTreeView(views.agents, { treeDataProvider: view, showCollapseAll: true }),
+    treeView,
     ...registerCommands(restrictedModeCommandTable({ showLog: () => logger.show() }), logger),
   );
   let trusted: Trusted | undefined;
   let readOnly: { tree: ReadOnlyTree; registries: WorkspaceRegistries } | undefined;
-  const start = (): Trusted => (trusted ??= activateTrusted(context, { logger, view, agentsChanged }));
+  const start = (): Trusted => (trusted ??= activateTrusted(context, { logger, view, treeView, agentsChanged }));
   if (vscode.workspace.isTrusted) {
     const services = start();
     // Restored agents are re-scanned after activation so that startup stays fast.

@@ -11,7 +11,12 @@ import { ghCreatePullRequest } from './node/ghCli';
 import { LogFollower, readLogTail } from './node/logTail';
 import { NodeFileBytes } from './node/fileBytes';
 import { createServices } from './services';
-import { AgentsTreeProvider, type TreeNode, type ViewRow } from './ui/agentsView/agentsTreeProvider';
+import {
+  AgentsTreeProvider,
+  type TreeNode,
+  type ViewRow,
+  type ViewVisibility,
+} from './ui/agentsView/agentsTreeProvider';
 import type { LateTreeProvider } from './ui/agentsView/lateTreeProvider';
 import type { ReadOnlyRow } from './ui/agentsView/readOnlyModel';
 import { commandTable } from './ui/commands/commandTable';
@@ -44,16 +49,18 @@ export interface TrustedShell {
   readonly logger: ChannelLogger;
   /** The Agents view's provider, created at activation; the real tree is attached here. */
   readonly view: LateTreeProvider<TreeNode | ReadOnlyRow>;
+  /** The view itself: while it is hidden, running rows' clocks are not refreshed. */
+  readonly treeView: ViewVisibility;
   readonly agentsChanged: vscode.EventEmitter<AgentRecord[]>;
 }
 
 export function activateTrusted(context: vscode.ExtensionContext, shell: TrustedShell): Trusted {
-  const { logger, view, agentsChanged } = shell;
+  const { logger, view, treeView, agentsChanged } = shell;
   const config = new Config(logger);
   const { git, terminals, manager, landing, plans, reconciler, registryProblems, writeWarnings, resolver } =
     createServices(context, config, logger);
   const overlaps = new OverlapModel(manager);
-  const tree = new AgentsTreeProvider(manager, overlaps, plans, reconciler);
+  const tree = new AgentsTreeProvider(manager, overlaps, plans, reconciler, treeView);
   const outputs = new AgentOutputViews(manager, logViewSource);
   const files = new NodeFileBytes();
   const review = new ReviewComments({ manager, files, clock: { now: () => Date.now() }, newId: () => randomUUID() });

@@ -10,6 +10,7 @@ import {
 } from '../../core/agent';
 import { viewedCount } from '../../core/review';
 import { storedErrorText } from '../errorMessages';
+import { runningClock } from './clock';
 
 const statusIcons: Record<AgentStatus, [icon: string, color?: string]> = {
   queued: ['clock', 'charts.yellow'],
@@ -148,7 +149,9 @@ function checkRow(check: AgentCheck | undefined): string | undefined {
 
 export function agentDescription(record: AgentRecord, now: number): string {
   const badge = checkBadge(record.check);
-  const base = `${record.profile} · ${statusLabel(record)}${badge ? ` · ${badge}` : ''} · ${formatElapsed(elapsed(record, now))}`;
+  const took = elapsed(record, now);
+  const clock = isActive(record.status) ? runningClock(took) : formatElapsed(took);
+  const base = `${record.profile} · ${statusLabel(record)}${badge ? ` · ${badge}` : ''} · ${clock}`;
   const activity = record.activity;
   if (record.mode === 'terminal' && record.status === 'running' && record.input !== 'tracked') {
     // VS Code cannot tell whether this terminal waits for input: say so rather than guess.
