@@ -83,6 +83,10 @@ export class LogTailer {
       if (whole === 0) {
         return; // only the first bytes of a character so far
       }
+      await nextTurn();
+      if (this.closed) {
+        return;
+      }
       this.pos += whole;
       this.emit(this.buffer.toString('utf8', 0, whole));
     }
@@ -123,6 +127,29 @@ export class LogTailer {
     } catch {
       this.watcher = undefined;
     }
+  }
+}
+
+/**
+ * Reads of all tailers are decoded and handed on one per turn of the event loop: many agents'
+ * output arriving at once (and parsed by its listeners) then delays timers and the editor's own work
+ * by one read's work, not by all of theirs.
+ */
+const waiting: (() => void)[] = [];
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    if (waiting.length === 1) {
+      setImmediate(release);
+    }
+  });
+}
+
+function release(): void {
+  waiting.shift()?.();
+  if (waiting.length > 0) {
+    setImmediate(release);
   }
 }
 
