@@ -2,7 +2,7 @@
 // bench-results/bench.json. Timings are never asserted (the machine is noisy): a missed target is
 // information and the exit code stays 0; only a bench that broke exits non-zero.
 // Usage: node out/bench/bench.js [--only=overhead,burst,costs,plan,tmpfs,profile,activation,bundle,
-//   propagation,registry,output,hunks,forecast]; through npm: npm run bench -- --only=propagation,registry
+//   propagation,registry,output,chatty,idle,hunks,forecast]; through npm: npm run bench -- --only=propagation,registry
 // The git figures use a repository in os.tmpdir() (set TMPDIR to move it); when a memory file
 // system exists (/dev/shm), the overhead is measured there too, disk excluded, and so is the
 // breakdown of a dispatch's steps.
@@ -12,6 +12,8 @@ import * as os from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../test/harness/paths';
 import { measureActivation } from './activation/measure';
+import { measureIdle } from './chatty/idle';
+import { measureChatty } from './chatty/measure';
 import { measureBundle } from './bundle';
 import { measureBurst, measureOverhead } from './dispatch';
 import { measureForecast } from './forecast';
@@ -39,6 +41,8 @@ const sections = [
   'propagation',
   'registry',
   'output',
+  'chatty',
+  'idle',
   'hunks',
   'forecast',
 ] as const;
@@ -143,6 +147,8 @@ async function main(): Promise<void> {
   await section('propagation', measurePropagation);
   await section('registry', measureRegistry);
   await section('output', measureOutputView);
+  await section('chatty', () => measureChatty(demoScript));
+  await section('idle', () => measureIdle(demoScript));
   await section('hunks', () => measureHunks());
   await section('forecast', measureForecast);
 

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { AgentRecord } from '../src/core/agent';
 import { AgentManager, type AgentManagerDeps } from '../src/core/agents/agentManager';
 import type { FolderWatcher, StateStore } from '../src/core/ports';
-import { builtinProfiles } from '../src/core/clis/profiles';
+import { builtinProfiles, type Profile } from '../src/core/clis/profiles';
 import { PathExecutableResolver } from '../src/node/executableResolver';
 import { NodeFileSystem } from '../src/node/fileSystem';
 import { createGit, type NodeGit } from '../src/node/git/createGit';
@@ -46,10 +46,23 @@ export interface BenchManager {
   dispose(): void;
 }
 
+export interface BenchManagerOptions {
+  /** Profiles besides the built-in ones. */
+  readonly profiles?: readonly Profile[];
+  /**
+   * Records each agent's first output (firstOutput) by listening to every agent's output, which
+   * makes the host read and decode all of it. Default true.
+   */
+  readonly firstOutput?: boolean;
+  /** Agent ids are this and a counter: managers on one repository need different ones. Default 'b'. */
+  readonly idPrefix?: string;
+}
+
 export function createBenchManager(
   repo: BenchRepo,
   demoScript: string,
   wrap: (deps: AgentManagerDeps) => AgentManagerDeps = (d) => d,
+  options: BenchManagerOptions = {},
 ): BenchManager {
   let n = 0;
   const git = createGit();
@@ -80,17 +93,20 @@ export function createBenchManager(
         worktreeRoot: repo.worktreeRoot,
         logDir: path.join(repo.parent, 'logs'),
       }),
-      profiles: () => builtinProfiles,
-      newId: () => `b${n++}`,
+      profiles: () => [...builtinProfiles, ...(options.profiles ?? [])],
+      newId: () => `${options.idPrefix ?? 'b'}${n++}`,
       processAlive: (pid) => pidAlive(pid),
     }),
   );
   const firstOutput = new Map<string, number>();
-  const subscription = manager.onDidOutput(({ id }) => {
-    if (!firstOutput.has(id)) {
-      firstOutput.set(id, now());
-    }
-  });
+  const subscription =
+    options.firstOutput === false
+      ? undefined
+      : manager.onDidOutput(({ id }) => {
+          if (!firstOutput.has(id)) {
+            firstOutput.set(id, now());
+          }
+        });
   return {
     manager,
     git,
@@ -105,7 +121,7 @@ export function createBenchManager(
       await git.deleteBranch(record.repoRoot, record.branch!, true);
     },
     dispose: () => {
-      subscription.dispose();
+      subscription?.dispose();
       manager.dispose();
     },
   };

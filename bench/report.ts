@@ -1,4 +1,5 @@
 // The table and the details `npm run bench` prints, read back from the sections' results.
+import { chattyRows, idleRows } from './chatty/rows';
 import type { Comparison } from './gitCosts';
 import { outputTargetRatio } from './outputView';
 import { registryRows } from './registry/rows';
@@ -127,6 +128,8 @@ export function rows(results: Record<string, unknown>): Row[] {
     out.push({ figure: '  gzipped', value: `${(b.gzipBytes / 1000).toFixed(1)} kB` });
   }
   out.push(...registryRows(r.propagation, r.registry));
+  out.push(...chattyRows(r.chatty));
+  out.push(...idleRows(r.idle));
   if (r.output) {
     const o = r.output;
     const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

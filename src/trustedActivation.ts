@@ -51,12 +51,12 @@ export interface TrustedShell {
 }
 
 export function activateTrusted(context: vscode.ExtensionContext, shell: TrustedShell): Trusted {
-  const { logger, view, agentsChanged } = shell;
+  const { logger, view, treeView, agentsChanged } = shell;
   const config = new Config(logger);
   const { git, terminals, manager, landing, plans, reconciler, registryProblems, writeWarnings, resolver } =
     createServices(context, config, logger);
   const overlaps = new OverlapModel(manager);
-  const tree = new AgentsTreeProvider(manager, overlaps, plans, reconciler);
+  const tree = new AgentsTreeProvider(manager, overlaps, plans, reconciler, treeView);
   const outputs = new AgentOutputViews(manager, logViewSource);
   const files = new NodeFileBytes();
   const review = new ReviewComments({ manager, files, clock: { now: () => Date.now() }, newId: () => randomUUID() });

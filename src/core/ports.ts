@@ -92,7 +92,16 @@ export interface AgentProcess {
   readonly whenPid?: Promise<number | undefined>;
   /** Whether the runner can tell when the agent waits for input ('waiting-for-input'); fired on each change. */
   readonly onDidChangeInput?: Event<InputState>;
+  /**
+   * Its output as it comes. A runner may read output only while someone listens, so listen only
+   * when the text is needed (a parser, a view), not to learn that output came or how it ended.
+   */
   readonly onDidOutput: Event<string>;
+  /**
+   * Runners that keep a log: the end of the output, set before `exit` resolves, so that nobody has
+   * to listen to all of it for a failure message. Defined (empty) from the start when supported.
+   */
+  readonly tail?: string;
   /** Resolves once, when the process (tree) has ended; never rejects. */
   readonly exit: Promise<ProcessExit>;
   /** Ends the whole process tree: a polite signal first, then a forced kill. */

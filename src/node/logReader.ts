@@ -76,3 +76,35 @@ export function logEndSync(logPath: string): number {
     fs.closeSync(fd);
   }
 }
+
+/**
+ * The last `maxChars` characters of the log after position `from` (a run's start): at most a few
+ * times `maxChars` bytes are read, whatever the log's size. Empty when there is no log.
+ */
+export async function readLastText(logPath: string, from: number, maxChars: number): Promise<string> {
+  let handle: FileHandle;
+  try {
+    handle = await fs.promises.open(logPath, 'r');
+  } catch {
+    return '';
+  }
+  try {
+    const head = Buffer.alloc(128);
+    const [{ bytesRead }, stat] = await Promise.all([handle.read(head, 0, head.length, 0), handle.stat()]);
+    const origin = parseLogOrigin(head.subarray(0, bytesRead));
+    const logEnd = origin.cut + stat.size - origin.markerLength;
+    const first = Math.max(from, origin.cut);
+    // A UTF-16 code unit takes at most 3 bytes of UTF-8 (a 4-byte character is two units).
+    const start = Math.max(first, logEnd - maxChars * 3);
+    const bytes = Buffer.alloc(Math.max(0, logEnd - start));
+    const { bytesRead: n } = await handle.read(bytes, 0, bytes.length, origin.markerLength + start - origin.cut);
+    let skip = 0;
+    // A window that begins inside a character starts at the next one.
+    while (start > first && skip < Math.min(n, 3) && (bytes[skip] & 0xc0) === 0x80) {
+      skip++;
+    }
+    return bytes.toString('utf8', skip, n).slice(-maxChars);
+  } finally {
+    await handle.close();
+  }
+}

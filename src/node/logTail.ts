@@ -12,6 +12,8 @@ export const defaultTailBytes = 64 * 1024;
 
 /** After a burst of wakes, one more read this much later: output announced just before it is written. */
 const settleMs = 250;
+/** While the log cannot be watched (no file yet, no inotify watch left), an open view reads it this often. */
+const unwatchedPollMs = 1000;
 
 export interface LogTail {
   /** The file's last bytes (at most the size asked for) from a line start, decoded: all of a smaller file. */
@@ -81,7 +83,8 @@ async function readFully(handle: FileHandle, into: Buffer, position: number): Pr
 
 /**
  * Follows a log from a position (a LogTail's end): every wake reads what was appended since, in
- * order, one read at a time; the file's own changes wake it too, once it exists.
+ * order, one read at a time; the file's own changes wake it too, once it exists, and while they
+ * cannot be watched a slow poll does.
  */
 export class LogFollower {
   private readonly tailer: LogTailer;
@@ -89,6 +92,7 @@ export class LogFollower {
   private again = false;
   private closed = false;
   private settle?: ReturnType<typeof setTimeout>;
+  private poll?: ReturnType<typeof setTimeout>;
 
   constructor(logPath: string, position: number, emit: (text: string) => void) {
     this.tailer = new LogTailer(
@@ -130,6 +134,10 @@ export class LogFollower {
         await this.tailer.pump().catch(() => undefined);
       } while (this.again && !this.closed);
       this.busy = undefined;
+      clearTimeout(this.poll);
+      if (!this.closed && !this.tailer.watching) {
+        this.poll = setTimeout(() => void this.pump(), unwatchedPollMs);
+      }
     })();
     return this.busy;
   }
@@ -139,6 +147,7 @@ export class LogFollower {
     if (this.settle) {
       clearTimeout(this.settle);
     }
+    clearTimeout(this.poll);
     this.tailer.close();
   }
 }

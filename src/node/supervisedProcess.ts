@@ -1,20 +1,20 @@
 import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { AgentProcess, ProcessExit } from '../core/ports';
 import { storedLine } from '../core/errors';
-import { Emitter, type Event } from '../util/event';
+import type { Event } from '../util/event';
 import { delay } from '../util/async';
 import { endGroup, signalGroup } from '../supervisor/processGroup';
 import type { SupervisorStatus } from '../supervisor/protocol';
-import { type LogSlice, readLog } from './logReader';
-import { LogTailer } from './logTailer';
-import { ownGroup, readStatus, supervisorAlive, toProcessExit } from './supervisorStatus';
+import { type LogSlice, readLastText, readLog } from './logReader';
+import { LogOutput } from './logOutput';
+import { ownGroup, readStatus, supervisorAlive, toProcessExit, watchStatusFile } from './supervisorStatus';
 
 /** The runner's settings a process needs (see SupervisedRunnerOptions). */
 export interface ProcessSettings {
   readonly graceMs: number;
   readonly pollMs: number;
+  readonly idlePollMs: number;
   readonly tailChars: number;
 }
 
@@ -31,14 +31,22 @@ export interface ProcessInit {
   readonly lostMessage: string;
 }
 
+/**
+ * An agent under its supervisor, seen from the extension host. Its end comes from the status file
+ * (watched) and the supervisor's exit; its output is read from the log only while someone listens
+ * to onDidOutput (LogOutput). No event, no work: a poll stands in every pollMs only when watching
+ * fails, else a slow one (idlePollMs) for events a file system dropped and a supervisor that died
+ * without writing its end.
+ */
 export class SupervisedProcess implements AgentProcess {
   /** The supervisor's pid: the process that stop() signals. */
   readonly pid?: number;
   readonly exit: Promise<ProcessExit>;
   /** Log position where live output began; readLogFrom(0, { end: startOffset }) is what came before. */
   readonly startOffset: number;
-  private readonly output = new Emitter<string>();
-  readonly onDidOutput: Event<string> = this.output.event;
+  private readonly output: LogOutput;
+  /** From startOffset on, in order; what was printed while nobody listened comes to the next listener. */
+  readonly onDidOutput: Event<string>;
   private resolveExit!: (exit: ProcessExit) => void;
   private lastStatus?: SupervisorStatus;
   private supervisorExited = false;
@@ -50,42 +58,30 @@ export class SupervisedProcess implements AgentProcess {
   private statusDue = true;
   private recent = '';
   private stopping?: Promise<void>;
-  private readonly tailer: LogTailer;
-  private readonly timer: ReturnType<typeof setInterval>;
+  private poll?: ReturnType<typeof setTimeout>;
   private statusWatcher?: fs.FSWatcher;
+  private statusWatchFailed = false;
 
   constructor(private readonly init: ProcessInit) {
     this.exit = new Promise((resolve) => (this.resolveExit = resolve));
     this.startOffset = init.position;
+    this.output = new LogOutput(init.logPath, init.position, () => this.wake());
+    this.onDidOutput = this.output.event;
     this.lastStatus = init.status;
     this.pid = init.supervisor?.pid ?? init.status?.supervisorPid;
-    this.tailer = new LogTailer(
-      init.logPath,
-      init.position,
-      (text) => this.emit(text),
-      () => this.wake(),
-    );
-    this.timer = setInterval(() => this.wake(true), init.settings.pollMs);
     if (init.status?.state === 'ended') {
       this.settle(toProcessExit(init.status));
       return;
     }
     this.watchSupervisor(init.supervisor);
-    try {
-      const statusFile = path.basename(init.statusPath);
-      this.statusWatcher = fs.watch(path.dirname(init.statusPath), { persistent: false }, (_event, name) => {
-        if (name === null || name === statusFile) {
-          this.wake(true);
-        }
-      });
-      this.statusWatcher.on('error', () => undefined);
-    } catch {
-      // The poll still notices the end.
-    }
+    this.watchStatus();
     this.wake();
   }
 
-  /** The most recent output (at most `tailChars` characters), for messages about a failure. */
+  /**
+   * The last output (at most `tailChars` characters), for messages about a failure: read from the
+   * log once the agent has ended, before `exit` resolves; empty until then.
+   */
   get tail(): string {
     return this.recent;
   }
@@ -107,12 +103,21 @@ export class SupervisedProcess implements AgentProcess {
   detach(): void {
     this.detached = true;
     this.cleanUp();
-    this.output.dispose();
   }
 
   /** Reads the log between two positions (at most `maxBytes`, default 1 MiB), without blocking. */
   readLogFrom(offset: number, options: { readonly end?: number; readonly maxBytes?: number } = {}): Promise<LogSlice> {
     return readLog(this.init.logPath, offset, options.end, Math.max(4, options.maxBytes ?? 1024 * 1024));
+  }
+
+  private watchStatus(): void {
+    this.statusWatcher = watchStatusFile(this.init.statusPath, {
+      changed: () => this.wake(true),
+      failed: () => {
+        this.statusWatchFailed = true;
+        this.wake(true);
+      },
+    });
   }
 
   private watchSupervisor(supervisor: ChildProcess | undefined): void {
@@ -145,11 +150,23 @@ export class SupervisedProcess implements AgentProcess {
         await this.check().catch(() => undefined);
       } while (this.again && !this.settled && !this.detached);
       this.busy = false;
+      this.schedulePoll();
     })();
   }
 
+  /** The next check without an event: soon when watching fails, else only as a safety net. */
+  private schedulePoll(): void {
+    clearTimeout(this.poll);
+    if (this.settled || this.detached) {
+      return;
+    }
+    const watched = !this.statusWatchFailed && this.output.watching;
+    const { pollMs, idlePollMs } = this.init.settings;
+    this.poll = setTimeout(() => this.wake(true), watched ? idlePollMs : pollMs);
+  }
+
   private async check(): Promise<void> {
-    await this.tailer.pump();
+    await this.output.pump();
     if (!this.statusDue) {
       return;
     }
@@ -158,7 +175,7 @@ export class SupervisedProcess implements AgentProcess {
     this.lastStatus = status ?? this.lastStatus;
     if (status?.state === 'ended') {
       // The supervisor writes every output byte to the log before it writes the end.
-      await this.tailer.pump();
+      await this.output.pump(true);
       this.settle(toProcessExit(status));
     } else if (!this.supervisorRunning()) {
       await this.lost();
@@ -176,7 +193,7 @@ export class SupervisedProcess implements AgentProcess {
   private async lost(): Promise<void> {
     const again = await readStatus(this.init.statusPath);
     if (again?.state === 'ended') {
-      await this.tailer.pump();
+      await this.output.pump(true);
       this.settle(toProcessExit(again));
       return;
     }
@@ -184,7 +201,7 @@ export class SupervisedProcess implements AgentProcess {
     if (agentPid !== undefined) {
       await endGroup(agentPid, this.init.settings.graceMs);
     }
-    await this.tailer.pump();
+    await this.output.pump(true);
     fs.rmSync(this.init.specPath, { force: true });
     this.settle({ error: this.init.lostMessage });
   }
@@ -257,27 +274,25 @@ export class SupervisedProcess implements AgentProcess {
     this.wake(true);
   }
 
-  private emit(text: string): void {
-    if (text !== '' && !this.detached) {
-      this.recent = (this.recent + text).slice(-this.init.settings.tailChars);
-      this.output.fire(text);
-    }
-  }
-
+  /** Every output byte was emitted to whoever listened; the tail is read before `exit` resolves. */
   private settle(exit: ProcessExit): void {
     if (this.settled) {
       return;
     }
     this.settled = true;
-    this.tailer.finish();
     this.cleanUp();
-    this.output.dispose();
-    this.resolveExit(exit);
+    const { logPath, settings } = this.init;
+    void readLastText(logPath, this.startOffset, settings.tailChars)
+      .catch(() => '')
+      .then((tail) => {
+        this.recent = tail;
+        this.resolveExit(exit);
+      });
   }
 
   private cleanUp(): void {
-    clearInterval(this.timer);
+    clearTimeout(this.poll);
     this.statusWatcher?.close();
-    this.tailer.close();
+    this.output.close();
   }
 }

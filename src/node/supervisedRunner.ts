@@ -29,11 +29,16 @@ export interface SupervisedRunnerOptions {
   readonly graceMs?: number;
   /** Cap of each agent's log; read at every start, so a changed setting applies to the next agent. Default 50 MiB. */
   readonly maxLogBytes?: number | (() => number);
-  /** Fallback poll of log and status, for file systems whose watch events go missing. Default 500 ms. */
+  /** Poll of log and status where watching them fails (no inotify watch left, a remote file system). Default 500 ms. */
   readonly pollMs?: number;
+  /**
+   * While watching works, the slow check that stands in for events a file system dropped and for a
+   * supervisor that died without writing its end (one this host did not start). Default 10 s.
+   */
+  readonly idlePollMs?: number;
   /** After the agent exits, how long output still held open by children it left is read. Default 2000 ms. */
   readonly drainMs?: number;
-  /** Characters of the most recent output kept in memory (SupervisedProcess.tail). Default 16384. */
+  /** Characters of the last output read back when an agent ends (SupervisedProcess.tail). Default 16384. */
   readonly tailChars?: number;
 }
 
@@ -46,7 +51,8 @@ const isWindows = process.platform === 'win32';
 /**
  * Runs each headless agent under dist/supervisor.js, detached, so that it survives a reload or a
  * crash of the extension host; a later host re-attaches with adopt(). Output reaches onDidOutput by
- * tailing the log the supervisor writes; the end comes from the status file it writes last.
+ * tailing the log the supervisor writes, while someone listens; the end comes from the status file
+ * it writes last.
  */
 export class SupervisedRunner implements AgentRunner {
   private readonly settings: Settings;
@@ -56,6 +62,7 @@ export class SupervisedRunner implements AgentRunner {
     this.settings = {
       graceMs: 3000,
       pollMs: 500,
+      idlePollMs: 10_000,
       drainMs: 2000,
       tailChars: 16384,
       ...options,

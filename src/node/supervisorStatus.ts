@@ -3,6 +3,7 @@
  * still ours, how did it end.
  */
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { ProcessExit } from '../core/ports';
 import { groupAlive } from '../supervisor/processGroup';
 import { bootId, pidAlive } from '../supervisor/processIdentity';
@@ -65,4 +66,27 @@ export function toProcessExit(status: SupervisorStatus): ProcessExit {
   return typeof status.exitCode === 'number'
     ? { exitCode: status.exitCode, ...stop }
     : { error: 'the agent ended without an exit status', ...stop };
+}
+
+/**
+ * Watches the status file through its folder (it is replaced by a rename on every write); `failed`
+ * when watching is not possible or stops working. Undefined when it could not start.
+ */
+export function watchStatusFile(
+  statusPath: string,
+  on: { readonly changed: () => void; readonly failed: () => void },
+): fs.FSWatcher | undefined {
+  const statusFile = path.basename(statusPath);
+  try {
+    const watcher = fs.watch(path.dirname(statusPath), { persistent: false }, (_event, name) => {
+      if (name === null || name === statusFile) {
+        on.changed();
+      }
+    });
+    watcher.on('error', on.failed);
+    return watcher;
+  } catch {
+    on.failed();
+    return undefined;
+  }
 }

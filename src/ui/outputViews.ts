@@ -29,27 +29,21 @@ const activeStatuses: ReadonlySet<string> = new Set(['queued', 'preparing', 'run
 
 /**
  * One output channel per agent, made on first Show Output: the log's tail (its size does not change
- * what opening costs), then everything appended to the log after it. Agents whose view nobody
- * opened cost nothing here: their output only wakes views that exist.
+ * what opening costs), then everything appended to the log after it, read from the log itself as it
+ * grows. Agents whose view nobody opened cost nothing here: their output is never read, decoded or
+ * even announced to this class (listening to the manager's output would make every agent's be read).
  */
 export class AgentOutputViews implements vscode.Disposable {
   private readonly views = new Map<string, View>();
   private readonly subscriptions: vscode.Disposable[] = [];
+  /** Only while a view of an agent without a log is open: what it shows comes from the manager. */
+  private unloggedOutput?: vscode.Disposable;
 
   constructor(
     private readonly manager: AgentManager,
     private readonly logs: LogViewSource,
   ) {
     this.subscriptions.push(
-      // Output is in the log before (or, for the manager's own lines, just after) it is announced.
-      manager.onDidOutput(({ id, text }) => {
-        const view = this.views.get(id);
-        if (view?.unlogged) {
-          view.channel.append(text);
-        } else {
-          view?.following?.wake();
-        }
-      }),
       manager.onDidChangeAgent(({ id, kind }) => {
         if (kind === 'removed') {
           this.close(id);
@@ -67,6 +61,14 @@ export class AgentOutputViews implements vscode.Disposable {
       const channel = vscode.window.createOutputChannel(vscode.l10n.t('Agent: {0}', record.title));
       view = { channel, unlogged: !record.logPath };
       this.views.set(id, view);
+      if (view.unlogged) {
+        this.unloggedOutput ??= this.manager.onDidOutput(({ id: of, text }) => {
+          const shown = this.views.get(of);
+          if (shown?.unlogged) {
+            shown.channel.append(text);
+          }
+        });
+      }
       view.channel.appendLine(`$ ${record.profile} — ${record.cwd}`);
       if (record.logPath) {
         await this.open(view, record, record.logPath);
@@ -113,10 +115,15 @@ export class AgentOutputViews implements vscode.Disposable {
       view.channel.dispose();
       this.views.delete(id);
     }
+    if (this.unloggedOutput && ![...this.views.values()].some((v) => v.unlogged)) {
+      this.unloggedOutput.dispose();
+      this.unloggedOutput = undefined;
+    }
   }
 
   dispose(): void {
     this.subscriptions.forEach((s) => s.dispose());
     [...this.views.keys()].forEach((id) => this.close(id));
+    this.unloggedOutput?.dispose();
   }
 }

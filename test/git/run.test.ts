@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentActivity } from '../../src/core/agent';
 import { Run, type RunOptions } from '../../src/core/agents/run';
+import { SetupRun } from '../../src/core/worktrees/setupRun';
 import type { LaunchRequest } from '../../src/core/ports';
 import { SupervisedRunner } from '../../src/node/supervisedRunner';
 import { englishStored } from '../../src/ui/errorText';
@@ -104,6 +105,79 @@ describe('Run: one agent process, followed through its events', function () {
     assert.equal(b.status, 'failed');
     assert.equal(b.errorReason, 'diskFull');
     assert.match(englishStored(b.error ?? ''), /disk/i);
+  });
+
+  it('a JSON-events agent after MBs of other output: its step, turns and answer arrive with nobody listening to its output', async () => {
+    const fixture = path.join(agentOutputFixtures, 'claude-edit.jsonl');
+    const run = start(
+      [
+        "const line = 'a line that is not an event ✓ '.repeat(3) + '\\n';",
+        "let n = 0; const text = require('fs').readFileSync(process.argv[1], 'utf8');",
+        'function more() { while (n < 40000) { n++; if (!process.stdout.write(line)) return process.stdout.once("drain", more); }',
+        '  process.stdout.write(text); }',
+        'more();',
+      ].join('\n'),
+      [fixture],
+      { output: 'claude-stream-json' },
+    );
+    const progress: AgentActivity[] = [];
+    run.onDidProgress((a) => progress.push(a));
+    const end = await run.ended;
+    assert.equal(end.status, 'succeeded');
+    assert.ok(
+      progress.some((a) => a.step !== undefined),
+      'a step was reported while it ran',
+    );
+    assert.ok((end.activity?.turns ?? 0) > 0, 'turns were counted');
+    assert.ok(end.activity?.result, 'the final answer is in the end activity');
+  });
+
+  it("the end of a run's output is its real last output, with nobody listening: 4 MB, then a full disk", async () => {
+    const run = start(
+      [
+        "const line = 'x'.repeat(99) + '\\n'; let n = 0;",
+        'function more() { while (n < 40000) { n++; if (!process.stdout.write(line)) return process.stdout.once("drain", more); }',
+        '  console.log("write: No space left on device"); process.exitCode = 1; }',
+        'more();',
+      ].join('\n'),
+      [],
+    );
+    const end = await run.ended;
+    assert.equal(end.status, 'failed');
+    assert.equal(end.errorReason, 'diskFull', 'the last line, after 4 MB, was seen');
+  });
+
+  it("a failed setup command's error ends with its real last lines, after MBs of output nobody listened to", async () => {
+    const logPath = path.join(tmp, 'setup.log');
+    const request: LaunchRequest = {
+      agentId: 'setup1',
+      title: 'setup',
+      file: process.execPath,
+      args: [
+        '-e',
+        [
+          "const line = 'installing '.repeat(9) + '\\n'; let n = 0;",
+          'function more() { while (n < 40000) { n++; if (!process.stdout.write(line)) return process.stdout.once("drain", more); }',
+          '  console.log("npm ERR! the real reason"); process.exitCode = 2; }',
+          'more();',
+        ].join('\n'),
+      ],
+      cwd: tmp,
+      env: {},
+      logPath,
+    };
+    const setup = SetupRun.launch(runner, request, (exit, output) => `exit ${exit.exitCode}: ${output.trim()}`, {
+      info() {},
+      warn() {},
+      error() {},
+    });
+    assert.ok(typeof setup !== 'string');
+    const end = await setup.ended;
+    assert.equal(end.outcome, 'failed');
+    const error = end.outcome === 'failed' ? end.error : '';
+    assert.match(error, /^exit 2: /);
+    assert.ok(error.endsWith('installing \nnpm ERR! the real reason'), error.slice(-200));
+    assert.ok(error.length < 10_000, 'only the end of the output');
   });
 
   it('stop() ends it stopped; a timeout ends it timed-out', async () => {

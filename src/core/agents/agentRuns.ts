@@ -16,7 +16,7 @@ import { Run } from './run';
 import { RunningElsewhere } from './runningElsewhere';
 import type { AgentRecords } from './agentRecords';
 import type { ChangeTracker } from './changeTracker';
-import { type Disposable, Emitter } from '../../util/event';
+import { type Disposable, Emitter, EventFanIn, mapEvent } from '../../util/event';
 
 /** The part of AgentManagerDeps that runs use. */
 export type RunDeps = Pick<
@@ -46,10 +46,12 @@ export class AgentRuns implements Disposable {
   private readonly current = new Map<string, Current>();
   private readonly prep: WorktreePrep;
   private readonly elsewhere: RunningElsewhere;
-  private readonly outputEmitter = new Emitter<{ id: string; text: string }>();
+  /** Listens to the runs' output only while someone listens here: nobody's output is decoded for nothing. */
+  private readonly outputs = new EventFanIn<{ id: string; text: string }>();
   private readonly endEmitter = new Emitter<string>();
   private disposed = false;
-  readonly onDidOutput = this.outputEmitter.event;
+  /** Every agent's output; listening makes the runner read and decode all of it (see AgentProcess). */
+  readonly onDidOutput = this.outputs.event;
   /** Fires with an agent's id once the end of its run is in its record (not for a setup run that failed). */
   readonly onDidEnd = this.endEmitter.event;
 
@@ -92,7 +94,7 @@ export class AgentRuns implements Disposable {
     }
     this.current.clear();
     this.elsewhere.dispose();
-    this.outputEmitter.dispose();
+    this.outputs.dispose();
     this.endEmitter.dispose();
   }
 
@@ -143,7 +145,7 @@ export class AgentRuns implements Disposable {
         ...(profile.promptVia === 'stdin' ? { stdin: prompt } : {}),
       });
       if (banner) {
-        this.outputEmitter.fire({ id: record.id, text: `${banner}\n` });
+        this.outputs.fire({ id: record.id, text: `${banner}\n` });
       }
     } catch (e) {
       // Through "running", the one status every start (first run or follow-up) may pass to "failed".
@@ -175,10 +177,12 @@ export class AgentRuns implements Disposable {
     }
     const entry: Current = { run, ended: Promise.resolve() };
     this.current.set(record.id, entry);
-    this.outputEmitter.fire({ id: record.id, text: `${run.banner}\n` });
-    run.onDidOutput((text) => this.outputEmitter.fire({ id: record.id, text }));
+    this.outputs.fire({ id: record.id, text: `${run.banner}\n` });
+    const output = mapEvent(run.onDidOutput, (text) => ({ id: record.id, text }));
+    this.outputs.add(record.id, output);
     entry.ended = run.ended.then(async (end) => {
       this.current.delete(record.id);
+      this.outputs.remove(record.id, output);
       if (this.disposed || !this.records.has(record.id)) {
         return;
       }
@@ -195,7 +199,7 @@ export class AgentRuns implements Disposable {
 
   /** A log that cannot be written must not fail the agent: its output still reaches the output view. */
   private async appendLog(record: AgentRecord, text: string): Promise<void> {
-    this.outputEmitter.fire({ id: record.id, text: `${text}\n` });
+    this.outputs.fire({ id: record.id, text: `${text}\n` });
     if (record.logPath) {
       await this.deps.fs
         .appendText(record.logPath, `${text}\n`)
@@ -220,7 +224,8 @@ export class AgentRuns implements Disposable {
     const entry: Current = { run, ended: Promise.resolve() };
     this.current.set(id, entry);
     const live = () => !this.disposed && this.records.has(id);
-    run.onDidOutput((text) => this.outputEmitter.fire({ id, text }));
+    const runOutput = mapEvent(run.onDidOutput, (text) => ({ id, text }));
+    this.outputs.add(id, runOutput);
     run.onDidProgress((activity) => this.records.update(id, { activity }));
     run.onDidFindTerminal((terminalPid) => {
       if (live()) {
@@ -238,6 +243,7 @@ export class AgentRuns implements Disposable {
       // The final change set is published first, so whoever reacts to the end sees the agent's last files.
       await this.tracker.refresh(id);
       this.current.delete(id);
+      this.outputs.remove(id, runOutput);
       // An adopted terminal not found here whose process lives runs in another window: its record stays as is.
       if (live() && !(end.status === 'detached' && this.elsewhere.keep(this.records.get(id)))) {
         this.records.update(id, {

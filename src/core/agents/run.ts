@@ -10,6 +10,7 @@ import { isDiskFull, storedLine } from '../errors';
 import type { AgentProcess, Clock, Logger, ProcessExit } from '../ports';
 import type { InputState } from './inputState';
 import { type Disposable, Emitter } from '../../util/event';
+import { TailText } from '../../util/tailText';
 
 /** Characters of a run's last output kept to tell why it failed (a full disk). */
 const outputTailChars = 4096;
@@ -43,15 +44,23 @@ export interface RunEnd {
 }
 
 export class Run implements Disposable {
-  private readonly outputEmitter = new Emitter<string>();
+  /** Re-emits the process's output, listening to it only while someone listens here. */
+  private readonly outputEmitter = new Emitter<string>({
+    onFirstListener: () => this.listen(),
+    onLastListener: () => this.listen(),
+  });
   private readonly progressEmitter = new Emitter<AgentActivity>();
   private readonly pidEmitter = new Emitter<number>();
   private readonly inputEmitter = new Emitter<InputState>();
   private readonly feed?: ProgressFeed;
+  /** The output's end, kept here only for a process that does not keep it (AgentProcess.tail). */
+  private readonly ownTail?: TailText;
+  private subscription?: Disposable;
   private stopRequested = false;
   private timedOut = false;
   private detached = false;
 
+  /** The process's output; listening to it makes the runner read and decode all of it. */
   readonly onDidOutput = this.outputEmitter.event;
   readonly onDidProgress = this.progressEmitter.event;
   /** A terminal's process id, once known: the terminal is found again by it after a reload. */
@@ -68,12 +77,8 @@ export class Run implements Disposable {
       ? new ProgressFeed(options.output, options.cwd, (a) => this.progressEmitter.fire(a), options.timers)
       : undefined;
     const replayed = options.adopted ? this.replay(process.startOffset) : Promise.resolve();
-    let tail = '';
-    process.onDidOutput((text) => {
-      tail = (tail + text).slice(-outputTailChars);
-      this.outputEmitter.fire(text);
-      this.feed?.push(text);
-    });
+    this.ownTail = process.tail === undefined ? new TailText(outputTailChars) : undefined;
+    this.listen();
     void process.whenPid?.then((pid) => {
       if (pid !== undefined && !this.detached) {
         this.pidEmitter.fire(pid);
@@ -92,12 +97,28 @@ export class Run implements Disposable {
       if (options.adopted && this.feed && !this.feed.sawOutput && process.startOffset !== undefined) {
         await this.replay(undefined, process.startOffset);
       }
-      return this.end(exit, tail);
+      return this.end(exit, (process.tail ?? this.ownTail?.text ?? '').slice(-outputTailChars));
     });
   }
 
   get pid(): number | undefined {
     return this.process.pid;
+  }
+
+  /** Listens to the process's output only while it is needed: events to parse, a tail to keep, listeners. */
+  private listen(): void {
+    const needed =
+      !this.detached && (this.feed !== undefined || this.ownTail !== undefined || this.outputEmitter.hasListeners);
+    if (needed && !this.subscription) {
+      this.subscription = this.process.onDidOutput((text) => {
+        this.ownTail?.push(text);
+        this.outputEmitter.fire(text);
+        this.feed?.push(text);
+      });
+    } else if (!needed && this.subscription) {
+      this.subscription.dispose();
+      this.subscription = undefined;
+    }
   }
 
   /** Ends the run's process tree; `ended` then resolves with status 'stopped'. */
@@ -112,6 +133,7 @@ export class Run implements Disposable {
    */
   dispose(): void {
     this.detached = true;
+    this.listen();
     this.feed?.dispose();
     if (this.process.detach) {
       this.process.detach();

@@ -9,6 +9,7 @@ import { storedLine } from '../errors';
 import type { AgentProcess, AgentRunner, LaunchRequest, Logger, ProcessExit } from '../ports';
 import { commandText, failureTailChars } from './worktreePrep';
 import { type Disposable, Emitter } from '../../util/event';
+import { TailText } from '../../util/tailText';
 
 /** Characters of the setup command's last output kept for the agent's error. */
 const outputTailChars = 4096;
@@ -22,8 +23,16 @@ export type SetupEnd =
 export type FailureText = (exit: ProcessExit, output: string) => string;
 
 export class SetupRun implements Disposable {
-  private readonly outputEmitter = new Emitter<string>();
+  /** Re-emits the process's output, listening to it only while someone listens here. */
+  private readonly outputEmitter = new Emitter<string>({
+    onFirstListener: () => this.listen(),
+    onLastListener: () => this.listen(),
+  });
+  /** The output's end, kept here only for a process that does not keep it (AgentProcess.tail). */
+  private readonly ownTail?: TailText;
+  private subscription?: Disposable;
   private stopRequested = false;
+  private disposed = false;
   readonly onDidOutput = this.outputEmitter.event;
   /** The line the agent's output shows before the command's own. */
   readonly banner: string;
@@ -40,12 +49,10 @@ export class SetupRun implements Disposable {
   ) {
     this.banner = request.banner ?? '';
     this.logOffset = process.startOffset;
-    let output = '';
-    process.onDidOutput((text) => {
-      output = (output + text).slice(-outputTailChars);
-      this.outputEmitter.fire(text);
-    });
+    this.ownTail = process.tail === undefined ? new TailText(outputTailChars) : undefined;
+    this.listen();
     this.ended = process.exit.then((exit): SetupEnd => {
+      const output = (process.tail ?? this.ownTail?.text ?? '').slice(-outputTailChars);
       if (this.stopRequested) {
         return { outcome: 'stopped' };
       }
@@ -78,6 +85,19 @@ export class SetupRun implements Disposable {
     }
   }
 
+  private listen(): void {
+    const needed = !this.disposed && (this.ownTail !== undefined || this.outputEmitter.hasListeners);
+    if (needed && !this.subscription) {
+      this.subscription = this.process.onDidOutput((text) => {
+        this.ownTail?.push(text);
+        this.outputEmitter.fire(text);
+      });
+    } else if (!needed && this.subscription) {
+      this.subscription.dispose();
+      this.subscription = undefined;
+    }
+  }
+
   /** Ends the command's process tree; `ended` then resolves with 'stopped'. */
   stop(): Promise<void> {
     this.stopRequested = true;
@@ -86,6 +106,8 @@ export class SetupRun implements Disposable {
 
   /** Leaves the command running when its runner can (a later window does not adopt it); else stops it. */
   dispose(): void {
+    this.disposed = true;
+    this.listen();
     if (this.process.detach) {
       this.process.detach();
     } else {

@@ -4,12 +4,21 @@ import { type AgentRecord, isActive } from '../../core/agent';
 import type { PlanService } from '../../core/plans';
 import type { OverlapModel } from '../overlapModel';
 import { AgentsViewModel, type OrphanSource } from './agentsViewModel';
+import { runningClock, untilClockChanges } from './clock';
 import { AgentNode, type ViewNode } from './nodes';
 import { OrphanNode } from './orphanNodes';
 import { PlanNode, TaskNode } from './planNodes';
 
 export type { OrphanSource } from './agentsViewModel';
+
+const started = (record: AgentRecord) => record.startedAt ?? record.createdAt;
 export type TreeNode = ViewNode;
+
+/** Whether the Agents view is on screen: the shape of vscode.TreeView's visibility. */
+export interface ViewVisibility {
+  readonly visible: boolean;
+  readonly onDidChangeVisibility: vscode.Event<{ readonly visible: boolean }>;
+}
 
 export interface ViewRow {
   readonly label: string;
@@ -25,7 +34,9 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<ViewNode>, vs
   private readonly agentNodes = new Map<string, AgentNode>();
   private readonly emitter = new vscode.EventEmitter<ViewNode | undefined>();
   private readonly subscriptions: vscode.Disposable[] = [];
-  private ticker: ReturnType<typeof setInterval> | undefined;
+  private ticker: ReturnType<typeof setTimeout> | undefined;
+  /** The clock each running row showed at its last refresh by the ticker. */
+  private readonly clocks = new Map<string, string>();
 
   readonly onDidChangeTreeData = this.emitter.event;
 
@@ -34,6 +45,7 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<ViewNode>, vs
     overlaps: OverlapModel,
     plans: PlanService,
     orphanSource?: OrphanSource,
+    private readonly visibility?: ViewVisibility,
   ) {
     this.model = new AgentsViewModel(manager, overlaps, plans, orphanSource);
     this.subscriptions.push(
@@ -45,6 +57,7 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<ViewNode>, vs
         this.emitter.fire(change.kind === 'updated' && node ? node : undefined);
         this.updateTicker();
       }),
+      ...(visibility ? [visibility.onDidChangeVisibility(() => this.updateTicker())] : []),
     );
     this.updateTicker();
   }
@@ -87,6 +100,9 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<ViewNode>, vs
       }
       return node;
     });
+    if (!this.ticker) {
+      this.updateTicker(); // rows the view shows now may have a clock
+    }
     return [
       ...this.model.planRuns().map((run) => new PlanNode(run.id)),
       ...this.model.orphans().map((o) => new OrphanNode(o)),
@@ -112,28 +128,50 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<ViewNode>, vs
     return this.getChildren().map(row);
   }
 
-  /** Running rows show elapsed time, so they are refreshed once a second while any agent runs. */
+  /**
+   * Running rows show a clock (see clock.ts): while the view is visible, one timer wakes when the
+   * first of their texts changes and refreshes the rows whose text did. Hidden view, no clock: no timer.
+   */
   private updateTicker(): void {
-    const anyRunning = this.manager.list().some((r) => isActive(r.status));
-    if (anyRunning && !this.ticker) {
-      this.ticker = setInterval(() => {
-        for (const node of this.agentNodes.values()) {
-          const record = this.model.agent(node.id);
-          if (record && isActive(record.status)) {
-            this.emitter.fire(node);
-          }
-        }
-      }, 1000);
-    } else if (!anyRunning && this.ticker) {
-      clearInterval(this.ticker);
-      this.ticker = undefined;
+    clearTimeout(this.ticker);
+    this.ticker = undefined;
+    if (this.visibility && !this.visibility.visible) {
+      return;
+    }
+    const now = this.model.now();
+    const waits = this.runningRows().map(({ record }) => untilClockChanges(now - started(record)));
+    if (waits.length > 0) {
+      this.ticker = setTimeout(() => this.tick(), Math.min(...waits));
     }
   }
 
-  dispose(): void {
-    if (this.ticker) {
-      clearInterval(this.ticker);
+  private tick(): void {
+    this.ticker = undefined;
+    const now = this.model.now();
+    const rows = this.runningRows();
+    const running = new Set(rows.map(({ node }) => node.id));
+    [...this.clocks.keys()].filter((id) => !running.has(id)).forEach((id) => this.clocks.delete(id));
+    for (const { node, record } of rows) {
+      const clock = runningClock(now - started(record));
+      if (this.clocks.get(node.id) !== clock) {
+        this.clocks.set(node.id, clock);
+        this.emitter.fire(node);
+      }
     }
+    this.updateTicker();
+  }
+
+  /** The rows of the view (top-level agents) whose agent is active. */
+  private runningRows(): { node: AgentNode; record: AgentRecord }[] {
+    const records = new Map(this.manager.list().map((r) => [r.id, r]));
+    return [...this.agentNodes.values()].flatMap((node) => {
+      const record = records.get(node.id);
+      return record && isActive(record.status) ? [{ node, record }] : [];
+    });
+  }
+
+  dispose(): void {
+    clearTimeout(this.ticker);
     this.subscriptions.forEach((s) => s.dispose());
     this.emitter.dispose();
   }

@@ -12,6 +12,7 @@ import { changeStats } from '../../core/landing';
 import { viewedCount } from '../../core/review';
 import { elapsed, firstLine, formatDuration, statsText } from '../account/accountText';
 import { storedErrorText, translate } from '../errorMessages';
+import { runningClock } from './clock';
 
 const statusIcons: Record<AgentStatus, [icon: string, color?: string]> = {
   queued: ['clock', 'charts.yellow'],
@@ -137,8 +138,9 @@ export function checkRow(check: AgentCheck | undefined): string | undefined {
 
 export function agentDescription(record: AgentRecord, now: number): string {
   const badge = checkBadge(record.check);
-  const duration = formatDuration(elapsed(record, now));
-  const base = `${record.profile} · ${statusLabel(record)}${badge ? ` · ${badge}` : ''} · ${duration}`;
+  const took = elapsed(record, now);
+  const clock = isActive(record.status) ? runningClock(took) : formatDuration(took);
+  const base = `${record.profile} · ${statusLabel(record)}${badge ? ` · ${badge}` : ''} · ${clock}`;
   const activity = record.activity;
   if (record.mode === 'terminal' && record.status === 'running' && record.input !== 'tracked') {
     // VS Code cannot tell whether this terminal waits for input: say so rather than guess.
