@@ -104,8 +104,24 @@ export interface WorktreeGit {
   initSubmodules(worktree: string): Promise<string>;
 }
 
+/** Where a dispatch starts: see RefGit.locate. */
+export interface RepositoryLocation {
+  /** Top-level folder of the repository containing the folder. */
+  readonly repoRoot: string;
+  /** Full sha of the commit asked for. */
+  readonly sha: string;
+  /** Local branches under the prefix asked for (short names, e.g. "agents/fix-bug"). */
+  readonly branches: ReadonlySet<string>;
+}
+
 /** Refs and branches. */
 export interface RefGit {
+  /**
+   * What a dispatch needs to know, from one git process: the repository containing `folder`, the
+   * commit `rev` names there (HEAD when undefined; noCommits or unknownCommit when none) and the
+   * local branches under `branchPrefix`/.
+   */
+  locate(folder: string, rev: string | undefined, branchPrefix: string): Promise<RepositoryLocation>;
   /** Top-level folder of the repository containing `folder`. */
   repoRoot(folder: string): Promise<string>;
   /** Full sha of HEAD. */
