@@ -71,11 +71,18 @@ export interface GitRemote {
 
 /** Worktrees: creating, listing, removing them, and what a new one gets from the main one. */
 export interface WorktreeGit {
-  /** `git worktree add -b branch dir baseSha`, verified against `git worktree list`. */
+  /**
+   * `git worktree add -b branch dir baseSha`, verified against the registry; branchExists when the
+   * branch exists (nothing is created). Its files may be checked out outside the repository's write
+   * queue, in parallel with other new worktrees.
+   */
   addWorktree(repoRoot: string, dir: string, branch: string, baseSha: string): Promise<void>;
-  /** `git worktree add dir branch` for an existing branch, verified against `git worktree list`. */
+  /** `git worktree add dir branch` for an existing branch, verified against the registry. */
   checkoutWorktree(repoRoot: string, dir: string, branch: string): Promise<void>;
-  /** Removes a worktree registration and folder (force allows dirty content), then prunes. */
+  /**
+   * Removes a worktree registration and folder (force allows dirty content), then prunes. Forced,
+   * the folder is renamed aside at once and its files deleted in the background.
+   */
   removeWorktree(repoRoot: string, dir: string, force: boolean): Promise<void>;
   /** `git worktree list --porcelain -z`, the main worktree first. */
   listWorktrees(repoRoot: string): Promise<WorktreeEntry[]>;

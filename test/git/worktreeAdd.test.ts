@@ -181,6 +181,38 @@ describe('Dispatch git: locate and worktree add (real git)', function () {
     });
   }
 
+  describe('forced removal', () => {
+    it('drops registration and folder at once, deletes the files in the background, and finishes an interrupted deletion', async () => {
+      const service = new NodeGit();
+      const dirs = ['one', 'two'].map((name) => path.join(root, 'wt', name));
+      for (const dir of dirs) {
+        await service.addWorktree(repo, dir, `agents/${path.basename(dir)}`, base);
+        fs.writeFileSync(path.join(dir, 'work.txt'), 'unsaved\n');
+      }
+      // What a window closed during a deletion leaves: a folder in .removing/.
+      const leftover = path.join(root, 'wt', '.removing', 'old-1');
+      fs.mkdirSync(path.join(leftover, 'deep'), { recursive: true });
+      fs.writeFileSync(path.join(leftover, 'deep', 'file.txt'), 'x\n');
+
+      await service.removeWorktree(repo, dirs[0], true);
+      assert.ok(!fs.existsSync(dirs[0]));
+      assert.deepEqual(registered(repo), [repo, dirs[1]]);
+      await service.deleteBranch(repo, 'agents/one', false);
+      await service.whenFilesDeleted();
+      assert.deepEqual(fs.readdirSync(path.join(root, 'wt')), ['two'], 'the leftover and the files are gone');
+
+      // Not forced: refused with its work in place, nothing moved.
+      await rejectsWith(service.removeWorktree(repo, dirs[1], false), 'worktreeFailed');
+      assert.ok(fs.existsSync(path.join(dirs[1], 'work.txt')));
+      assert.deepEqual(fs.readdirSync(path.join(root, 'wt')), ['two']);
+      // A folder that is no worktree of the repository is refused and left where it is.
+      const stranger = path.join(root, 'wt', 'stranger');
+      fs.mkdirSync(stranger);
+      await rejectsWith(service.removeWorktree(repo, stranger, true), 'worktreeFailed');
+      assert.ok(fs.existsSync(stranger));
+    });
+  });
+
   describe('readRegistration', () => {
     it('reads what git worktree list says of one worktree: branch, head, lock; nothing for a foreign .git file', async () => {
       const service = new NodeGit();

@@ -63,6 +63,10 @@ export class NodeGit implements Git {
   removeWorktree(repoRoot: string, dir: string, force: boolean): Promise<void> {
     return this.worktrees.removeWorktree(repoRoot, dir, force);
   }
+  /** Resolves once the files of every worktree force-removed so far are deleted (they go in the background). */
+  whenFilesDeleted(): Promise<void> {
+    return this.worktrees.whenFilesDeleted();
+  }
   listWorktrees(repoRoot: string): Promise<WorktreeEntry[]> {
     return this.worktrees.listWorktrees(repoRoot);
   }

@@ -7,7 +7,8 @@ import { pathExists } from '../fileSystem';
 import { atLeast, type GitRunner } from './runner';
 import { registerWorktree } from './worktreeAdd';
 import { checkOutNewWorktree } from './worktreeCheckout';
-import { findWorktree, listWorktrees, verifyCheckedOut } from './worktreeRegistry';
+import { findWorktree, listWorktrees, readRegistration, verifyCheckedOut } from './worktreeRegistry';
+import { WorktreeTrash } from './worktreeTrash';
 import { excludeLocally, initSubmodules, isIgnored, worktreeIncludes } from './worktreeSetup';
 
 /**
@@ -19,12 +20,19 @@ export type WorktreeCheckout = 'separate' | 'inline';
 
 export class Worktrees implements WorktreeGit {
   private checkoutMode?: Promise<WorktreeCheckout>;
+  private readonly trash: WorktreeTrash;
 
   constructor(
     private readonly runner: GitRunner,
     checkout?: WorktreeCheckout,
   ) {
     this.checkoutMode = checkout && Promise.resolve(checkout);
+    this.trash = new WorktreeTrash(runner.logger);
+  }
+
+  /** Resolves once the files of every worktree force-removed so far are deleted (they go in the background). */
+  whenFilesDeleted(): Promise<void> {
+    return this.trash.settled();
   }
 
   async addWorktree(repoRoot: string, dir: string, branch: string, baseSha: string): Promise<void> {
@@ -60,8 +68,23 @@ export class Worktrees implements WorktreeGit {
     return this.runner.write(repoRoot, async () => {
       const target = path.resolve(repoRoot, dir);
       if (await pathExists(target)) {
-        await this.worktreeRemove(repoRoot, target, force);
+        // Forced: nothing in it is kept, so its files need not be gone before the registration is.
+        const aside =
+          force && (await readRegistration(this.runner, repoRoot, target))
+            ? await this.trash.moveAside(target)
+            : undefined;
+        try {
+          await this.worktreeRemove(repoRoot, target, force);
+        } catch (e) {
+          if (aside) {
+            await this.trash.putBack(aside, target);
+          }
+          throw e;
+        }
         await this.prune(repoRoot);
+        if (aside) {
+          this.trash.empty(path.dirname(target));
+        }
         return;
       }
       // Folder deleted by hand: prune drops the registration unless the worktree is locked.
