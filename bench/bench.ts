@@ -15,6 +15,7 @@ import { measureActivation } from './activation/measure';
 import { measureIdle } from './chatty/idle';
 import { measureChatty } from './chatty/measure';
 import { measureBundle } from './bundle';
+import { measureDiscard } from './discard';
 import { measureBurst, measureOverhead } from './dispatch';
 import { measureForecast } from './forecast';
 import { compareCheckoutWorkers, measureGitCosts } from './gitCosts';
@@ -45,10 +46,24 @@ const sections = [
   'idle',
   'hunks',
   'forecast',
+  'discard',
 ] as const;
 type Section = (typeof sections)[number];
 
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
+/** `--name=N`: a whole number of at least `least`, else `fallback`. */
+function numberArg(name: string, fallback: number, least: number): number {
+  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
+  const value = arg ? Number.parseInt(arg.slice(name.length + 3), 10) : fallback;
+  if (!Number.isFinite(value) || value < least) {
+    throw new Error(`--${name} wants a whole number of at least ${least}, got ${arg}`);
+  }
+  return value;
+}
+/** Files of the generated repository, in folders of 100 (rounded up). */
+const files = numberArg('files', 10_000, 100);
+/** Dispatches at once in the burst figure. */
+const agents = numberArg('agents', 16, 1);
 const only = new Set(onlyArg ? onlyArg.slice('--only='.length).split(',') : sections);
 const results: Record<string, unknown> = {};
 const errors: Record<string, string> = {};
@@ -75,7 +90,7 @@ async function withRepo(base: string, body: (repo: BenchRepo, bench: BenchManage
     throw new Error(`${demoScript} is missing: run node scripts/build.mjs first`);
   }
   const started = Date.now();
-  const repo = await createBenchRepo(base);
+  const repo = await createBenchRepo(base, Math.ceil(files / 100), 100);
   console.log(
     `[bench] generated ${repo.fileCount} files in ${repo.dir} (${repo.fsType}, ${((Date.now() - started) / 1000).toFixed(1)} s)`,
   );
@@ -92,10 +107,11 @@ const where = (repo: BenchRepo) => ({ fileSystem: repo.fsType, tempDir: repo.bas
 
 async function gitSections(): Promise<void> {
   const memory = memoryTempDir();
-  if (['overhead', 'burst', 'costs', 'plan'].some((s) => only.has(s)) || (!memory && only.has('profile'))) {
+  if (['overhead', 'burst', 'costs', 'plan', 'discard'].some((s) => only.has(s)) || (!memory && only.has('profile'))) {
     await withRepo(os.tmpdir(), async (repo, bench) => {
       await section('overhead', async () => ({ ...where(repo), ...(await measureOverhead(bench, repo)) }));
-      await section('burst', async () => ({ ...where(repo), ...(await measureBurst(bench, repo)) }));
+      await section('burst', async () => ({ ...where(repo), ...(await measureBurst(bench, repo, agents)) }));
+      await section('discard', async () => ({ ...where(repo), ...(await measureDiscard(bench, repo)) }));
       await section('costs', async () => ({ ...where(repo), comparisons: await measureGitCosts(repo) }));
       await section('plan', async () => ({ ...where(repo), ...(await measurePlan(bench, repo)) }));
       if (!memory) {
@@ -107,10 +123,10 @@ async function gitSections(): Promise<void> {
     await withRepo(memory, async (repo, bench) => {
       await section('tmpfs', async () => {
         const overhead = await measureOverhead(bench, repo, 9);
-        const burst = await measureBurst(bench, repo);
+        const burst = await measureBurst(bench, repo, agents);
         const noRefresh = createBenchManager(repo, demoScript, withoutChangeSets);
         try {
-          const burstWithoutChangeSets = await measureBurst(noRefresh, repo);
+          const burstWithoutChangeSets = await measureBurst(noRefresh, repo, agents);
           return {
             ...where(repo),
             overhead,

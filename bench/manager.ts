@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import type { AgentRecord } from '../src/core/agent';
 import { AgentManager, type AgentManagerDeps } from '../src/core/agents/agentManager';
-import type { FolderWatcher, StateStore } from '../src/core/ports';
+import type { FolderWatcher, Logger, StateStore } from '../src/core/ports';
 import { builtinProfiles, type Profile } from '../src/core/clis/profiles';
 import { PathExecutableResolver } from '../src/node/executableResolver';
 import { NodeFileSystem } from '../src/node/fileSystem';
@@ -39,8 +39,11 @@ const quietWatcher: FolderWatcher = { watch: () => ({ dispose() {} }) };
 export interface BenchManager {
   readonly manager: AgentManager;
   readonly git: NodeGit;
+  readonly logger: Logger;
   /** performance.now() of each agent's first output, by agent id. */
   readonly firstOutput: ReadonlyMap<string, number>;
+  /** Waits for the agent's process to end and for the change-set refresh that follows. */
+  ended(id: string): Promise<void>;
   /** Waits for the agent's process to end, then removes its worktree and branch. */
   discard(id: string): Promise<void>;
   dispose(): void;
@@ -66,6 +69,7 @@ export function createBenchManager(
 ): BenchManager {
   let n = 0;
   const git = createGit();
+  const logger: Logger = { info() {}, warn() {}, error() {} };
   const manager = new AgentManager(
     wrap({
       git,
@@ -87,7 +91,7 @@ export function createBenchManager(
       watcher: quietWatcher,
       store: new MemoryStore(),
       clock: { now: () => Date.now() },
-      logger: { info() {}, warn() {}, error() {} },
+      logger,
       settings: () => ({
         branchPrefix: 'agents',
         worktreeRoot: repo.worktreeRoot,
@@ -107,17 +111,24 @@ export function createBenchManager(
             firstOutput.set(id, now());
           }
         });
+  const ended = async (id: string) => {
+    await waitUntil(`agent ${id} to end`, () => !['queued', 'preparing', 'running'].includes(manager.get(id).status));
+    // The change-set refresh that follows the exit reads the worktree: let it finish first.
+    await manager.refreshChanges(id).catch(() => undefined);
+  };
   return {
     manager,
     git,
+    logger,
     firstOutput,
+    ended,
     discard: async (id) => {
-      await waitUntil(`agent ${id} to end`, () => !['queued', 'preparing', 'running'].includes(manager.get(id).status));
-      // The change-set refresh that follows the exit reads the worktree: let it finish first.
-      await manager.refreshChanges(id).catch(() => undefined);
+      await ended(id);
       const record = manager.get(id);
       manager.forget(id);
       await git.removeWorktree(record.repoRoot, record.worktreePath!, true);
+      // Its files go in the background: gone before the next timed step.
+      await git.whenFilesDeleted();
       await git.deleteBranch(record.repoRoot, record.branch!, true);
     },
     dispose: () => {

@@ -42,14 +42,17 @@ class Stopwatch {
 /** Names a git command the way the breakdown shows it. */
 function gitLabel(args: readonly string[]): string {
   if (args[0] === 'worktree') {
-    return `git worktree ${args[1]}`;
+    return `git worktree ${args[1]}${args.includes('--no-checkout') ? ' --no-checkout' : ''}`;
   }
   if (args[0] === 'rev-parse') {
     return args.includes('--show-toplevel')
-      ? 'git rev-parse --show-toplevel'
+      ? 'git rev-parse (locate)'
       : args.some((a) => a.startsWith('refs/heads/'))
-        ? 'git rev-parse (branch exists?)'
-        : 'git rev-parse HEAD';
+        ? 'git rev-parse (branch tip)'
+        : 'git rev-parse';
+  }
+  if (args.includes('hook')) {
+    return 'git hook run post-checkout';
   }
   return `git ${args[0]}`;
 }
@@ -68,16 +71,16 @@ function wrapRunner(git: NodeGit, watch: Stopwatch, inside: () => boolean): void
 
 const order = [
   'resolve executable',
-  'git.repoRoot',
-  'git.headSha',
-  'git.localBranches',
+  'git.locate',
   'fs.exists (free name?)',
   'fs.mkdirp',
   'git.addWorktree',
-  '  git rev-parse (branch exists?)',
+  '  git version',
+  '  git worktree add --no-checkout',
   '  git worktree add',
-  '  git worktree list',
-  '  rest of addWorktree (fs checks, JS)',
+  '  git read-tree',
+  '  git hook run post-checkout',
+  '  rest of addWorktree (queue, registry files, JS)',
   'launch (spawn the supervisor)',
 ];
 
@@ -87,9 +90,7 @@ function wrapDeps(deps: AgentManagerDeps, watch: Stopwatch, adding: (on: boolean
     ...deps,
     resolver: { resolve: (c) => watch.time('resolve executable', () => deps.resolver.resolve(c)) },
     git: delegateGit(git, {
-      repoRoot: (f) => watch.time('git.repoRoot', () => git.repoRoot(f)),
-      headSha: (r) => watch.time('git.headSha', () => git.headSha(r)),
-      localBranches: (r) => watch.time('git.localBranches', () => git.localBranches(r)),
+      locate: (f, r, p) => watch.time('git.locate', () => git.locate(f, r, p)),
       changeSet: async (c, b) => {
         const started = now();
         const files = await git.changeSet(c, b);
@@ -162,7 +163,7 @@ export async function profileDispatch(repo: BenchRepo, demoScript: string, runs 
   const measured = watch.runs.slice(1);
   for (const r of measured) {
     const inner = [...r].filter(([label]) => label.startsWith('  ')).reduce((sum, [, v]) => sum + v, 0);
-    r.set('  rest of addWorktree (fs checks, JS)', (r.get('git.addWorktree') ?? 0) - inner);
+    r.set('  rest of addWorktree (queue, registry files, JS)', (r.get('git.addWorktree') ?? 0) - inner);
   }
   const labels = [...new Set(measured.flatMap((r) => [...r.keys()]))];
   const rank = (label: string) => (order.includes(label) ? order.indexOf(label) : order.length);

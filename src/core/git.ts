@@ -71,11 +71,18 @@ export interface GitRemote {
 
 /** Worktrees: creating, listing, removing them, and what a new one gets from the main one. */
 export interface WorktreeGit {
-  /** `git worktree add -b branch dir baseSha`, verified against `git worktree list`. */
+  /**
+   * `git worktree add -b branch dir baseSha`, verified against the registry; branchExists when the
+   * branch exists (nothing is created). Its files may be checked out outside the repository's write
+   * queue, in parallel with other new worktrees.
+   */
   addWorktree(repoRoot: string, dir: string, branch: string, baseSha: string): Promise<void>;
-  /** `git worktree add dir branch` for an existing branch, verified against `git worktree list`. */
+  /** `git worktree add dir branch` for an existing branch, verified against the registry. */
   checkoutWorktree(repoRoot: string, dir: string, branch: string): Promise<void>;
-  /** Removes a worktree registration and folder (force allows dirty content), then prunes. */
+  /**
+   * Removes a worktree registration and folder (force allows dirty content), then prunes. Forced,
+   * the folder is renamed aside at once and its files deleted in the background.
+   */
   removeWorktree(repoRoot: string, dir: string, force: boolean): Promise<void>;
   /** `git worktree list --porcelain -z`, the main worktree first. */
   listWorktrees(repoRoot: string): Promise<WorktreeEntry[]>;
@@ -104,8 +111,24 @@ export interface WorktreeGit {
   initSubmodules(worktree: string): Promise<string>;
 }
 
+/** Where a dispatch starts: see RefGit.locate. */
+export interface RepositoryLocation {
+  /** Top-level folder of the repository containing the folder. */
+  readonly repoRoot: string;
+  /** Full sha of the commit asked for. */
+  readonly sha: string;
+  /** Local branches under the prefix asked for (short names, e.g. "agents/fix-bug"). */
+  readonly branches: ReadonlySet<string>;
+}
+
 /** Refs and branches. */
 export interface RefGit {
+  /**
+   * What a dispatch needs to know, from one git process: the repository containing `folder`, the
+   * commit `rev` names there (HEAD when undefined; noCommits or unknownCommit when none) and the
+   * local branches under `branchPrefix`/.
+   */
+  locate(folder: string, rev: string | undefined, branchPrefix: string): Promise<RepositoryLocation>;
   /** Top-level folder of the repository containing `folder`. */
   repoRoot(folder: string): Promise<string>;
   /** Full sha of HEAD. */

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentManager } from '../../src/core/agents/agentManager';
 import { AgentError } from '../../src/core/errors';
+import { NodeGit } from '../../src/node/git/createGit';
 import { parseStatus } from '../../src/supervisor/protocol';
 import { git, ManagerFixture } from './managerFixture';
 import { childrenOf, commandLine, gitProcessesIn, manyFiles, waitFor } from './processProbe';
@@ -34,55 +35,69 @@ describe('Faults with real processes', function () {
 
   afterEach(() => fx?.dispose());
 
-  it('git killed during worktree add: a clear error, nothing half made, and the same dispatch then succeeds', async () => {
-    // Enough files that the checkout inside `worktree add` lasts long enough to be caught.
-    fx = new ManagerFixture(manyFiles(3000, 2048));
-    const manager = fx.manager();
-    const root = `${fx.repo}.worktrees`;
-    const registry = path.join(fx.repo, '.git', 'worktrees');
-    let killed: string[] = [];
-    const killer = (async () => {
-      // The checkout holds the new worktree's index.lock while it writes files: kill git right then.
-      await waitFor(
-        () =>
-          fs.existsSync(registry) &&
-          fs.readdirSync(registry).some((id) => fs.existsSync(path.join(registry, id, 'index.lock'))),
-        60_000,
-        2,
+  // 'separate': the add registers with --no-checkout and `read-tree -mu` checks the files out
+  // outside the write queue; 'inline': `git worktree add` does both (git before 2.36).
+  for (const checkout of ['separate', 'inline'] as const) {
+    it(`git killed during worktree add (${checkout} checkout): a clear error, nothing half made, and the same dispatch then succeeds`, async () => {
+      // Enough files that the checkout lasts long enough to be caught.
+      fx = new ManagerFixture(manyFiles(3000, 2048));
+      const manager = fx.manager({ git: new NodeGit({ worktreeCheckout: checkout }) });
+      const root = `${fx.repo}.worktrees`;
+      const registry = path.join(fx.repo, '.git', 'worktrees');
+      let killed: string[] = [];
+      const killer = (async () => {
+        // The checkout holds the new worktree's index.lock while it writes files: kill git right then.
+        await waitFor(
+          () =>
+            fs.existsSync(registry) &&
+            fs.readdirSync(registry).some((id) => fs.existsSync(path.join(registry, id, 'index.lock'))),
+          60_000,
+          2,
+        );
+        const writers =
+          checkout === 'inline'
+            ? gitProcessesIn(fx.repo).filter((pid) => /\bworktree\0add\0/.test(commandLine(pid)))
+            : fs
+                .readdirSync(root)
+                .flatMap((name) => gitProcessesIn(path.join(root, name)))
+                .filter((pid) => /\bread-tree\0/.test(commandLine(pid)));
+        assert.equal(writers.length, 1, `one git ${checkout === 'inline' ? 'worktree add' : 'read-tree'} is running`);
+        const tree = [writers[0], ...childrenOf(writers[0])];
+        killed = tree.map((pid) => commandLine(pid).replace(/\0/g, ' ').trim());
+        // The whole git process tree, as the OOM killer or a closed session would: the real git dies mid-write.
+        tree.forEach((pid) => process.kill(pid, 'SIGKILL'));
+      })();
+      const dispatch = () =>
+        manager.dispatch({ prompt: 'print hello', profile: 'demo', folder: fx.repo, title: 'Killed git' });
+      await assert.rejects(dispatch(), (e) => {
+        assert.ok(AgentError.is(e, 'worktreeFailed'), String(e));
+        assert.match(`${englishMessage(e)}\n${e.detail}`, /worktree add/);
+        return true;
+      });
+      await killer;
+      assert.ok(
+        killed.some((c) => (checkout === 'inline' ? / worktree add / : / read-tree /).test(c)),
+        `the real git was killed: ${killed.join(' | ')}`,
       );
-      const adds = gitProcessesIn(fx.repo).filter((pid) => /\bworktree\0add\0/.test(commandLine(pid)));
-      assert.equal(adds.length, 1, 'one git worktree add is running');
-      const tree = [adds[0], ...childrenOf(adds[0])];
-      killed = tree.map((pid) => commandLine(pid).replace(/\0/g, ' ').trim());
-      // The whole git process tree, as the OOM killer or a closed session would: the real git dies mid-write.
-      tree.forEach((pid) => process.kill(pid, 'SIGKILL'));
-    })();
-    const dispatch = () =>
-      manager.dispatch({ prompt: 'print hello', profile: 'demo', folder: fx.repo, title: 'Killed git' });
-    await assert.rejects(dispatch(), (e) => {
-      assert.ok(AgentError.is(e, 'worktreeFailed'), String(e));
-      assert.match(`${englishMessage(e)}\n${e.detail}`, /worktree add/);
-      return true;
-    });
-    await killer;
-    assert.ok(
-      killed.some((c) => / worktree add /.test(c)),
-      `the real git was killed: ${killed.join(' | ')}`,
-    );
-    assertNothingLeft(manager, fx.repo, root);
+      assertNothingLeft(manager, fx.repo, root);
 
-    const retry = await dispatch();
-    assert.equal(
-      retry.branch,
-      'agents/killed-git',
-      'the retry gets the same branch name: nothing of the first try is in the way',
-    );
-    const done = await fx.finished(manager, retry.id);
-    assert.equal(done.status, 'succeeded', done.error);
-    assert.equal(git(fx.repo, 'worktree', 'list', '--porcelain').match(/^locked/m), null, 'no worktree is left locked');
-    assert.equal(git(retry.worktreePath!, 'ls-files').split('\n').length, 3000);
-    assert.equal(git(retry.worktreePath!, 'status', '--porcelain'), '', 'every file checked out');
-  });
+      const retry = await dispatch();
+      assert.equal(
+        retry.branch,
+        'agents/killed-git',
+        'the retry gets the same branch name: nothing of the first try is in the way',
+      );
+      const done = await fx.finished(manager, retry.id);
+      assert.equal(done.status, 'succeeded', done.error);
+      assert.equal(
+        git(fx.repo, 'worktree', 'list', '--porcelain').match(/^locked/m),
+        null,
+        'no worktree is left locked',
+      );
+      assert.equal(git(retry.worktreePath!, 'ls-files').split('\n').length, 3000);
+      assert.equal(git(retry.worktreePath!, 'status', '--porcelain'), '', 'every file checked out');
+    });
+  }
 
   it('an agent SIGKILLed by its pid ends failed with the signal, reported by its supervisor', async () => {
     fx = new ManagerFixture();

@@ -487,6 +487,107 @@ describe('NodeGit landing, merge, forecasts and snapshots (real git)', function 
       assert.ok(!existsSync(wt));
     });
 
+    /** Every path of the saved commit with its mode and blob, as `git ls-tree -r` gives them. */
+    const savedTree = (commit: string) => git(repo, 'ls-tree', '-r', commit);
+    /** What `git add --all` of the files as they are would commit, through a fresh index from HEAD. */
+    const treeOfFiles = async (wt: string): Promise<string> => {
+      const index = join(root, `fresh-index-${Date.now()}`);
+      const env = { ...process.env, GIT_INDEX_FILE: index };
+      const run = (...args: string[]) => execFileSync('git', args, { cwd: wt, encoding: 'utf8', env });
+      run('read-tree', 'HEAD');
+      run('add', '--all', '--', ':/');
+      const tree = run('write-tree').trim();
+      await rm(index, { force: true });
+      return git(repo, 'ls-tree', '-r', tree);
+    };
+    const logged = () => {
+      const lines: string[] = [];
+      const logger = { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error() {} };
+      return { lines, git: new NodeGit({ logger }) };
+    };
+
+    it('saves changes that the index hides: assume-unchanged, skip-worktree, a lying fsmonitor, a racy entry, staged then edited', async () => {
+      const wt = await busyWorktree();
+      await write(wt, 'src/util.ts', 'export const u = 2;\n');
+      git(wt, 'update-index', '--assume-unchanged', 'src/util.ts');
+      await write(wt, 'README.md', '# readme, edited under skip-worktree\n');
+      git(wt, 'update-index', '--skip-worktree', 'README.md');
+      // Staged, then edited again: the file as it is now is what counts.
+      await write(wt, 'staged.txt', 'staged version\n');
+      git(wt, 'add', 'staged.txt');
+      await write(wt, 'staged.txt', 'edited after staging\n');
+      // Same size and mtime as staged, the index written within the same tick as that mtime:
+      // only git's racy-entry check (entries not older than their index are reread) tells.
+      const { utimes } = await import('node:fs/promises');
+      const hourAgo = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000);
+      await write(wt, 'same-size.txt', 'AAAA\n');
+      await utimes(join(wt, 'same-size.txt'), hourAgo, hourAgo);
+      git(wt, 'add', 'same-size.txt');
+      await write(wt, 'same-size.txt', 'BBBB\n');
+      await utimes(join(wt, 'same-size.txt'), hourAgo, hourAgo);
+      await utimes(resolve(wt, git(wt, 'rev-parse', '--git-path', 'index').trim()), hourAgo, hourAgo);
+      // Settings that would hide a change, had the save trusted them: a file system monitor that
+      // says nothing changed (as a stale or broken one would), less stat data.
+      if (process.platform !== 'win32') {
+        const monitor = join(root, 'lying-fsmonitor.sh');
+        await writeFile(monitor, '#!/bin/sh\nprintf "token-%s\\0" "$(date +%s%N)"\n', { mode: 0o755 });
+        git(wt, 'config', 'core.fsmonitor', monitor);
+        git(wt, 'config', 'core.fsmonitorHookVersion', '2');
+        git(wt, 'status', '--porcelain');
+        git(wt, 'status', '--porcelain');
+        await write(wt, 'tool.sh', '#!/bin/sh\necho changed behind the monitor\n');
+        assert.doesNotMatch(status(wt), /tool\.sh/, 'git status itself misses it');
+      }
+      git(wt, 'config', 'core.trustctime', 'false');
+      git(wt, 'config', 'core.checkStat', 'minimal');
+      const indexFile = resolve(wt, git(wt, 'rev-parse', '--git-path', 'index').trim());
+      const indexBefore = await readFile(indexFile);
+      const flagsBefore = git(wt, 'ls-files', '-v');
+      assert.match(flagsBefore, /^h src\/util\.ts$/m);
+      assert.match(flagsBefore, /^S README\.md$/m);
+      const worktree = recordWorkspace(wt);
+
+      const { lines, git: saver } = logged();
+      const saved = await saver.saveWork(wt, 'refs/parallel-agents/hidden', 'save');
+      assertUntouched(worktree, 'saving work only adds its ref', { except: ['ref refs/parallel-agents/hidden'] });
+      assert.deepEqual(await readFile(indexFile), indexBefore, 'the real index keeps its bytes and flags');
+      assert.equal(git(wt, 'ls-files', '-v'), flagsBefore);
+      assert.deepEqual(lines, [], 'the copy of the index was used');
+      const show = (file: string) => git(repo, 'show', `${saved.sha}:${file}`);
+      assert.equal(show('src/util.ts'), 'export const u = 2;\n');
+      assert.equal(show('README.md'), '# readme, edited under skip-worktree\n');
+      assert.equal(show('staged.txt'), 'edited after staging\n');
+      assert.equal(show('same-size.txt'), 'BBBB\n');
+      if (process.platform !== 'win32') {
+        assert.equal(show('tool.sh'), '#!/bin/sh\necho changed behind the monitor\n');
+        git(wt, 'config', '--unset', 'core.fsmonitor');
+      }
+      git(wt, 'update-index', '--no-assume-unchanged', 'src/util.ts');
+      git(wt, 'update-index', '--no-skip-worktree', 'README.md');
+      assert.equal(savedTree(saved.sha), await treeOfFiles(wt), 'the same tree as hashing every file gives');
+    });
+
+    it('copies a split index too, and falls back to an index from HEAD when there is no index to copy', async () => {
+      const wt = await busyWorktree();
+      git(wt, 'update-index', '--split-index');
+      git(wt, 'add', '--intent-to-add', 'notes/untracked.md');
+      const split = logged();
+      const worktree = recordWorkspace(wt);
+      const saved = await split.git.saveWork(wt, 'refs/parallel-agents/split', 'save');
+      assertUntouched(worktree, 'saving work only adds its ref', { except: ['ref refs/parallel-agents/split'] });
+      assert.deepEqual(split.lines, []);
+      assert.equal(savedTree(saved.sha), await treeOfFiles(wt));
+
+      await rm(resolve(wt, git(wt, 'rev-parse', '--git-path', 'index').trim()));
+      const none = logged();
+      const again = await none.git.saveWork(wt, 'refs/parallel-agents/none', 'save');
+      assert.ok(
+        none.lines.some((l) => /from HEAD, not from a copy of its index/.test(l)),
+        none.lines.join('\n'),
+      );
+      assert.equal(savedTree(again.sha), savedTree(saved.sha));
+    });
+
     it("saves a clean worktree as a new commit with HEAD's tree; lists and deletes saved work", async () => {
       const wt = await agent('clean', { 'a.txt': 'a\n' });
       const saved = await landing.saveWork(wt, 'refs/parallel-agents/clean', 'save');

@@ -78,19 +78,19 @@ export class AgentManager implements Disposable {
     const executable = await resolveProfile(this.deps.profiles(), options.profile, this.deps.resolver);
     const profile = executable.profile;
     const isolation = options.isolation ?? 'worktree';
-    const mode = isolation === 'terminal' || options.inTerminal ? 'terminal' : profile.mode;
-    checkPromptRoute(profile, mode);
-    const repoRoot = await this.deps.git.repoRoot(options.folder);
-    const baseSha = options.base
-      ? await this.deps.git.resolveCommit(repoRoot, options.base)
-      : await this.deps.git.headSha(repoRoot);
+    checkPromptRoute(profile, isolation === 'terminal' || options.inTerminal ? 'terminal' : profile.mode);
+    // One git process: the repository, the base commit and the branch names taken.
+    const located = await this.deps.git.locate(options.folder, options.base || undefined, settings.branchPrefix);
+    const { repoRoot, sha: baseSha } = located;
     if (isolation === 'worktree') {
       checkWorktreeRoot(settings, repoRoot);
     }
     const title = options.title?.trim() || titleFromPrompt(prompt);
     const id = this.deps.newId();
     const reserved =
-      isolation === 'worktree' ? await this.names.reserve(repoRoot, slugify(title), settings) : undefined;
+      isolation === 'worktree'
+        ? await this.names.reserve(repoRoot, slugify(title), settings, located.branches)
+        : undefined;
     const place = reserved
       ? { cwd: reserved.worktreePath, ...reserved }
       : { cwd: options.folder, branch: undefined, worktreePath: undefined };

@@ -181,13 +181,16 @@ export class AgentLanding {
     await this.git.removeWorktree(record.repoRoot, record.worktreePath, true);
     this.manager.annotate(record.id, { worktreePresent: false, savedRef: saved.ref, changedFiles: [] });
     if (record.branch) {
-      const target = await this.git.currentBranch(record.repoRoot);
-      const merged = target !== undefined && (await this.git.isMergedByContent(record.repoRoot, record.branch, target));
-      if (options.deleteBranch === 'always' || merged) {
+      if (options.deleteBranch === 'always' || (await this.mergedIntoCurrent(record.repoRoot, record.branch))) {
         await this.git.deleteBranch(record.repoRoot, record.branch, true);
       }
     }
     return saved.ref;
+  }
+
+  private async mergedIntoCurrent(repoRoot: string, branch: string): Promise<boolean> {
+    const target = await this.git.currentBranch(repoRoot);
+    return target !== undefined && this.git.isMergedByContent(repoRoot, branch, target);
   }
 
   private landable(id: string): AgentRecord & { branch: string } {

@@ -29,19 +29,29 @@ export class WorktreeNames {
     return settings.worktreeRoot ?? joinPath(parentDir(repoRoot), `${baseName(repoRoot)}.worktrees`);
   }
 
-  reserve(repoRoot: string, slug: string, settings: ManagerSettings): Promise<ReservedWorktree> {
+  /**
+   * `branches`: the local branch names under the prefix, when the caller has just read them
+   * (RefGit.locate); else they are read here. A branch made since then by someone else makes the
+   * add fail with branchExists, creating nothing.
+   */
+  reserve(
+    repoRoot: string,
+    slug: string,
+    settings: ManagerSettings,
+    branches?: ReadonlySet<string>,
+  ): Promise<ReservedWorktree> {
     return this.queue.run(async () => {
       const root = WorktreeNames.rootFor(repoRoot, settings);
-      const branches = await this.git.localBranches(repoRoot);
-      const taken = new Set<string>();
+      const taken = branches ?? (await this.git.localBranches(repoRoot));
+      const occupied = new Set<string>();
       for (;;) {
         const candidate = uniqueSlug(
           slug,
-          (s) => taken.has(s) || branches.has(`${settings.branchPrefix}/${s}`) || this.reserved.has(joinPath(root, s)),
+          (s) => occupied.has(s) || taken.has(`${settings.branchPrefix}/${s}`) || this.reserved.has(joinPath(root, s)),
         );
         const worktreePath = joinPath(root, candidate);
         if (await this.fs.exists(worktreePath)) {
-          taken.add(candidate);
+          occupied.add(candidate);
           continue;
         }
         this.reserved.add(worktreePath);

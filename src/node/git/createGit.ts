@@ -8,6 +8,7 @@ import type {
   MergeForecast,
   MergeOutcome,
   MergeStrategy,
+  RepositoryLocation,
   SavedWork,
   WorkState,
   WorktreeEntry,
@@ -19,13 +20,15 @@ import { Refs } from './refs';
 import { Remotes } from './remotes';
 import { GitRunner, type GitRunnerOptions } from './runner';
 import { Snapshots } from './snapshots';
-import { Worktrees } from './worktrees';
+import { Worktrees, type WorktreeCheckout } from './worktrees';
 
 export interface CreateGitOptions extends GitRunnerOptions {
   /** Shares the process cap and write queues of another git object; the runner options are then ignored. */
   readonly runner?: GitRunner;
   /** How merges are forecast; detected from `git version` when absent. Tests force the fallbacks with it. */
   readonly mergeTree?: MergeTreeSupport;
+  /** How new worktrees are checked out; detected from `git version` when absent. Tests force 'inline' with it. */
+  readonly worktreeCheckout?: WorktreeCheckout;
 }
 
 type Pair = readonly (readonly [string, string])[];
@@ -42,7 +45,7 @@ export class NodeGit implements Git {
 
   constructor(options: CreateGitOptions = {}) {
     this.runner = options.runner ?? new GitRunner(options);
-    this.worktrees = new Worktrees(this.runner);
+    this.worktrees = new Worktrees(this.runner, options.worktreeCheckout);
     this.refs = new Refs(this.runner);
     this.changes = new Changes(this.runner);
     this.landing = new Landing(this.runner, options.mergeTree);
@@ -59,6 +62,10 @@ export class NodeGit implements Git {
   }
   removeWorktree(repoRoot: string, dir: string, force: boolean): Promise<void> {
     return this.worktrees.removeWorktree(repoRoot, dir, force);
+  }
+  /** Resolves once the files of every worktree force-removed so far are deleted (they go in the background). */
+  whenFilesDeleted(): Promise<void> {
+    return this.worktrees.whenFilesDeleted();
   }
   listWorktrees(repoRoot: string): Promise<WorktreeEntry[]> {
     return this.worktrees.listWorktrees(repoRoot);
@@ -80,6 +87,9 @@ export class NodeGit implements Git {
   }
 
   // RefGit
+  locate(folder: string, rev: string | undefined, branchPrefix: string): Promise<RepositoryLocation> {
+    return this.refs.locate(folder, rev, branchPrefix);
+  }
   repoRoot(folder: string): Promise<string> {
     return this.refs.repoRoot(folder);
   }

@@ -35,3 +35,27 @@ export function parseSymbolicHead(output: string): string | undefined {
 export function isFullSha(sha: string): boolean {
   return /^([0-9a-f]{40}|[0-9a-f]{64})$/i.test(sha);
 }
+
+/**
+ * `git rev-parse --show-toplevel --path-format=absolute --git-common-dir --git-path hooks/post-checkout
+ * <rev> --symbolic-full-name --branches=<prefix> --`: three paths, the sha, the branches, then `--`.
+ * Undefined without the three paths (not a repository); no sha when the rest is not one full sha
+ * then branches (the rev named nothing, or more than one commit, like a range).
+ */
+export function parseLocation(
+  output: string,
+): { repoRoot: string; commonDir: string; hookPath: string; sha?: string; branches: Set<string> } | undefined {
+  const lines = output.split('\n');
+  if (lines.at(-1) === '') {
+    lines.pop();
+  }
+  const [repoRoot, commonDir, hookPath, sha = '', ...refs] = lines;
+  if (!repoRoot || !commonDir || !hookPath) {
+    return undefined;
+  }
+  const names = refs.slice(0, -1);
+  if (!isFullSha(sha) || refs.at(-1) !== '--' || !names.every((ref) => ref.startsWith(headsPrefix))) {
+    return { repoRoot, commonDir, hookPath, branches: new Set() };
+  }
+  return { repoRoot, commonDir, hookPath, sha, branches: parseBranchNames(names.join('\n')) };
+}

@@ -1,9 +1,9 @@
 /** Refs and branches: RefGit on the real git binary. */
 import * as path from 'node:path';
 import { AgentError } from '../../core/errors';
-import type { GitRefInfo, RefGit } from '../../core/git';
+import type { GitRefInfo, RefGit, RepositoryLocation } from '../../core/git';
 import { GitProcessError } from './errors';
-import { parseBranchNames, parseRefs, parseSymbolicHead } from './refParsers';
+import { parseBranchNames, parseLocation, parseRefs, parseSymbolicHead } from './refParsers';
 import type { GitRunner } from './runner';
 
 /** Throws notAFullRef (reason gitFailed) unless `ref` is a full ref name. */
@@ -43,6 +43,45 @@ export async function branchExists(
 
 export class Refs implements RefGit {
   constructor(private readonly runner: GitRunner) {}
+
+  async locate(folder: string, rev: string | undefined, branchPrefix: string): Promise<RepositoryLocation> {
+    if (rev?.startsWith('-')) {
+      throw new AgentError('invalidRefName', { ref: rev });
+    }
+    // `--` at the end: what comes before must be a revision, never a path. No --verify (it takes
+    // one argument only): parseLocation refuses a rev that gives more than one line, like a range.
+    const args = [
+      'rev-parse',
+      '--show-toplevel',
+      '--path-format=absolute',
+      '--git-common-dir',
+      '--git-path',
+      'hooks/post-checkout',
+      `${rev ?? 'HEAD'}^{commit}`,
+      '--symbolic-full-name',
+      `--branches=${branchPrefix}`,
+      '--',
+    ];
+    const result = await this.runner.run(folder, args, { okCodes: 'any' });
+    const where = parseLocation(result.stdout);
+    const revisionProblem =
+      result.exitCode === 0 ? where?.sha === undefined : /bad revision|unknown revision/i.test(result.stderr);
+    if (where && revisionProblem) {
+      const repoRoot = path.normalize(where.repoRoot);
+      const why = result.stderr.trim() || 'not a single commit';
+      throw rev === undefined
+        ? new AgentError('noCommits', { repoRoot }, why)
+        : new AgentError('unknownCommit', { ref: rev, repoRoot }, why);
+    }
+    if (!where?.sha || result.exitCode !== 0) {
+      const failure = new GitProcessError(result.exitCode, result.stderr.trim() ? result.stderr : result.stdout);
+      throw this.runner.fail(failure, folder, args, 'gitFailed');
+    }
+    const repoRoot = path.normalize(where.repoRoot);
+    await this.runner.learnCommonDir([folder, repoRoot], where.commonDir);
+    this.runner.learnHookPath(repoRoot, where.hookPath);
+    return { repoRoot, sha: where.sha, branches: where.branches };
+  }
 
   async repoRoot(folder: string): Promise<string> {
     return path.normalize(await this.runner.out(folder, ['rev-parse', '--show-toplevel']));

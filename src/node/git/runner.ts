@@ -77,7 +77,10 @@ export class GitRunner {
   private readonly queues = new Map<string, SerialQueue>();
   /** Folder → the repository's common git dir, which all of its worktrees share. */
   private readonly repositories = new Map<string, string>();
+  /** Repository root → where its post-checkout hook would be and when that was read (see learnHookPath). */
+  private readonly hookPaths = new Map<string, { readonly path: string; readonly at: number }>();
   private versionNumber?: Promise<readonly number[]>;
+  private spawned = 0;
 
   constructor(options: GitRunnerOptions = {}) {
     this.binary = options.binary ?? 'git';
@@ -150,6 +153,43 @@ export class GitRunner {
     return queue.run(task);
   }
 
+  /** Git processes started so far (each try of a retried command counts): what the bench reports per dispatch. */
+  get processCount(): number {
+    return this.spawned;
+  }
+
+  /**
+   * The canonical common git dir of the repository `cwd` is in (cached per folder: it never moves
+   * while the folder exists); undefined when `cwd` is in none.
+   */
+  async commonDir(cwd: string): Promise<string | undefined> {
+    const folder = path.resolve(cwd);
+    const key = await this.repositoryKey(folder);
+    return this.repositories.has(folder) ? key : undefined;
+  }
+
+  /** Keeps what another command printed in passing (`rev-parse --git-common-dir`), so no process asks again. */
+  async learnCommonDir(folders: readonly string[], commonDir: string): Promise<void> {
+    const key = await canonicalPath(commonDir);
+    for (const folder of folders) {
+      this.repositories.set(path.resolve(folder), key);
+    }
+  }
+
+  /**
+   * Keeps where the post-checkout hook of the worktrees of `repoRoot` would be (`rev-parse --git-path`
+   * honours core.hooksPath), read by a command run anyway; hookPath answers with it while it is fresh.
+   */
+  learnHookPath(repoRoot: string, hookPath: string, at = Date.now()): void {
+    this.hookPaths.set(path.resolve(repoRoot), { path: hookPath, at });
+  }
+
+  /** The hook path learned for `repoRoot` at most `maxAgeMs` ago, else undefined (the caller must not guess). */
+  hookPath(repoRoot: string, maxAgeMs: number, now = Date.now()): string | undefined {
+    const known = this.hookPaths.get(path.resolve(repoRoot));
+    return known && now - known.at <= maxAgeMs ? known.path : undefined;
+  }
+
   /** [major, minor, patch] of the git binary, e.g. [2, 39, 5]; `cwd` is any existing folder. */
   version(cwd: string): Promise<readonly number[]> {
     this.versionNumber ??= this.out(cwd, ['version']).then(
@@ -166,6 +206,7 @@ export class GitRunner {
   private raw(cwd: string, args: readonly string[], options: GitExecOptions): Promise<GitRawResult> {
     const once = () =>
       this.limiter.run(async () => {
+        this.spawned++;
         const result = await spawnGit(this.binary, this.env, cwd, args, options);
         if (result.exitCode === 128 && isLockFailure(result.stderr)) {
           throw new LockedResult(result);

@@ -10,22 +10,41 @@ import type { SavedWork, SnapshotGit } from '../../core/git';
 import { pathExists } from '../fileSystem';
 import { requireFullRef } from './refs';
 import type { GitRunner } from './runner';
-import { parseCommitTime, parseSavedWork } from './snapshotParsers';
+import { parseCommitTime, parseHiddenEntries, parseSavedWork } from './snapshotParsers';
+import { stderrOf } from './errors';
 import { verifyCheckedOut } from './worktreeRegistry';
+
+/**
+ * Settings that would let `git add` take a file for unchanged without looking at it: on the
+ * temporary index no file system monitor, untracked cache, ignored or reduced stat data is trusted.
+ */
+const lookAtEveryChange = [
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'core.untrackedCache=false',
+  '-c',
+  'core.ignoreStat=false',
+  '-c',
+  'core.checkStat=default',
+  '-c',
+  'core.trustctime=true',
+  '-c',
+  'core.splitIndex=false',
+];
 
 /**
  * Commits the worktree exactly as it is (tracked changes, deletions, untracked but not ignored
  * files, modes, symlinks) on top of HEAD through a temporary index: the real index, the files and
- * HEAD stay as they were. The index is seeded from HEAD rather than copied, so no stat cache or
- * assume-unchanged bit can hide a change. Runs no hooks.
+ * HEAD stay as they were. Runs no hooks.
  */
 async function saveWork(runner: GitRunner, cwd: string, ref: string, message: string): Promise<SavedWork> {
   requireFullRef(ref);
   const temp = await fs.mkdtemp(path.join(os.tmpdir(), 'pa-save-'));
   const env = { GIT_INDEX_FILE: path.join(temp, 'index') };
   try {
-    await runner.run(cwd, ['read-tree', 'HEAD'], { env });
-    await runner.run(cwd, ['add', '--all', '--', ':/'], { env });
+    await seedIndex(runner, cwd, env);
+    await runner.run(cwd, [...lookAtEveryChange, 'add', '--all', '--', ':/'], { env });
     const tree = await runner.out(cwd, ['write-tree'], { env });
     const sha = await runner.out(cwd, ['commit-tree', tree, '-p', 'HEAD', '-m', message]);
     await runner.run(cwd, ['update-ref', '-m', 'parallel-agents: save work', ref, sha]);
@@ -33,6 +52,40 @@ async function saveWork(runner: GitRunner, cwd: string, ref: string, message: st
     return { ref, sha, date };
   } finally {
     await fs.rm(temp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Seeds the temporary index with a copy of the worktree's own, so `add` hashes only the files whose
+ * stat data changed, not every file. The copy keeps the index's mtime, a millisecond earlier at
+ * most: git rereads every entry not older than its index (a file changed within the same tick as
+ * it was staged), so an earlier time only rereads more. No entry keeps an assume-unchanged or
+ * skip-worktree bit, which would hide its change. A copy that cannot be used (no index yet, a
+ * split index whose shared part stays behind) gives way to an index read from HEAD, which hashes
+ * every file.
+ */
+async function seedIndex(runner: GitRunner, cwd: string, env: { GIT_INDEX_FILE: string }): Promise<void> {
+  try {
+    const gitPath = await runner.out(cwd, ['rev-parse', '--path-format=absolute', '--git-path', 'index']);
+    const real = path.resolve(cwd, gitPath);
+    const before = await fs.stat(real);
+    await fs.copyFile(real, env.GIT_INDEX_FILE);
+    await fs.utimes(env.GIT_INDEX_FILE, before.atime, new Date(Math.floor(before.mtimeMs) - 1));
+    const listed = await runner.out(cwd, [...lookAtEveryChange, 'ls-files', '-v', '-z'], { env });
+    const { assumed, skipped } = parseHiddenEntries(listed);
+    for (const [flag, paths] of [
+      ['--no-assume-unchanged', assumed],
+      ['--no-skip-worktree', skipped],
+    ] as const) {
+      if (paths.length > 0) {
+        const input = `${paths.join('\0')}\0`;
+        await runner.run(cwd, [...lookAtEveryChange, 'update-index', flag, '-z', '--stdin'], { env, input });
+      }
+    }
+  } catch (e) {
+    runner.logger?.info(`[Git] saving the work of ${cwd} from HEAD, not from a copy of its index: ${stderrOf(e)}`);
+    await fs.rm(env.GIT_INDEX_FILE, { force: true });
+    await runner.run(cwd, ['read-tree', 'HEAD'], { env });
   }
 }
 

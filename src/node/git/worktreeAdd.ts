@@ -1,66 +1,85 @@
 /**
  * `git worktree add -b`: the one git write that may leave something behind when it fails (a branch,
- * a half-written folder, a registration), so each try is verified against `git worktree list` and
- * undone before it is reported or retried.
+ * a half-written folder, a registration), so each try is verified against the registry's files and
+ * undone before it is reported or retried. Registering (branch and registry entry, shared by every
+ * worktree of the repository) runs on the repository's write queue; checking out the files of the
+ * new worktree, the slow part, may run outside it, in parallel with other checkouts.
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { AgentError, type AgentErrorData } from '../../core/errors';
 import { pathExists } from '../fileSystem';
 import { diskFullError } from './diskSpace';
-import { stderrOf } from './errors';
+import { GitProcessError, stderrOf } from './errors';
 import { isFullSha } from './refParsers';
 import { branchExists } from './refs';
 import type { GitRunner } from './runner';
-import { findWorktree } from './worktreeRegistry';
+import { findWorktree, readRegistration } from './worktreeRegistry';
 
-/** Adds the worktree; the caller holds the repository's write queue. */
-export async function addWorktree(
+/** A worktree being added; what undoing it must know. */
+export interface NewWorktree {
+  readonly repoRoot: string;
+  readonly target: string;
+  readonly branch: string;
+  readonly baseSha: string;
+  readonly folderExisted: boolean;
+  /** The commit the branch was created at, as the registry says. */
+  readonly head?: string;
+}
+
+/** The argv reported when any step of an add fails: the user thinks of one `git worktree add`. */
+export function addArgs(add: Pick<NewWorktree, 'target' | 'branch' | 'baseSha'>): string[] {
+  return ['worktree', 'add', '-b', add.branch, add.target, add.baseSha];
+}
+
+/**
+ * Adds the worktree and its branch; with `checkout` false its files are not checked out (see
+ * checkOutNewWorktree). The caller holds the repository's write queue. A branch that exists
+ * already fails with branchExists and is left as it was: git refuses `-b` before creating anything.
+ */
+export async function registerWorktree(
   runner: GitRunner,
   repoRoot: string,
   dir: string,
   branch: string,
   baseSha: string,
-): Promise<void> {
+  checkout: boolean,
+): Promise<NewWorktree> {
   const target = path.resolve(repoRoot, dir);
-  if (await branchExists(runner, repoRoot, branch, 'worktreeFailed')) {
-    throw new AgentError('branchExists', { branch });
-  }
   const folderExisted = await pathExists(target);
-  const args = ['worktree', 'add', '-b', branch, target, baseSha];
+  const add: NewWorktree = { repoRoot, target, branch, baseSha, folderExisted };
+  const args = ['worktree', 'add', ...(checkout ? [] : ['--no-checkout']), '-b', branch, target, baseSha];
   try {
     // A lock failure may come after -b made the branch: each try undoes itself, then the whole add is retried.
     let undone = true;
-    await runner.retryOnLock(
+    return await runner.retryOnLock(
       repoRoot,
       args,
       async () => {
         try {
           await runner.text(repoRoot, args);
-          await verifyRegistration(runner, repoRoot, target, branch, baseSha);
+          return { ...add, head: await verifyRegistration(runner, add) };
         } catch (e) {
+          if (e instanceof GitProcessError && /a branch named '.*' already exists/.test(e.stderr)) {
+            throw new AgentError('branchExists', { branch }, e.stderr.trim());
+          }
           // Asked before the cleanup frees the space again.
           const full = await diskFullError(e, target);
-          undone = await undoAdd(runner, { repoRoot, target, branch, baseSha, folderExisted });
+          undone = await undoAdd(runner, add);
           throw full ?? e;
         }
       },
       () => undone,
     );
   } catch (e) {
-    throw runner.fail(e, repoRoot, args, 'worktreeFailed');
+    throw runner.fail(e, repoRoot, addArgs(add), 'worktreeFailed');
   }
 }
 
-/** An exit code of 0 is not enough: a racing add can exit 0 yet leave no usable registration. */
-async function verifyRegistration(
-  runner: GitRunner,
-  repoRoot: string,
-  target: string,
-  branch: string,
-  baseSha: string,
-): Promise<void> {
-  const entry = await findWorktree(runner, repoRoot, target);
+/** An exit code of 0 is not enough: a racing add can exit 0 yet leave no usable registration. The branch's tip. */
+async function verifyRegistration(runner: GitRunner, add: NewWorktree): Promise<string | undefined> {
+  const { target, branch, baseSha } = add;
+  const entry = await readRegistration(runner, add.repoRoot, target);
   const problem: AgentErrorData['worktreeNotCreated'] | undefined = !entry
     ? { path: target, problem: 'notListed' }
     : entry.branch !== `refs/heads/${branch}`
@@ -73,21 +92,15 @@ async function verifyRegistration(
   if (problem) {
     throw new AgentError('worktreeNotCreated', problem);
   }
-}
-
-interface FailedAdd {
-  readonly repoRoot: string;
-  readonly target: string;
-  readonly branch: string;
-  readonly baseSha: string;
-  readonly folderExisted: boolean;
+  return entry?.head;
 }
 
 /**
  * Leaves nothing of a failed add behind, and a folder that existed before it (git accepts an
- * empty one) as it was. True when neither the branch nor a new folder is left.
+ * empty one) as it was. True when neither the branch nor a new folder is left. The caller holds
+ * the repository's write queue.
  */
-async function undoAdd(runner: GitRunner, add: FailedAdd): Promise<boolean> {
+export async function undoAdd(runner: GitRunner, add: NewWorktree): Promise<boolean> {
   const { repoRoot, target, branch, baseSha, folderExisted } = add;
   const attempt = async (what: string, step: () => Promise<unknown>) => {
     try {

@@ -4,16 +4,45 @@ import * as path from 'node:path';
 import { AgentError } from '../../core/errors';
 import type { WorktreeEntry, WorktreeGit } from '../../core/git';
 import { pathExists } from '../fileSystem';
-import type { GitRunner } from './runner';
-import { addWorktree } from './worktreeAdd';
-import { findWorktree, listWorktrees, verifyCheckedOut } from './worktreeRegistry';
+import { atLeast, type GitRunner } from './runner';
+import { registerWorktree } from './worktreeAdd';
+import { checkOutNewWorktree } from './worktreeCheckout';
+import { findWorktree, listWorktrees, readRegistration, verifyCheckedOut } from './worktreeRegistry';
+import { WorktreeTrash } from './worktreeTrash';
 import { excludeLocally, initSubmodules, isIgnored, worktreeIncludes } from './worktreeSetup';
 
-export class Worktrees implements WorktreeGit {
-  constructor(private readonly runner: GitRunner) {}
+/**
+ * How a new worktree's files are checked out: 'separate' registers it on the write queue with
+ * `--no-checkout` and checks it out outside the queue (needs `git hook run`, git 2.36); 'inline'
+ * lets `git worktree add` do both on the queue. Default: 'separate' when git has it.
+ */
+export type WorktreeCheckout = 'separate' | 'inline';
 
-  addWorktree(repoRoot: string, dir: string, branch: string, baseSha: string): Promise<void> {
-    return this.runner.write(repoRoot, () => addWorktree(this.runner, repoRoot, dir, branch, baseSha));
+export class Worktrees implements WorktreeGit {
+  private checkoutMode?: Promise<WorktreeCheckout>;
+  private readonly trash: WorktreeTrash;
+
+  constructor(
+    private readonly runner: GitRunner,
+    checkout?: WorktreeCheckout,
+  ) {
+    this.checkoutMode = checkout && Promise.resolve(checkout);
+    this.trash = new WorktreeTrash(runner.logger);
+  }
+
+  /** Resolves once the files of every worktree force-removed so far are deleted (they go in the background). */
+  whenFilesDeleted(): Promise<void> {
+    return this.trash.settled();
+  }
+
+  async addWorktree(repoRoot: string, dir: string, branch: string, baseSha: string): Promise<void> {
+    const separate = (await this.checkout(repoRoot)) === 'separate';
+    const add = await this.runner.write(repoRoot, () =>
+      registerWorktree(this.runner, repoRoot, dir, branch, baseSha, !separate),
+    );
+    if (separate) {
+      await checkOutNewWorktree(this.runner, add);
+    }
   }
 
   checkoutWorktree(repoRoot: string, dir: string, branch: string): Promise<void> {
@@ -39,8 +68,23 @@ export class Worktrees implements WorktreeGit {
     return this.runner.write(repoRoot, async () => {
       const target = path.resolve(repoRoot, dir);
       if (await pathExists(target)) {
-        await this.worktreeRemove(repoRoot, target, force);
+        // Forced: nothing in it is kept, so its files need not be gone before the registration is.
+        const aside =
+          force && (await readRegistration(this.runner, repoRoot, target))
+            ? await this.trash.moveAside(target)
+            : undefined;
+        try {
+          await this.worktreeRemove(repoRoot, target, force);
+        } catch (e) {
+          if (aside) {
+            await this.trash.putBack(aside, target);
+          }
+          throw e;
+        }
         await this.prune(repoRoot);
+        if (aside) {
+          this.trash.empty(path.dirname(target));
+        }
         return;
       }
       // Folder deleted by hand: prune drops the registration unless the worktree is locked.
@@ -84,6 +128,18 @@ export class Worktrees implements WorktreeGit {
 
   initSubmodules(worktree: string): Promise<string> {
     return initSubmodules(this.runner, worktree);
+  }
+
+  private checkout(cwd: string): Promise<WorktreeCheckout> {
+    this.checkoutMode ??= this.runner.version(cwd).then(
+      (v): WorktreeCheckout => (atLeast(v, [2, 36]) ? 'separate' : 'inline'),
+      (): WorktreeCheckout => {
+        // Asked again next time; the add reports what is wrong with git.
+        this.checkoutMode = undefined;
+        return 'inline';
+      },
+    );
+    return this.checkoutMode;
   }
 
   private async worktreeRemove(repoRoot: string, target: string, force: boolean): Promise<void> {
