@@ -78,8 +78,8 @@ export class AgentManager implements Disposable {
     const executable = await resolveProfile(this.deps.profiles(), options.profile, this.deps.resolver);
     const profile = executable.profile;
     const isolation = options.isolation ?? 'worktree';
-    checkPromptRoute(profile, isolation === 'terminal' || options.inTerminal ? 'terminal' : profile.mode);
-    // One git process: the repository, the base commit and the branch names taken.
+    const mode = isolation === 'terminal' || options.inTerminal ? 'terminal' : profile.mode;
+    checkPromptRoute(profile, mode);
     const located = await this.deps.git.locate(options.folder, options.base || undefined, settings.branchPrefix);
     const { repoRoot, sha: baseSha } = located;
     if (isolation === 'worktree') {
