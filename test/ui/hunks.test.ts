@@ -10,6 +10,7 @@ import type { Locator, Page } from 'playwright-core';
 import { answerQuickInput, runCommand, widenSideBar } from '../harness/palette';
 import { waitFor } from '../harness/waitFor';
 import { openWorkbench, type Workbench } from '../harness/workbench';
+import { agentWorktrees, clickMenuItem } from './agentsUi';
 
 const base = 'uno\n\tdos\ntres\ncuatro\ncinco\nseis\nsiete\n';
 // Lines 4-6 are one hunk (an insertion), line 10 another (a changed line).
@@ -18,35 +19,6 @@ const agent = 'uno\n\tdos\ntres\nnuevo 1\n\tnuevo 2 ñ\nnuevo 3\ncuatro\ncinco\n
 const lensBase = 'alpha\nbravo\ncharlie\ndelta\necho\nfoxtrot\ngolf\nhotel\n';
 const lensAgent = 'alpha\nBRAVO\ncharlie\ndelta\necho\nfoxtrot\nGOLF ✓\nhotel\nindia\n';
 const escaped = (text: string) => text.replace(/\n/g, '\\n').replace(/\t/g, '\\t');
-
-/** Clicks a menu item of the open context menu until the menu closes (the workbench may drop an early click). */
-async function clickMenuItem(page: Page, open: () => Promise<void>, label: string): Promise<void> {
-  const item = page.locator('.context-view .action-label', { hasText: label });
-  await waitFor(
-    `the menu item "${label}"`,
-    async () => {
-      if ((await item.count()) === 0) {
-        await open();
-      }
-      await item
-        .first()
-        .click({ timeout: 2_000 })
-        .catch(() => undefined);
-      await page.waitForTimeout(300);
-      return (await page.locator('.context-view .monaco-menu').count()) === 0;
-    },
-    { timeoutMs: 30_000, everyMs: 500 },
-  );
-}
-
-/** The linked worktrees of the workbench's repository, oldest agent first (git lists them in order of creation). */
-async function agentWorktrees(wb: Workbench): Promise<string[]> {
-  return (await wb.repo.git('worktree', 'list', '--porcelain'))
-    .split('\n')
-    .filter((l) => l.startsWith('worktree '))
-    .map((l) => l.slice('worktree '.length))
-    .filter((p) => p !== wb.repo.dir);
-}
 
 /**
  * Clicks the CodeLens titled `title` drawn just above the modified side's line `line` of the open diff
