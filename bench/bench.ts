@@ -2,7 +2,7 @@
 // bench-results/bench.json. Timings are never asserted (the machine is noisy): a missed target is
 // information and the exit code stays 0; only a bench that broke exits non-zero.
 // Usage: node out/bench/bench.js [--only=overhead,burst,costs,plan,tmpfs,profile,activation,bundle,
-//   propagation,registry,output,chatty,idle,hunks,forecast]; through npm: npm run bench -- --only=propagation,registry
+//   propagation,registry,output,chatty,idle,hunks,forecast,review]; through npm: npm run bench -- --only=propagation,registry
 // The git figures use a repository in os.tmpdir() (set TMPDIR to move it); when a memory file
 // system exists (/dev/shm), the overhead is measured there too, disk excluded, and so is the
 // breakdown of a dispatch's steps.
@@ -28,6 +28,7 @@ import { type BenchRepo, createBenchRepo, memoryTempDir } from './repo';
 import { measurePropagation } from './registry/propagation';
 import { measureRegistry } from './registry/section';
 import { printDetails, rows, targets } from './report';
+import { measureReviewAll } from './reviewAll/measure';
 import { errorText, printTable } from './stats';
 
 const sections = [
@@ -47,6 +48,7 @@ const sections = [
   'hunks',
   'forecast',
   'discard',
+  'review',
 ] as const;
 type Section = (typeof sections)[number];
 
@@ -167,6 +169,7 @@ async function main(): Promise<void> {
   await section('idle', () => measureIdle(demoScript));
   await section('hunks', () => measureHunks());
   await section('forecast', measureForecast);
+  await section('review', () => measureReviewAll());
 
   console.log('');
   printTable(rows(results));

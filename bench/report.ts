@@ -3,6 +3,7 @@ import { chattyRows, idleRows } from './chatty/rows';
 import type { Comparison } from './gitCosts';
 import { outputTargetRatio } from './outputView';
 import { registryRows } from './registry/rows';
+import { reviewAllTargetMs } from './reviewAll/measure';
 import { ms, type Row } from './stats';
 
 export const targets = {
@@ -14,6 +15,7 @@ export const targets = {
   propagationMs: 1000,
   registryAddedMs: 50,
   outputViewRatio: outputTargetRatio,
+  reviewAllMs: reviewAllTargetMs,
 };
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- reads back the sections' own results */
@@ -177,7 +179,40 @@ export function rows(results: Record<string, unknown>): Row[] {
       });
     }
   }
+  out.push(...reviewRows(r.review));
   return out;
+}
+
+/** Review All Changes: the median of all rounds against the goal (every side resolved too); each round as context. */
+function reviewRows(review: any): Row[] {
+  if (!review) {
+    return [];
+  }
+  const figure = `Review All Changes, agent with ${review.files ?? 20} changed files: diff tab open / files resolved`;
+  const target = `≤ ${review.targetMs} ms`;
+  if (!review.available) {
+    return [{ figure, value: 'unavailable', target }];
+  }
+  const rounds = review.rounds as { tabMs: number; resolvedMs: number; resolved: number }[];
+  const all = 2 * review.files;
+  return [
+    {
+      figure: `${figure} (median of ${rounds.length})`,
+      value: `${ms(review.tabMedianMs)} / ${ms(review.resolvedMedianMs)}`,
+      target,
+      pass: review.resolvedMedianMs <= review.targetMs && rounds.every((x) => x.resolved === all),
+    },
+    ...rounds.map((x, i) => ({
+      figure: `  round ${i + 1}${i === 0 ? ' (first multi-file diff of the window)' : ''}: ${x.resolved}/${all} sides`,
+      value: `${ms(x.tabMs)} / ${ms(x.resolvedMs)}`,
+      target: 'context',
+    })),
+    {
+      figure: `  base sides outside VS Code: ${review.files} git show / one cat-file --batch (median of ${review.baseReads.runs})`,
+      value: `${ms(review.baseReads.showEachMedianMs)} / ${ms(review.baseReads.batchMedianMs)}`,
+      target: 'context',
+    },
+  ];
 }
 
 export function printDetails(results: Record<string, unknown>): void {
@@ -210,6 +245,9 @@ export function printDetails(results: Record<string, unknown>): void {
     console.log(
       `\nLargest parts of the production bundle: ${(r.bundle.largest as { source: string; bytes: number }[]).map((l) => `${l.source} ${(l.bytes / 1000).toFixed(1)} kB`).join(', ')}`,
     );
+  }
+  if (r.review && !r.review.available) {
+    console.log(`\nReview All Changes unavailable: ${r.review.reason}`);
   }
   if (r.activation && !r.activation.available) {
     console.log(`\nActivation unavailable: ${r.activation.reason}`);

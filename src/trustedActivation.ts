@@ -22,6 +22,7 @@ import { AccountDocuments } from './ui/account/accountDocument';
 import { trackAgentDiffContext } from './ui/diff/agentDiffContext';
 import { BaseContentProvider } from './ui/diff/baseContentProvider';
 import { ChangeDecorationProvider } from './ui/diff/changeDecorations';
+import { HunkLensProvider } from './ui/diff/hunkLenses';
 import { ReviewThreads } from './ui/diff/reviewThreads';
 import { FinishNotifications } from './ui/notifications';
 import { AgentOutputViews, type LogViewSource } from './ui/outputViews';
@@ -89,6 +90,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
     new PlanNotifications(plans, manager),
     manager.onDidChangeAgent(() => agentsChanged.fire(manager.list())),
     trackAgentDiffContext(),
+    new HunkLensProvider({ manager, git, files }),
     showRegistryWriteWarnings(writeWarnings, (line) => logger.warn(line)),
     planDiagnostics,
     ...registerCommands(

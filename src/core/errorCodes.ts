@@ -59,6 +59,8 @@ export interface AgentErrorData {
   mergeTreeUnreadable: { readonly repoRoot: string };
   mergeTreeOutputUnexpected: { readonly merge: number; readonly count: number };
   mergeTreeOutputTruncated: { readonly merge: number; readonly count: number };
+  /** `git cat-file --batch` (the base side's files, read together) answered `answer` of `count` in a form not known. */
+  catFileOutputUnexpected: { readonly answer: number; readonly count: number };
   branchExists: { readonly branch: string };
   worktreeLocked: { readonly path: string };
   worktreeStillExists: { readonly path: string };

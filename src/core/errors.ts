@@ -22,6 +22,7 @@ const reasons: { readonly [C in AgentErrorCode]: AgentErrorReason } = {
   mergeTreeUnreadable: 'gitFailed',
   mergeTreeOutputUnexpected: 'gitFailed',
   mergeTreeOutputTruncated: 'gitFailed',
+  catFileOutputUnexpected: 'gitFailed',
   branchExists: 'worktreeFailed',
   worktreeLocked: 'worktreeFailed',
   worktreeStillExists: 'worktreeFailed',

@@ -153,6 +153,8 @@ export interface ChangeGit {
   changeSet(cwd: string, baseSha: string): Promise<ChangedFile[]>;
   /** Contents of `path` at `sha`, or undefined when the file does not exist there. */
   showFile(repoRoot: string, sha: string, path: string): Promise<Uint8Array | undefined>;
+  /** The same for many paths at one commit, in one git process; in the order of `paths`. */
+  showFiles(repoRoot: string, sha: string, paths: readonly string[]): Promise<(Uint8Array | undefined)[]>;
   workState(cwd: string, baseSha: string): Promise<WorkState>;
   /** Paths (relative to `cwd`) with uncommitted changes, untracked included. */
   dirtyFiles(cwd: string): Promise<string[]>;

@@ -78,3 +78,53 @@ export class CoalescedSave {
     return this.queue.run(async () => undefined);
   }
 }
+
+interface Waiter<V> {
+  resolve(value: V): void;
+  reject(e: unknown): void;
+}
+
+/**
+ * Gathers single reads into batches, per group: the first read of a group starts a load on the
+ * next turn of the event loop with every key asked for by then; keys asked for while a load of
+ * their group runs wait for it and go together into the next. A key asked for twice is loaded once
+ * per batch. `load` answers with one value per key, in order; its failure fails that batch's reads.
+ */
+export class Batcher<V> {
+  private readonly waiting = new Map<string, Map<string, Waiter<V>[]>>();
+  private readonly busy = new Set<string>();
+
+  constructor(private readonly load: (group: string, keys: string[]) => Promise<readonly V[]>) {}
+
+  get(group: string, key: string): Promise<V> {
+    return new Promise<V>((resolve, reject) => {
+      let batch = this.waiting.get(group);
+      if (!batch) {
+        batch = new Map();
+        this.waiting.set(group, batch);
+      }
+      batch.set(key, [...(batch.get(key) ?? []), { resolve, reject }]);
+      if (!this.busy.has(group)) {
+        this.busy.add(group);
+        setTimeout(() => this.next(group), 0);
+      }
+    });
+  }
+
+  private next(group: string): void {
+    const batch = this.waiting.get(group);
+    this.waiting.delete(group);
+    if (!batch) {
+      this.busy.delete(group);
+      return;
+    }
+    const keys = [...batch.keys()];
+    Promise.resolve()
+      .then(() => this.load(group, keys))
+      .then(
+        (values) => keys.forEach((key, i) => batch.get(key)?.forEach((w) => w.resolve(values[i]))),
+        (e: unknown) => batch.forEach((waiters) => waiters.forEach((w) => w.reject(e))),
+      )
+      .finally(() => this.next(group));
+  }
+}

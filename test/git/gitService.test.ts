@@ -341,6 +341,26 @@ describe('NodeGit refs, worktrees and changes (real git)', function () {
       await rejectsWith(service.showFile(repo, 'e'.repeat(40), 'README.md'), 'gitFailed');
     });
 
+    it('shows many files at a sha in one process, byte for byte as showFile does, missing ones undefined', async () => {
+      const head = git(dir, 'rev-parse', 'HEAD').trim();
+      const paths = ['logo.png', 'src/new näme.ts', 'src/added.ts', 'README.md/not-a-dir', 'src', 'logo.png'];
+      const one = await Promise.all(paths.map((p) => service.showFile(repo, head, p)));
+      const many = await service.showFiles(repo, head, paths);
+      assert.equal(many.length, paths.length);
+      assert.deepEqual(Buffer.from(many[0]!), Buffer.from(one[0]!));
+      assert.deepEqual(Buffer.from(many[1]!), Buffer.from(one[1]!));
+      assert.deepEqual(Buffer.from(many[5]!), Buffer.from(one[0]!), 'a path asked twice is answered twice');
+      assert.deepEqual(Buffer.from((await service.showFiles(repo, base, ['logo.png']))[0]!), pngBytes);
+      assert.equal(many[3], undefined);
+      assert.equal(many[4], undefined, 'a folder is no file');
+      assert.deepEqual(await service.showFiles(repo, base, ['src/added.ts', 'src/old name.ts']), [
+        undefined,
+        await service.showFile(repo, base, 'src/old name.ts'),
+      ]);
+      assert.deepEqual(await service.showFiles(repo, head, []), []);
+      await rejectsWith(service.showFiles(repo, 'e'.repeat(40), ['README.md']), 'gitFailed');
+    });
+
     it('reads while another process commits in the worktree without taking index.lock', async () => {
       // Background reads must not make an agent's commit fail on index.lock.
       let failures = 0;

@@ -47,6 +47,11 @@ export interface LaunchOptions {
    * --disable-workspace-trust, and no startup prompt, so the folder stays untrusted (Restricted Mode).
    */
   workspaceTrust?: boolean;
+  /**
+   * The server's Machine settings (Machine/settings.json), written before launch: in this remote
+   * window VS Code reads machine-scoped settings (profiles, checkCommand) from there, not from the user's.
+   */
+  machineSettings?: Record<string, unknown>;
   /** User keybindings (User/keybindings.json), e.g. a key that runs a command with arguments. */
   keybindings?: readonly { key: string; command: string; args?: unknown }[];
 }
@@ -129,6 +134,10 @@ export async function launchCodeServer(options: LaunchOptions): Promise<CodeServ
     : {};
   const settings = { ...defaultSettings, ...trustSettings, ...options.settings };
   await writeFile(join(dirs.userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  if (options.machineSettings) {
+    await mkdir(join(dirs.userData, 'Machine'), { recursive: true });
+    await writeFile(join(dirs.userData, 'Machine', 'settings.json'), JSON.stringify(options.machineSettings, null, 2));
+  }
   if (options.keybindings) {
     await writeFile(join(dirs.userData, 'User', 'keybindings.json'), JSON.stringify(options.keybindings, null, 2));
   }

@@ -19,10 +19,15 @@ export async function answerQuickInput(page: Page, step: string | undefined, tex
   await page.keyboard.press('Enter');
 }
 
-/** F1, type the command's title, wait until the palette shows it, run it. */
-export async function runCommand(page: Page, title: string): Promise<void> {
+/**
+ * F1, type the command's title, wait until the palette shows it, run it. `keepSelection`: no Escape
+ * first (it closes a quick input left open, but in an editor it also drops the selection).
+ */
+export async function runCommand(page: Page, title: string, options: { keepSelection?: boolean } = {}): Promise<void> {
   // A quick input left open by an earlier step would take F1's text as its own.
-  await page.keyboard.press('Escape');
+  if (!options.keepSelection) {
+    await page.keyboard.press('Escape');
+  }
   await page.keyboard.press('F1');
   const input = page.locator(`${quickInput} input.input`);
   await input.waitFor({ state: 'visible', timeout: 15_000 });

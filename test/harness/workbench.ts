@@ -12,6 +12,8 @@ export interface WorkbenchOptions {
   /** Files committed in the repository's first commit (default: a small sample project). */
   files?: Record<string, string>;
   settings?: Record<string, unknown>;
+  /** Machine-scoped settings (profiles, checkCommand): see LaunchOptions.machineSettings. */
+  machineSettings?: Record<string, unknown>;
   extensionEnvironment?: Record<string, string>;
   viewport?: { width: number; height: number };
   onLog?: (line: string) => void;
@@ -49,6 +51,7 @@ export async function openWorkbench(options: WorkbenchOptions = {}): Promise<Wor
       extensionDevelopmentPath: repoRoot,
       workspaceFolder: repo.dir,
       settings: options.settings,
+      machineSettings: options.machineSettings,
       extensionEnvironment: options.extensionEnvironment,
       viewport: options.viewport,
       onLog: options.onLog,

@@ -30,6 +30,7 @@ const samples: { readonly [C in AgentErrorCode]: AgentErrorData[C] } = {
   mergeTreeUnreadable: { repoRoot: '/repo' },
   mergeTreeOutputUnexpected: { merge: 2, count: 3 },
   mergeTreeOutputTruncated: { merge: 1, count: 1 },
+  catFileOutputUnexpected: { answer: 2, count: 20 },
   branchExists: { branch: 'agents/a' },
   worktreeLocked: { path: '/wt' },
   worktreeStillExists: { path: '/wt' },

@@ -6,6 +6,7 @@ import type { ChangedFile } from '../../core/agent';
 import { AgentError } from '../../core/errors';
 import type { ChangeGit, WorkState } from '../../core/git';
 import { sniffUntracked } from './binarySniffer';
+import { showFiles } from './blobs';
 import { buildChangeSet, countStatusEntries, parsePathList, parseStatusPaths } from './changeParsers';
 import { GitProcessError } from './errors';
 import { hasConflictMarkers } from './landingParsers';
@@ -77,6 +78,14 @@ export class Changes implements ChangeGit {
         return undefined;
       }
       throw this.runner.fail(e, repoRoot, ['show', ...args], 'gitFailed');
+    }
+  }
+
+  async showFiles(repoRoot: string, sha: string, paths: readonly string[]): Promise<(Uint8Array | undefined)[]> {
+    try {
+      return await showFiles(this.runner, repoRoot, sha, paths, (p) => this.showFile(repoRoot, sha, p));
+    } catch (e) {
+      throw this.runner.fail(e, repoRoot, ['cat-file', '--batch'], 'gitFailed');
     }
   }
 

@@ -125,6 +125,10 @@ export class NodeGit implements Git {
   showFile(repoRoot: string, sha: string, path: string): Promise<Uint8Array | undefined> {
     return this.changes.showFile(repoRoot, sha, path);
   }
+
+  showFiles(repoRoot: string, sha: string, paths: readonly string[]): Promise<(Uint8Array | undefined)[]> {
+    return this.changes.showFiles(repoRoot, sha, paths);
+  }
   workState(cwd: string, baseSha: string): Promise<WorkState> {
     return this.changes.workState(cwd, baseSha);
   }

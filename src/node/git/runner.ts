@@ -104,8 +104,8 @@ export class GitRunner {
   }
 
   /** stdout as bytes (file contents) of a command that must exit 0. */
-  async buffer(cwd: string, args: readonly string[]): Promise<Buffer> {
-    return (await this.raw(cwd, args, {})).stdout;
+  async buffer(cwd: string, args: readonly string[], options: GitExecOptions = {}): Promise<Buffer> {
+    return (await this.raw(cwd, args, options)).stdout;
   }
 
   /** Runs git; any exit code outside `okCodes` becomes an AgentError (logged). */

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { schemes } from '../../constants';
 import type { ChangeGit } from '../../core/git';
+import { Batcher } from '../../util/async';
 
 export interface BaseQuery {
   readonly repo: string;
@@ -12,9 +13,20 @@ export interface BaseQuery {
   readonly path?: string;
 }
 
-/** Serves files as they were at an agent's base commit: the read-only left side of its diffs. */
+/**
+ * Serves files as they were at an agent's base commit: the read-only left side of its diffs. Files
+ * of one commit asked for together (the all-changes diff asks for every file at once) are read
+ * in one git process.
+ */
 export class BaseContentProvider implements vscode.TextDocumentContentProvider {
-  constructor(private readonly git: Pick<ChangeGit, 'showFile'>) {}
+  private readonly reads: Batcher<Uint8Array | undefined>;
+
+  constructor(git: Pick<ChangeGit, 'showFiles'>) {
+    this.reads = new Batcher((group, paths) => {
+      const { repo, sha } = JSON.parse(group) as { repo: string; sha: string };
+      return git.showFiles(repo, sha, paths);
+    });
+  }
 
   /**
    * `filePath` is where the file lives in the agent's folder: with the same path on both sides, VS Code
@@ -47,7 +59,7 @@ export class BaseContentProvider implements vscode.TextDocumentContentProvider {
     if (!query.path) {
       return '';
     }
-    const bytes = await this.git.showFile(query.repo, query.sha, query.path);
+    const bytes = await this.reads.get(JSON.stringify({ repo: query.repo, sha: query.sha }), query.path);
     if (!bytes) {
       return '';
     }

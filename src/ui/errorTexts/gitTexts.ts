@@ -40,6 +40,8 @@ export const gitTexts = {
   mergeTreeUnreadable: (d) => l10n.t('git merge-tree --stdin gave an answer that could not be read in {0}', d.repoRoot),
   mergeTreeOutputUnexpected: (d) => l10n.t('Unexpected git merge-tree output for merge {0} of {1}.', d.merge, d.count),
   mergeTreeOutputTruncated: (d) => l10n.t('The git merge-tree output ended inside merge {0} of {1}.', d.merge, d.count),
+  catFileOutputUnexpected: (d) =>
+    l10n.t('Unexpected git cat-file --batch output at file {0} of {1}.', d.answer, d.count),
   branchExists: (d) => l10n.t('A branch named {0} already exists.', d.branch),
   worktreeLocked: (d) => l10n.t('The worktree {0} is locked; remove it with force.', d.path),
   worktreeStillExists: (d) => l10n.t('The worktree {0} still exists on disk; it is not stale.', d.path),
