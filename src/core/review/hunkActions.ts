@@ -5,8 +5,8 @@ import { repoRelativePath } from '../landing';
 import { joinPath } from '../../util/paths';
 import { applyToTarget, revertInAgent } from './hunkApply';
 import { type LineSelection, selectChanges } from './hunkSelection';
-import { diffLines } from './lineDiff';
-import { bytesOf, splitLines, textOf } from './textLines';
+import { diffLines, type LineChange } from './lineDiff';
+import { bytesOf, type Lines, splitLines, textOf } from './textLines';
 
 /** Whole files by absolute path. */
 export interface FileBytes {
@@ -76,8 +76,17 @@ export async function revertSelectedLines(
   return { changes: picked.length, written };
 }
 
-/** Both sides of the agent's diff of `file` as lines, and the changes between them the selections pick. */
-async function pick(deps: HunkDeps, record: AgentRecord, file: ChangedFile, selections: readonly LineSelection[]) {
+/**
+ * Both sides of the agent's diff of `file` as lines (the base from git, the agent's file from disk)
+ * and the changes between them: what the selections of Accept / Revert Selected Lines pick from,
+ * and where the diff editor's Accept Hunk / Revert Hunk lenses go. AgentError('binaryHunks') when
+ * either side is not text.
+ */
+export async function agentDiff(
+  deps: HunkDeps,
+  record: AgentRecord,
+  file: ChangedFile,
+): Promise<{ base: Lines; agent: Lines; changes: LineChange[] }> {
   const basePath =
     file.kind === 'added' || file.kind === 'untracked'
       ? undefined
@@ -88,7 +97,13 @@ async function pick(deps: HunkDeps, record: AgentRecord, file: ChangedFile, sele
   ]);
   const base = splitLines(textOf(baseBytes ?? empty, file.path));
   const agent = splitLines(textOf(agentBytes ?? empty, file.path));
-  const picked = selectChanges(diffLines(base, agent), selections, base, agent);
+  return { base, agent, changes: diffLines(base, agent) };
+}
+
+/** Both sides of the agent's diff of `file` as lines, and the changes between them the selections pick. */
+async function pick(deps: HunkDeps, record: AgentRecord, file: ChangedFile, selections: readonly LineSelection[]) {
+  const { base, agent, changes } = await agentDiff(deps, record, file);
+  const picked = selectChanges(changes, selections, base, agent);
   if (picked.length === 0) {
     throw new AgentError('noChangeSelected', { path: file.path });
   }

@@ -10,7 +10,7 @@
  * agent's changed files, sent to it as one follow-up and marked addressed when its next run changes
  * those lines.
  */
-export { acceptSelectedLines, revertSelectedLines } from './hunkActions';
+export { acceptSelectedLines, agentDiff, revertSelectedLines } from './hunkActions';
 export type { FileBytes, HunkDeps, HunkOutcome } from './hunkActions';
 export { applyToTarget, revertInAgent } from './hunkApply';
 export { selectChanges } from './hunkSelection';

@@ -9,16 +9,11 @@ import * as vscode from 'vscode';
 import { commands } from '../../constants';
 import type { AgentRecord, ChangedFile } from '../../core/agent';
 import type { AgentManager } from '../../core/agents';
-import type { ChangeGit } from '../../core/git';
-import { repoRelativePath } from '../../core/landing';
-import { diffLines, type FileBytes, type LineChange, splitLines, textOf } from '../../core/review';
-import { joinPath } from '../../util/paths';
+import { agentDiff, type HunkDeps, type LineChange } from '../../core/review';
 import { BaseContentProvider } from './baseContentProvider';
 
-export interface HunkLensDeps {
+export interface HunkLensDeps extends HunkDeps {
   readonly manager: AgentManager;
-  readonly git: Pick<ChangeGit, 'showFile'>;
-  readonly files: FileBytes;
 }
 
 /** What a lens hands the hunk commands: 0-based agent lines, both ends included (a deletion: end = start - 1). */
@@ -27,8 +22,6 @@ export interface HunkLensArgs {
   readonly path: string;
   readonly lines: readonly { readonly start: number; readonly end: number }[];
 }
-
-const empty = new Uint8Array();
 
 export class HunkLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -74,22 +67,11 @@ export class HunkLensProvider implements vscode.CodeLensProvider, vscode.Disposa
     this.changed.dispose();
   }
 
-  /** The changes hunkActions.ts would find: base lines from git, the agent's file from disk. */
+  /** The changes Accept / Revert Selected Lines pick from; none when the file is not text (or went away). */
   private async changesOf(record: AgentRecord, file: ChangedFile): Promise<LineChange[]> {
-    const basePath =
-      file.kind === 'added' || file.kind === 'untracked'
-        ? undefined
-        : repoRelativePath(record, file.oldPath ?? file.path);
     try {
-      const [baseBytes, agentBytes] = await Promise.all([
-        basePath ? this.deps.git.showFile(record.repoRoot, record.baseSha, basePath) : undefined,
-        this.deps.files.read(joinPath(record.cwd, file.path)),
-      ]);
-      const base = splitLines(textOf(baseBytes ?? empty, file.path));
-      const agent = splitLines(textOf(agentBytes ?? empty, file.path));
-      return diffLines(base, agent);
+      return (await agentDiff(this.deps, record, file)).changes;
     } catch {
-      // Not text (or gone while reading): no line can be taken on its own, so no lens.
       return [];
     }
   }
