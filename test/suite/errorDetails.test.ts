@@ -63,7 +63,7 @@ describe('Details of an error git explained', function () {
     assert.equal(shown[1].message, message);
     const options = shown[1].rest[0] as vscode.MessageOptions;
     assert.equal(options.modal, true);
-    assert.match(options.detail ?? '', /^fatal: .*(single revision|unknown revision)/i, "git's own words");
+    assert.match(options.detail ?? '', /^fatal: .*(single revision|unknown revision|bad revision)/i, "git's own words");
     assert.deepEqual(
       api.agents().map((a) => a.id),
       agents,
