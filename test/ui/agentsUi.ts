@@ -143,3 +143,23 @@ export function storedAgent(wb: Workbench, title: string): StoredAgent {
   }
   throw new Error(`no agent titled "${title}" in ${dir}`);
 }
+
+/**
+ * The stored record of the agent titled `title` once `ready` holds for it: the row may show a state
+ * a moment before the registry file has it (the view follows the manager's events, the file its write).
+ */
+export async function storedAgentOnce(
+  wb: Workbench,
+  title: string,
+  ready: (record: StoredAgent['record']) => boolean,
+  timeoutMs = 20_000,
+): Promise<StoredAgent> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const stored = storedAgent(wb, title);
+    if (ready(stored.record) || Date.now() > deadline) {
+      return stored;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

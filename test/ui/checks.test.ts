@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { widenSideBar } from '../harness/palette';
 import { assertRestored, recordWorkspace } from '../harness/untouched';
 import { openWorkbench, type Workbench } from '../harness/workbench';
-import { agentRow, agentWorktrees, dispatchDemo, notification, rowMenu, showAgentsView, storedAgent } from './agentsUi';
+import { agentRow, agentWorktrees, dispatchDemo, notification, rowMenu, showAgentsView, storedAgent, storedAgentOnce } from './agentsUi';
 
 /**
  * Passes when status.txt says "ok"; otherwise prints the demo agent's line that fixes it and fails,
@@ -68,7 +68,8 @@ describe('Checks through the real UI: badge, merge question, Fix Failing Check, 
     await dispatchDemo(page, 'create status.txt: broken', 'Status');
     const row = agentRow(page, 'Status');
     await row.filter({ hasText: '✗ check' }).waitFor({ timeout: 60_000 });
-    const failed = storedAgent(wb, 'Status').record;
+    // The row shows ✗: the file has it once written.
+    const failed = (await storedAgentOnce(wb, 'Status', (r) => r.check?.state === 'failed')).record;
     assert.equal(failed.check?.state, 'failed');
     assert.equal(failed.check?.exitCode, 1);
     assert.match(readFileSync(failed.check!.logPath, 'utf8'), /status\.txt says "broken", expected ok/);
@@ -90,7 +91,7 @@ describe('Checks through the real UI: badge, merge question, Fix Failing Check, 
 
     await rowMenu(page, 'Status', 'Fix Failing Check');
     await row.filter({ hasText: '✓ check' }).waitFor({ timeout: 60_000 });
-    const fixed = storedAgent(wb, 'Status').record;
+    const fixed = (await storedAgentOnce(wb, 'Status', (r) => r.check?.state === 'passed')).record;
     assert.equal(fixed.followUps?.length, 1);
     assert.match(fixed.followUps![0], /failed with exit code 1/);
     assert.match(fixed.followUps![0], /status\.txt says "broken", expected ok\ncreate status\.txt: ok/);
