@@ -1,15 +1,11 @@
 // Figure 3: activation time in a real VS Code (code-server's extension host), through the test
 // harness, with bench/activation/entry.ts as the extension-tests entry.
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runExtensionTests } from '../../test/harness/codeServer';
 import { repoRoot } from '../../test/harness/paths';
-import { provision, type ProvisionedPaths } from '../../test/harness/provision';
 import { createTempRepo } from '../../test/harness/tempRepo';
 import { productionBundle } from '../bundle';
-import { errorText } from '../stats';
+import { provisionHost, runInHost } from '../hostRun';
 import type { ActivationSample } from './entry';
 
 export type ActivationResult =
@@ -30,46 +26,26 @@ export interface ActivationOptions {
 }
 
 export async function measureActivation(options: ActivationOptions = {}): Promise<ActivationResult> {
-  let paths: ProvisionedPaths;
-  try {
-    paths = await provision();
-  } catch (e) {
-    return { available: false, reason: `code-server could not be provisioned: ${errorText(e)}` };
-  }
-  for (const file of [entry, join(repoRoot, 'dist', 'extension.js')]) {
-    if (!existsSync(file)) {
-      throw new Error(`${file} is missing: run node scripts/build.mjs first`);
-    }
+  const paths = await provisionHost(entry);
+  if ('reason' in paths) {
+    return { available: false, reason: paths.reason };
   }
   await mkdir(scratchInExtension, { recursive: true });
   await writeFile(productionCopy, (await productionBundle()).contents);
   const repo = await createTempRepo();
   await options.prepare?.(repo.dir);
-  const scratch = await mkdtemp(join(tmpdir(), 'pa-bench-activation-'));
-  const outFile = join(scratch, 'activation.json');
   const started = Date.now();
   try {
-    const run = await runExtensionTests({
-      paths,
-      extensionDevelopmentPath: repoRoot,
-      extensionTestsPath: entry,
+    const sample = await runInHost<ActivationSample>(paths, {
+      entry,
       workspaceFolder: repo.dir,
-      extensionEnvironment: { PA_BENCH_ACTIVATION_OUT: outFile, PA_BENCH_PRODUCTION_BUNDLE: productionCopy },
+      outVariable: 'PA_BENCH_ACTIVATION_OUT',
+      environment: { PA_BENCH_PRODUCTION_BUNDLE: productionCopy },
       timeoutMs: 180_000,
     });
-    let sample: ActivationSample;
-    try {
-      sample = JSON.parse(await readFile(outFile, 'utf8')) as ActivationSample;
-    } catch {
-      const tail = [...run.log.slice(-15), ...run.serverOutput.slice(-15)].join('\n');
-      throw new Error(
-        `the extension host wrote no figures (exit code ${run.exitCode}${run.timedOut ? ', timed out' : ''}):\n${tail}`,
-      );
-    }
     return { available: true, launchSeconds: (Date.now() - started) / 1000, ...sample };
   } finally {
     await repo.dispose();
-    await rm(scratch, { recursive: true, force: true });
     await rm(scratchInExtension, { recursive: true, force: true });
   }
 }

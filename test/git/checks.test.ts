@@ -9,24 +9,8 @@ import type { AgentRecord } from '../../src/core/agent';
 import { builtinProfiles, type Profile } from '../../src/core/clis/profiles';
 import { AgentError } from '../../src/core/errors';
 import type { ManagerSettings } from '../../src/core/ports';
+import { statusCheck } from '../fixtures/statusCheck';
 import { ManagerFixture } from './managerFixture';
-
-/**
- * Passes when status.txt says "ok"; otherwise prints the demo agent's line that fixes it and fails,
- * so the failure output itself carries the fix the agent makes.
- */
-const statusCheck = [
-  process.execPath,
-  '-e',
-  [
-    "const fs = require('fs');",
-    "const text = fs.existsSync('status.txt') ? fs.readFileSync('status.txt', 'utf8').trim() : '';",
-    "if (text === 'ok') { console.log('all good'); process.exit(0); }",
-    "console.log('status.txt says ' + JSON.stringify(text) + ', expected ok');",
-    "console.log('create status.txt: ok');",
-    'process.exit(1);',
-  ].join(' '),
-];
 
 describe('Checks with real git, the real demo agent and a real check process', function () {
   this.timeout(60000);

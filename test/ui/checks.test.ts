@@ -10,24 +10,17 @@ import { join } from 'node:path';
 import { widenSideBar } from '../harness/palette';
 import { assertRestored, recordWorkspace } from '../harness/untouched';
 import { openWorkbench, type Workbench } from '../harness/workbench';
-import { agentRow, agentWorktrees, dispatchDemo, notification, rowMenu, showAgentsView, storedAgent, storedAgentOnce } from './agentsUi';
-
-/**
- * Passes when status.txt says "ok"; otherwise prints the demo agent's line that fixes it and fails,
- * so the output Fix Failing Check sends carries the fix the agent makes.
- */
-const statusCheck = [
-  process.execPath,
-  '-e',
-  [
-    "const fs = require('fs');",
-    "const text = fs.existsSync('status.txt') ? fs.readFileSync('status.txt', 'utf8').trim() : '';",
-    "if (text === 'ok') { console.log('all good'); process.exit(0); }",
-    "console.log('status.txt says ' + JSON.stringify(text) + ', expected ok');",
-    "console.log('create status.txt: ok');",
-    'process.exit(1);',
-  ].join(' '),
-];
+import { statusCheck } from '../fixtures/statusCheck';
+import {
+  agentRow,
+  agentWorktrees,
+  dispatchDemo,
+  notification,
+  rowMenu,
+  showAgentsView,
+  storedAgent,
+  storedAgentOnce,
+} from './agentsUi';
 
 describe('Checks through the real UI: badge, merge question, Fix Failing Check, a missing command', function () {
   this.timeout(300_000);

@@ -4,19 +4,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { LaunchRequest } from '../../src/core/ports';
 import { signalGroup } from '../../src/supervisor/processGroup';
-import { type SupervisorStatus, parseStatus } from '../../src/supervisor/protocol';
-import {
-  type SupervisedProcess,
-  SupervisedRunner,
-  type SupervisedRunnerOptions,
-} from '../../src/node/supervisedRunner';
 import { pidAlive, waitUntil } from './processTestUtils';
+import { supervisedFixture } from './supervisedFixture';
+import type { SupervisorStatus } from '../../src/supervisor/protocol';
 
-const supervisorScript = path.resolve(__dirname, '../../../dist/supervisor.js');
 /** Polls that never come within a test: what arrives, arrives through events. */
 const noPoll = { pollMs: 600_000, idlePollMs: 600_000 };
 
@@ -43,65 +37,9 @@ function printer(copy: string, bytes: number, tag: string): string[] {
 
 describe('quiet output: real agents under the supervisor', function () {
   this.timeout(120_000);
-  let dir = '';
-  let stateDir = '';
-  const started: SupervisedProcess[] = [];
-
-  beforeEach(() => {
-    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pa-quiet-')));
-    stateDir = path.join(dir, 'state');
-  });
-
-  afterEach(async () => {
-    await Promise.all(started.splice(0).map((p) => p.stop()));
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  function runner(extra: Partial<SupervisedRunnerOptions> = {}): SupervisedRunner {
-    const made = new SupervisedRunner({
-      supervisorScript,
-      runtime: process.execPath,
-      stateDir,
-      graceMs: 500,
-      drainMs: 300,
-      ...extra,
-    });
-    const start = made.start.bind(made);
-    const adopt = made.adopt.bind(made);
-    made.start = (req) => track(start(req));
-    made.adopt = (id, where) => {
-      const adopted = adopt(id, where);
-      return adopted && track(adopted);
-    };
-    return made;
-  }
-
-  function track(p: SupervisedProcess): SupervisedProcess {
-    started.push(p);
-    return p;
-  }
-
-  function request(id: string, lines: string[]): LaunchRequest {
-    const script = path.join(dir, `${id}.js`);
-    fs.writeFileSync(script, lines.join('\n'));
-    return {
-      agentId: id,
-      title: id,
-      file: process.execPath,
-      args: [script],
-      cwd: dir,
-      env: {},
-      logPath: path.join(dir, 'logs', `${id}.log`),
-    };
-  }
-
-  const statusOf = (id: string): SupervisorStatus | undefined => {
-    try {
-      return parseStatus(fs.readFileSync(path.join(stateDir, `${id}.status.json`), 'utf8'));
-    } catch {
-      return undefined;
-    }
-  };
+  const fx = supervisedFixture('pa-quiet-');
+  const { runner, statusOf } = fx;
+  const request = (id: string, lines: string[]): LaunchRequest => fx.request(lines, { agentId: id });
 
   it('16 agents × 3 MB at once, half of them followed: every byte in every log; the followed get all of it; nobody reads the others', async () => {
     // Every open of a log by this host, by path: the real module object, which the runner's bundle reads.
@@ -115,7 +53,7 @@ describe('quiet output: real agents under the supervisor', function () {
     try {
       const r = runner({ ...noPoll, tailChars: 5000 });
       const agents = Array.from({ length: 16 }, (_, k) => {
-        const copy = path.join(dir, `printed-${k}.txt`);
+        const copy = path.join(fx.dir, `printed-${k}.txt`);
         const req = request(`q${k}`, printer(copy, 3 * 1024 * 1024, `agent${k}`));
         const agent = r.start(req);
         let seen = '';
@@ -148,7 +86,7 @@ describe('quiet output: real agents under the supervisor', function () {
   });
 
   it('output printed while nobody listened comes to the listener that comes later, from where reading stopped', async () => {
-    const go = path.join(dir, 'go');
+    const go = path.join(fx.dir, 'go');
     const req = request('late', [
       "const fs = require('fs'); const path = require('path');",
       "for (let i = 0; i < 2000; i++) process.stdout.write('before ' + i + ' ✓\\n');",

@@ -3,24 +3,19 @@ import { englishStored } from '../../src/ui/errorText';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { AgentError } from '../../src/core/errors';
 import type { LaunchRequest } from '../../src/core/ports';
 import { demoCommand, expandArgs, findProfile, builtinProfiles } from '../../src/core/clis/profiles';
 import { PathExecutableResolver } from '../../src/node/executableResolver';
-import {
-  SupervisedRunner,
-  type SupervisedProcess,
-  type SupervisedRunnerOptions,
-} from '../../src/node/supervisedRunner';
-import { parseStatus, type SupervisorStatus } from '../../src/supervisor/protocol';
+import { SupervisedRunner, type SupervisedRunnerOptions } from '../../src/node/supervisedRunner';
 import { englishMessage } from '../../src/ui/errorText';
 import { pidAlive, waitForOutput, waitUntil } from './processTestUtils';
+import { supervisedFixture } from './supervisedFixture';
+import type { SupervisorStatus } from '../../src/supervisor/protocol';
 
 // Compiled to out/test/unit/; the bundles are in dist/ at the repository root.
-const supervisorScript = path.resolve(__dirname, '../../../dist/supervisor.js');
 const demoAgentScript = path.resolve(__dirname, '../../../dist/demoAgent.js');
 
 /** Launcher mode: this bundle, required by a child Node process, starts one agent and waits to be killed. */
@@ -39,75 +34,9 @@ if (launcher !== undefined) {
 } else {
   describe('SupervisedRunner (real processes)', function () {
     this.timeout(60000);
-    let dir: string;
-    let stateDir: string;
-    let processes: SupervisedProcess[];
-
-    beforeEach(() => {
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-supervised-'));
-      stateDir = path.join(dir, 'state');
-      processes = [];
-    });
-
-    afterEach(async () => {
-      // Nothing a test started may outlive it.
-      await Promise.all(processes.map((p) => p.stop()));
-      fs.rmSync(dir, { recursive: true, force: true });
-    });
-
-    function options(extra: Partial<SupervisedRunnerOptions> = {}): SupervisedRunnerOptions {
-      return {
-        supervisorScript,
-        runtime: process.execPath,
-        stateDir,
-        graceMs: 500,
-        pollMs: 200,
-        drainMs: 300,
-        ...extra,
-      };
-    }
-
-    function runner(extra: Partial<SupervisedRunnerOptions> = {}): SupervisedRunner {
-      const made = new SupervisedRunner(options(extra));
-      const start = made.start.bind(made);
-      const adopt = made.adopt.bind(made);
-      made.start = (req) => track(start(req));
-      made.adopt = (id, where) => {
-        const adopted = adopt(id, where);
-        return adopted && track(adopted);
-      };
-      return made;
-    }
-
-    function track(p: SupervisedProcess): SupervisedProcess {
-      processes.push(p);
-      return p;
-    }
-
-    /** A Node script (lines joined) run as the agent. */
-    function request(lines: string[], extra: Partial<LaunchRequest> = {}): LaunchRequest {
-      const script = path.join(dir, `script-${Math.random().toString(36).slice(2)}.js`);
-      fs.writeFileSync(script, lines.join('\n'));
-      return {
-        agentId: 'a1',
-        title: 'a',
-        file: process.execPath,
-        args: [script],
-        cwd: dir,
-        env: {},
-        logPath: path.join(dir, 'logs', 'a1.log'),
-        ...extra,
-      };
-    }
-
+    const fx = supervisedFixture('pa-supervised-', { pollMs: 200 });
+    const { options, runner, request, statusOf } = fx;
     const readLog = (req: LaunchRequest) => fs.readFileSync(req.logPath, 'utf8');
-    const statusOf = (id: string): SupervisorStatus | undefined => {
-      try {
-        return parseStatus(fs.readFileSync(path.join(stateDir, `${id}.status.json`), 'utf8'));
-      } catch {
-        return undefined;
-      }
-    };
     const numbered = (count: number, everyMs: number, exitCode: number) => [
       `let i = 0; const t = setInterval(() => { console.log('line ' + i); if (++i === ${count}) { clearInterval(t); process.exitCode = ${exitCode}; } }, ${everyMs});`,
     ];
@@ -115,8 +44,8 @@ if (launcher !== undefined) {
     const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
     it('writes the spec with mode 0600 for a supervisor in its own process group, which deletes it', async () => {
-      const probe = path.join(dir, 'probe.js');
-      const report = path.join(dir, 'probe.json');
+      const probe = path.join(fx.dir, 'probe.js');
+      const report = path.join(fx.dir, 'probe.json');
       fs.writeFileSync(
         probe,
         [
@@ -136,7 +65,7 @@ if (launcher !== undefined) {
         pid: number;
         electron: string;
       };
-      assert.equal(seen.spec, path.join(stateDir, 'a1.spec.json'));
+      assert.equal(seen.spec, path.join(fx.stateDir, 'a1.spec.json'));
       assert.equal(seen.mode, 0o600);
       assert.deepEqual(seen.keys, [
         'args',
@@ -152,7 +81,7 @@ if (launcher !== undefined) {
       assert.equal(seen.pgrp, seen.pid, 'the supervisor leads its own process group');
       assert.equal(seen.electron, '1');
       assert.equal(fs.existsSync(seen.spec), false, 'a spec the supervisor never consumed is deleted too');
-      assert.equal(fs.statSync(stateDir).mode & 0o777, 0o700);
+      assert.equal(fs.statSync(fx.stateDir).mode & 0o777, 0o700);
 
       const real = runner().start(request(['setTimeout(() => {}, 300);']));
       await waitUntil(() => statusOf('a1')?.state === 'running', 5000);
@@ -278,7 +207,7 @@ if (launcher !== undefined) {
       assert.equal(earlier, 'earlier run');
       assert.equal(banner, '> follow-up: do more');
       const info = JSON.parse(json) as { cwd: string; mine: string; path: string };
-      assert.equal(fs.realpathSync(info.cwd), fs.realpathSync(dir));
+      assert.equal(fs.realpathSync(info.cwd), fs.realpathSync(fx.dir));
       assert.equal(info.mine, 'value with spaces');
       assert.equal(info.path, process.env.PATH);
       assert.equal(rest, 'stdin ended');
@@ -291,7 +220,7 @@ if (launcher !== undefined) {
     });
 
     it('a command that cannot be started, or a missing folder, ends with an error, never a rejection', async () => {
-      const missing = request([], { file: path.join(dir, 'no-such-agent'), args: ['x'] });
+      const missing = request([], { file: path.join(fx.dir, 'no-such-agent'), args: ['x'] });
       const agent = runner().start(missing);
       const exit = await agent.exit;
       assert.match(exit.error ?? '', /ENOENT/);
@@ -300,11 +229,13 @@ if (launcher !== undefined) {
       assert.equal(agent.status?.agentPid, undefined, 'no agent process ever existed');
       assert.match(readLog(missing), /\[runner\] could not start .*no-such-agent/);
       await agent.stop();
-      const noFolder = runner().start(request(["console.log('x')"], { agentId: 'a2', cwd: path.join(dir, 'missing') }));
+      const noFolder = runner().start(
+        request(["console.log('x')"], { agentId: 'a2', cwd: path.join(fx.dir, 'missing') }),
+      );
       assert.ok((await noFolder.exit).error !== undefined);
-      const noRuntime = runner({ runtime: path.join(dir, 'no-node') }).start(request([''], { agentId: 'a3' }));
+      const noRuntime = runner({ runtime: path.join(fx.dir, 'no-node') }).start(request([''], { agentId: 'a3' }));
       assert.match(englishStored((await noRuntime.exit).error ?? ''), /could not start the supervisor.*ENOENT/);
-      assert.equal(fs.existsSync(path.join(stateDir, 'a3.spec.json')), false);
+      assert.equal(fs.existsSync(path.join(fx.stateDir, 'a3.spec.json')), false);
     });
 
     it('multi-byte characters split across writes arrive whole', async () => {
@@ -376,7 +307,7 @@ if (launcher !== undefined) {
         ]),
       );
       assert.deepEqual(await agent.exit, { exitCode: 0 });
-      const leftover = Number(/leftover (\d+)/.exec(fs.readFileSync(path.join(dir, 'logs', 'a1.log'), 'utf8'))?.[1]);
+      const leftover = Number(/leftover (\d+)/.exec(fs.readFileSync(path.join(fx.dir, 'logs', 'a1.log'), 'utf8'))?.[1]);
       assert.ok(pidAlive(leftover));
       await agent.stop();
       await waitUntil(() => !pidAlive(leftover), 2000);
@@ -444,20 +375,20 @@ if (launcher !== undefined) {
     });
 
     it("keeps a run's state where stateDirFor says (a repository's registry): any runner with that folder adopts it", async () => {
-      const own = path.join(dir, 'registry', 'runs');
+      const own = path.join(fx.dir, 'registry', 'runs');
       const shared = (extra: Partial<SupervisedRunnerOptions> = {}) =>
-        runner({ stateDirFor: (cwd) => (cwd === dir ? own : undefined), ...extra });
+        runner({ stateDirFor: (cwd) => (cwd === fx.dir ? own : undefined), ...extra });
       const req = request(numbered(200, 10, 0), { agentId: 'r1' });
       const first = shared().start(req);
       await waitForOutput(first, 'line 20\n');
       first.detach();
       assert.ok(fs.existsSync(path.join(own, 'r1.status.json')), 'the status is in the folder stateDirFor named');
-      assert.equal(fs.existsSync(path.join(stateDir, 'r1.status.json')), false, 'and not in the common stateDir');
+      assert.equal(fs.existsSync(path.join(fx.stateDir, 'r1.status.json')), false, 'and not in the common stateDir');
       assert.equal(runner().adopt('r1'), undefined, 'a runner that does not know the folder finds nothing');
-      const adopted = shared().adopt('r1', { cwd: dir });
+      const adopted = shared().adopt('r1', { cwd: fx.dir });
       assert.ok(adopted, 'another runner (window) adopts it by its folder');
       assert.deepEqual(await adopted.exit, { exitCode: 0 });
-      shared().forget('r1', { cwd: dir });
+      shared().forget('r1', { cwd: fx.dir });
       assert.equal(fs.existsSync(path.join(own, 'r1.status.json')), false, 'forget() removes it there');
     });
 
@@ -544,12 +475,12 @@ if (launcher !== undefined) {
     it('adopt(): nothing known → undefined; "running" with nothing alive → lost while the window was closed', async () => {
       const r = runner();
       assert.equal(r.adopt('never-started'), undefined);
-      fs.mkdirSync(stateDir, { recursive: true });
-      fs.writeFileSync(path.join(stateDir, 'bad.status.json'), '{"state":"runn');
+      fs.mkdirSync(fx.stateDir, { recursive: true });
+      fs.writeFileSync(path.join(fx.stateDir, 'bad.status.json'), '{"state":"runn');
       assert.equal(r.adopt('bad'), undefined);
       const dead = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' });
       const deadPid = Number(dead.stdout.trim());
-      const logPath = path.join(dir, 'logs', 'gone.log');
+      const logPath = path.join(fx.dir, 'logs', 'gone.log');
       fs.mkdirSync(path.dirname(logPath), { recursive: true });
       fs.writeFileSync(logPath, 'partial output\n');
       const running: SupervisorStatus = {
@@ -559,7 +490,7 @@ if (launcher !== undefined) {
         logPath,
         startedAt: Date.now() - 1000,
       };
-      fs.writeFileSync(path.join(stateDir, 'gone.status.json'), JSON.stringify(running));
+      fs.writeFileSync(path.join(fx.stateDir, 'gone.status.json'), JSON.stringify(running));
       const lost = r.adopt('gone');
       assert.ok(lost);
       assert.deepEqual(await lost.exit, { error: 'lost while the window was closed' });
@@ -575,9 +506,9 @@ if (launcher !== undefined) {
     it('adopt(): a recorded pid now used by another process is never taken for ours, nor signalled', async () => {
       const stranger = spawn('sleep', ['30'], { stdio: 'ignore', detached: true });
       try {
-        const logPath = path.join(dir, 'logs', 'reused.log');
+        const logPath = path.join(fx.dir, 'logs', 'reused.log');
         fs.mkdirSync(path.dirname(logPath), { recursive: true });
-        fs.mkdirSync(stateDir, { recursive: true });
+        fs.mkdirSync(fx.stateDir, { recursive: true });
         fs.writeFileSync(logPath, '');
         const pid = stranger.pid as number;
         const running = {
@@ -589,7 +520,7 @@ if (launcher !== undefined) {
           logPath,
           startedAt: 0,
         };
-        fs.writeFileSync(path.join(stateDir, 'reused.status.json'), JSON.stringify(running));
+        fs.writeFileSync(path.join(fx.stateDir, 'reused.status.json'), JSON.stringify(running));
         const adopted = runner().adopt('reused');
         assert.ok(adopted);
         assert.deepEqual(await adopted.exit, { error: 'lost while the window was closed' });
@@ -686,14 +617,14 @@ if (launcher !== undefined) {
         title: 'demo',
         file: resolved.file,
         args,
-        cwd: dir,
+        cwd: fx.dir,
         env: { ...resolved.env },
-        logPath: path.join(dir, 'logs', 'demo1.log'),
+        logPath: path.join(fx.dir, 'logs', 'demo1.log'),
       });
       let seen = '';
       agent.onDidOutput((t) => (seen += t));
       assert.deepEqual(await agent.exit, { exitCode: 0 });
-      assert.equal(fs.readFileSync(path.join(dir, 'hello.txt'), 'utf8'), 'hi\n');
+      assert.equal(fs.readFileSync(path.join(fx.dir, 'hello.txt'), 'utf8'), 'hi\n');
       assert.match(seen, /all done/);
     });
   });

@@ -84,11 +84,7 @@ function codex(event: Json, run: RunState): void {
     run.setResult(str(item.text));
   } else if (event.type === 'turn.completed') {
     const usage = obj(event.usage);
-    run.usage(
-      add(run.progress.inputTokens, num(usage.input_tokens)),
-      add(run.progress.outputTokens, num(usage.output_tokens)),
-      (run.progress.turns ?? 0) + 1,
-    );
+    run.addTurn(num(usage.input_tokens), num(usage.output_tokens));
   }
 }
 
@@ -162,11 +158,7 @@ class OpenCodeReader implements EventReader {
       run.setResult(str(part.text));
     } else if (event.type === 'step_finish') {
       const tokens = obj(part.tokens);
-      run.usage(
-        add(run.progress.inputTokens, num(tokens.input)),
-        add(run.progress.outputTokens, num(tokens.output)),
-        (run.progress.turns ?? 0) + 1,
-      );
+      run.addTurn(num(tokens.input), num(tokens.output));
       run.progress.costUsd = add(run.progress.costUsd, num(part.cost));
       this.ended = part.reason !== 'tool-calls';
     } else if (event.type === 'error') {

@@ -9,22 +9,12 @@
  *                                             how the run ended: its final message, usage, and
  *                                             whether the agent itself reports a failure
  */
+import { type AgentProgress, type Json, stepLine } from './runState';
+
 export const ownOutput = 'parallel-agents-json';
 
 /** What one line of the format tells; absent fields leave what earlier lines told. */
-export interface OwnEvent {
-  readonly step?: string;
-  readonly turns?: number;
-  readonly inputTokens?: number;
-  readonly outputTokens?: number;
-  readonly costUsd?: number;
-  readonly result?: string;
-  readonly isError?: boolean;
-}
-
-type Json = Record<string, unknown>;
-
-const stepLimit = 120;
+export type OwnEvent = AgentProgress & { readonly result?: string; readonly isError?: boolean };
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 const count = (v: unknown): number | undefined =>
@@ -37,8 +27,7 @@ export function startsOwnRun(event: Json): boolean {
 export function readOwnEvent(event: Json): OwnEvent {
   if (event.type === 'step') {
     const step = text(event.step);
-    const line = step?.replace(/\s+/g, ' ').trim();
-    return line === undefined ? {} : { step: line.length > stepLimit ? `${line.slice(0, stepLimit - 1)}…` : line };
+    return step === undefined ? {} : { step: stepLine(step) };
   }
   if (event.type !== 'result') {
     return {};

@@ -27,6 +27,12 @@ const stepLimit = 120;
 
 export type Json = Record<string, unknown>;
 
+/** A step as a row shows it: one line of whitespace collapsed, at most stepLimit characters. */
+export function stepLine(text: string): string {
+  const step = text.replace(/\s+/g, ' ').trim();
+  return step.length > stepLimit ? `${step.slice(0, stepLimit - 1)}…` : step;
+}
+
 export const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 export const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 export const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
@@ -91,6 +97,12 @@ export class RunState {
     this.progress.turns = turns ?? this.progress.turns;
   }
 
+  /** One model turn ended: its tokens are added to the totals (absent counts leave them) and the turn counted. */
+  addTurn(input: number | undefined, output: number | undefined): void {
+    const { inputTokens, outputTokens, turns } = this.progress;
+    this.usage(add(inputTokens, input), add(outputTokens, output), (turns ?? 0) + 1);
+  }
+
   setResult(text: string | undefined): void {
     if (text !== undefined && text.trim() !== '') {
       this.result = text.trim().slice(0, resultLimit);
@@ -110,8 +122,7 @@ export class RunState {
   }
 
   setStep(verb: string, argument: string): void {
-    const step = `${verb} ${argument.replace(/\s+/g, ' ')}`.trim();
-    this.progress.step = step.length > stepLimit ? `${step.slice(0, stepLimit - 1)}…` : step;
+    this.progress.step = stepLine(`${verb} ${argument}`);
   }
 
   relative(p: string): string {
