@@ -112,6 +112,7 @@ function wrapDeps(deps: AgentManagerDeps, watch: Stopwatch, adding: (on: boolean
       mkdirp: (p) => watch.time('fs.mkdirp', () => deps.fs.mkdirp(p)),
       removeDir: (p) => deps.fs.removeDir(p),
       appendText: (p, t) => deps.fs.appendText(p, t),
+      writeText: (p, t) => deps.fs.writeText(p, t),
       copyInto: (s, d, r) => watch.time('fs.copyInto (.worktreeinclude)', () => deps.fs.copyInto(s, d, r)),
       linkInto: (s, d, r) => deps.fs.linkInto(s, d, r),
       readLogTail: (p, o, m) => deps.fs.readLogTail(p, o, m),

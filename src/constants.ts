@@ -8,6 +8,7 @@ export const commands = {
   showOutput: 'parallelAgents.showOutput',
   openFullLog: 'parallelAgents.openFullLog',
   showResult: 'parallelAgents.showResult',
+  openInBrowser: 'parallelAgents.openInBrowser',
   showAccount: 'parallelAgents.showAccount',
   openWorktree: 'parallelAgents.openWorktree',
   revealTerminal: 'parallelAgents.revealTerminal',
@@ -82,6 +83,8 @@ export const settings = {
   checkCommand: 'checkCommand',
   symlinkFolders: 'symlinkFolders',
   initSubmodules: 'initSubmodules',
+  worktreeEnv: 'worktreeEnv',
+  portRange: 'portRange',
 } as const;
 
 export const schemes = {

@@ -17,6 +17,7 @@ import { NodeFileSystem } from './node/fileSystem';
 import { createGit, type NodeGit } from './node/git/createGit';
 import { LiveProcesses } from './node/liveProcesses';
 import { pidAlive } from './supervisor/processIdentity';
+import { tcpPortProbe } from './node/portProbe';
 import { LandingLocks } from './node/registry/landingLocks';
 import { registryDirSync } from './node/registry/location';
 import { recordsOnDisk } from './node/registry/recordsOnDisk';
@@ -94,6 +95,7 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     profiles: () => config.profiles(),
     newId,
     processAlive: (pid) => pidAlive(pid),
+    portProbe: tcpPortProbe,
   });
   // One lock per repository across windows: a landing waits (showing who holds it) for another's.
   const locks = new LandingLocks({ logger, onWait: showLandingWait });

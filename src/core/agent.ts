@@ -156,6 +156,15 @@ export interface AgentRecord {
   readonly check?: AgentCheck;
   /** Review comments on its changed files, pending or sent (core/review/reviewComments.ts). */
   readonly comments?: readonly ReviewComment[];
+  /**
+   * Its `parallelAgents.worktreeEnv` variables, index and ports, fixed at dispatch (follow-ups get the
+   * same); held until it is merged or discarded (core/agents/worktreeEnv.ts).
+   */
+  readonly worktreeEnv?: {
+    readonly index: number;
+    readonly ports: Readonly<Record<string, number>>;
+    readonly vars: Readonly<Record<string, string>>;
+  };
 }
 
 export const activeStatuses: ReadonlySet<AgentStatus> = new Set([

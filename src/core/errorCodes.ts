@@ -144,6 +144,16 @@ export interface AgentErrorData {
   duplicateTaskId: { readonly taskId: string };
   unknownDependency: { readonly taskId: string; readonly dependency: string };
   dependencyCycle: { readonly cycle: readonly string[] };
+  // parallelAgents.worktreeEnv and portRange, src/core/agents/worktreeEnv.ts and portAllocator.ts
+  worktreeEnvNotObject: Empty;
+  worktreeEnvBadName: { readonly name: string };
+  worktreeEnvBadValue: { readonly name: string };
+  worktreeEnvBadPlaceholder: { readonly name: string; readonly placeholder: string };
+  invalidPortRange: { readonly range: string };
+  /** Fewer free ports in the range than the agent needs: `free` of `needed` found. */
+  portRangeExhausted: { readonly range: string; readonly needed: number; readonly free: number };
+  /** Open in Browser on an agent that holds no port (no `${freePort}` in its worktreeEnv, or merged/discarded). */
+  agentHasNoPorts: Titled;
   // kept in a record as why an agent ended or a task waits (a line `code {json}`; more lines may follow)
   setupCommandNotStarted: { readonly command: string; readonly error: string };
   setupCommandKilled: { readonly command: string; readonly signal: string };

@@ -22,6 +22,8 @@ export interface FileSystemPort {
   removeDir(path: string): Promise<void>;
   /** Appends to a text file (an agent's log), creating it and its folder when missing. */
   appendText(path: string, text: string): Promise<void>;
+  /** Replaces a text file's content (an agent's env file), creating it when missing. */
+  writeText(path: string, text: string): Promise<void>;
   /**
    * Copies files (paths relative to the roots, '/'-separated) from `srcRoot` to the same paths
    * under `dstRoot`, modes kept and symlinks copied as symlinks. Never overwrites, never copies a
@@ -227,6 +229,15 @@ export interface ManagerSettings {
    * own `checkCommand` takes its place. Undefined or empty: no check.
    */
   readonly checkCommand?: readonly string[];
+  /** `parallelAgents.worktreeEnv` as set (user/machine): NAME → template; checked at each dispatch. */
+  readonly worktreeEnv?: unknown;
+  /** `parallelAgents.portRange`, e.g. "3100-3999"; undefined: that default. */
+  readonly portRange?: unknown;
+}
+
+/** Whether a TCP port can be listened on right now (node/portProbe.ts tries it on 127.0.0.1). */
+export interface PortProbe {
+  isFree(port: number): Promise<boolean>;
 }
 
 /** Who holds a repository's landing lock, as its lock file says. */

@@ -41,6 +41,9 @@ export class Config {
       checkCommand: this.checkCommand(),
       symlinkFolders: this.symlinkFolders(),
       initSubmodules: this.initSubmodules(),
+      // Values go into the agents' environment (NODE_OPTIONS could run code): user/machine values only.
+      worktreeEnv: this.section.inspect<unknown>(settings.worktreeEnv)?.globalValue,
+      portRange: this.section.inspect<unknown>(settings.portRange)?.globalValue,
     };
   }
 

@@ -50,6 +50,11 @@ export class NodeFileSystem implements FileSystemPort {
     await fs.appendFile(p, text);
   }
 
+  async writeText(p: string, text: string): Promise<void> {
+    await fs.mkdir(path.dirname(p), { recursive: true });
+    await fs.writeFile(p, text);
+  }
+
   async readLogTail(p: string, offset: number, maxBytes: number): Promise<string> {
     const { end } = await readLog(p, offset, offset, 0);
     return (await readLog(p, Math.max(offset, end - maxBytes), undefined, maxBytes)).text;

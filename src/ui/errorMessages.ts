@@ -75,6 +75,14 @@ export function errorActions(e: AgentError): ErrorAction[] {
     case 'worktreeRootInsideRepository':
     case 'worktreeRootNotCreated':
       return [openSetting('parallelAgents.worktreeRoot')];
+    case 'worktreeEnvNotObject':
+    case 'worktreeEnvBadName':
+    case 'worktreeEnvBadValue':
+    case 'worktreeEnvBadPlaceholder':
+      return [openSetting('parallelAgents.worktreeEnv')];
+    case 'invalidPortRange':
+    case 'portRangeExhausted':
+      return [openSetting('parallelAgents.portRange')];
     case 'executableMissing':
     case 'executableNotOnPath':
     case 'unknownProfile':

@@ -7,6 +7,7 @@ import type { AgentError, AgentErrorCode, AgentErrorData } from '../core/errors'
 import { agentTexts } from './errorTexts/agentTexts';
 import { checkTexts } from './errorTexts/checkTexts';
 import { commandTexts } from './errorTexts/commandTexts';
+import { envTexts } from './errorTexts/envTexts';
 import { gitTexts } from './errorTexts/gitTexts';
 import { remoteTexts } from './errorTexts/remoteTexts';
 import { reviewTexts } from './errorTexts/reviewTexts';
@@ -22,6 +23,7 @@ const texts: Texts = {
   ...commandTexts,
   ...reviewTexts,
   ...checkTexts,
+  ...envTexts,
 };
 
 /** The template and values of `code` with `data`; undefined for a code this table does not know. */

@@ -5,12 +5,12 @@ import { AgentRecords } from './agentRecords';
 import { assertTransition } from './agentStateMachine';
 import { ChangeTracker } from './changeTracker';
 import { ReviewMarks } from './reviewMarks';
-import { CheckRuns, checkRunId } from './checkRuns';
+import { CheckRuns } from './checkRuns';
 import type { CheckVerdict } from './checks';
 import { checkPrompt, checkPromptRoute, checkSettings, checkWorktreeRoot, resolveProfile } from './dispatchChecks';
 import { AgentError } from '../errors';
 import { slugify, titleFromPrompt } from '../naming';
-import { WorktreeNames, createWorktree, setupRunId } from '../worktrees';
+import { WorktreeNames, createWorktree } from '../worktrees';
 import type { WorkState } from '../git';
 import type { AgentManagerDeps, DispatchOptions } from './managerDeps';
 import type { Disposable } from '../../util/event';
@@ -87,9 +87,10 @@ export class AgentManager implements Disposable {
     }
     const title = options.title?.trim() || titleFromPrompt(prompt);
     const id = this.deps.newId();
+    const worktreeEnv = await this.runs.envs.reserve(id, repoRoot, settings);
     const reserved =
       isolation === 'worktree'
-        ? await this.names.reserve(repoRoot, slugify(title), settings, located.branches)
+        ? await this.names.reserve(repoRoot, slugify(title), settings, located.branches).catch(this.runs.envs.undo(id))
         : undefined;
     const place = reserved
       ? { cwd: reserved.worktreePath, ...reserved }
@@ -111,6 +112,7 @@ export class AgentManager implements Disposable {
       logPath: joinPath(settings.logDirOf?.(repoRoot) ?? settings.logDir, `${id}.log`),
       changedFiles: [],
       plan: options.plan,
+      worktreeEnv,
     };
     this.records.add(record);
     try {
@@ -224,10 +226,7 @@ export class AgentManager implements Disposable {
       throw new AgentError('agentStillRunning', { title: this.get(id).title });
     }
     this.tracker.untrack(id);
-    const where = { cwd: this.get(id).cwd };
-    this.deps.headlessRunner.forget?.(id, where);
-    this.deps.headlessRunner.forget?.(setupRunId(id), where);
-    this.deps.headlessRunner.forget?.(checkRunId(id), where);
+    this.runs.forget(id);
     this.records.delete(id);
   }
 

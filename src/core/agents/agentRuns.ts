@@ -11,7 +11,9 @@ import { type ResolvedProfile, checkPromptRoute } from './dispatchChecks';
 import type { AgentProcess, ManagerSettings } from '../ports';
 import { type ProfileOutput, expandArgs } from '../clis';
 import type { AgentManagerDeps } from './managerDeps';
-import { SetupRun, WorktreePrep } from '../worktrees';
+import { SetupRun, WorktreePrep, setupRunId } from '../worktrees';
+import { AgentEnvs, writeEnvFile } from './agentEnvs';
+import { checkRunId } from './checkRuns';
 import { Run } from './run';
 import { RunningElsewhere } from './runningElsewhere';
 import type { AgentRecords } from './agentRecords';
@@ -30,6 +32,7 @@ export type RunDeps = Pick<
   | 'settings'
   | 'profiles'
   | 'processAlive'
+  | 'portProbe'
 > & {
   /** Paces progress reports; tests pass a fake clock. */
   readonly timers?: Timers;
@@ -54,6 +57,8 @@ export class AgentRuns implements Disposable {
   readonly onDidOutput = this.outputs.event;
   /** Fires with an agent's id once the end of its run is in its record (not for a setup run that failed). */
   readonly onDidEnd = this.endEmitter.event;
+  /** The worktreeEnv of each dispatch: reserved before its worktree exists, given to every run. */
+  readonly envs: AgentEnvs;
 
   constructor(
     private readonly deps: RunDeps,
@@ -62,6 +67,7 @@ export class AgentRuns implements Disposable {
   ) {
     this.prep = new WorktreePrep(deps.fs, deps.worktreeSource, deps.logger);
     this.elsewhere = new RunningElsewhere(deps, records);
+    this.envs = new AgentEnvs(deps.portProbe, records);
   }
 
   isRunning(id: string): boolean {
@@ -81,6 +87,14 @@ export class AgentRuns implements Disposable {
     }
     await entry.run.stop();
     await entry.ended;
+  }
+
+  /** Drops what the runner keeps of a finished agent's runs: its own, its setup's and its check's. */
+  forget(id: string): void {
+    const where = { cwd: this.records.get(id).cwd };
+    for (const runId of [id, setupRunId(id), checkRunId(id)]) {
+      this.deps.headlessRunner.forget?.(runId, where);
+    }
   }
 
   /**
@@ -104,7 +118,9 @@ export class AgentRuns implements Disposable {
    * before it starts; the worktree stays for inspection.
    */
   async prepareThenStart(record: AgentRecord, settings: ManagerSettings, start: () => void): Promise<void> {
-    const error = await this.prep.prepare(record, settings, (text) => this.appendLog(record, text));
+    const error =
+      (await this.prep.prepare(record, settings, (text) => this.appendLog(record, text))) ??
+      (await writeEnvFile(this.deps.fs, this.deps.worktreeSource, record));
     if (error !== undefined) {
       this.records.update(record.id, { status: 'failed', error, endedAt: this.deps.clock.now() });
       return;
@@ -139,7 +155,7 @@ export class AgentRuns implements Disposable {
         file: executable.file,
         args: [...executable.prefixArgs, ...expandArgs(argTemplate, prompt)],
         cwd: record.cwd,
-        env: { ...executable.env, ...profile.env },
+        env: { ...executable.env, ...profile.env, ...record.worktreeEnv?.vars },
         logPath: record.logPath ?? '',
         banner,
         ...(profile.promptVia === 'stdin' ? { stdin: prompt } : {}),

@@ -122,7 +122,7 @@ export class CheckRuns implements Disposable {
       file: resolved.file,
       args: [...resolved.prefixArgs, ...argv.slice(1)],
       cwd: record.cwd,
-      env: resolved.env,
+      env: { ...resolved.env, ...record.worktreeEnv?.vars },
       logPath: base.logPath,
       banner: `──── check: ${commandText(argv)}`,
     };

@@ -9,3 +9,4 @@ export { inputState } from './inputState';
 export type { InputState } from './inputState';
 export { checkVerdict, fixPrompt, checkCommandFor, fixOutputBytes } from './checks';
 export type { CheckVerdict } from './checks';
+export { agentPorts, envFileName } from './worktreeEnv';

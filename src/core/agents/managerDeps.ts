@@ -8,6 +8,7 @@ import type {
   FolderWatcher,
   Logger,
   ManagerSettings,
+  PortProbe,
   StateStore,
 } from '../ports';
 import type { ChangeGit, RefGit, WorktreeGit, WorktreeSetupGit } from '../git';
@@ -48,4 +49,6 @@ export interface AgentManagerDeps {
    * not in this one, stays running while its process does instead of being marked detached.
    */
   readonly processAlive: (pid: number) => boolean;
+  /** Tells which ports of `parallelAgents.portRange` are in use; without it only the agents' records count. */
+  readonly portProbe?: PortProbe;
 }

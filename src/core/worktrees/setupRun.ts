@@ -133,7 +133,7 @@ export function setupRequest(record: AgentRecord, argv: readonly string[]): Laun
     file: argv[0],
     args: argv.slice(1),
     cwd: record.cwd,
-    env: {},
+    env: { ...record.worktreeEnv?.vars },
     logPath: record.logPath ?? '',
     banner: `──── setup: ${commandText(argv)}`,
   };

@@ -6,6 +6,7 @@ import { joinPath, parentDir } from '../../util/paths';
 import { TaskNode } from './planNodes';
 import type { AgentsViewModel } from './agentsViewModel';
 import { agentDescription, agentTooltip, changeLetters, resultSummary, statusIcon } from './presentation';
+import { portsBadge, portsContext } from './portsText';
 
 /**
  * One row kind of the Agents view. A node holds keys only (ids, paths) and reads what it shows
@@ -39,8 +40,11 @@ export class AgentNode implements ViewNode {
       r.changedFiles.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
     );
     item.id = r.id;
+    const ports = portsBadge(r);
     item.description =
-      agentDescription(r, model.now()) + (overlapping.length > 0 ? ` · ⚠ ${vscode.l10n.t('overlaps')}` : '');
+      agentDescription(r, model.now()) +
+      (ports ? ` · ${ports}` : '') +
+      (overlapping.length > 0 ? ` · ⚠ ${vscode.l10n.t('overlaps')}` : '');
     item.iconPath = statusIcon(r.status);
     item.tooltip = agentTooltip(r);
     if (overlapping.length > 0) {
@@ -51,7 +55,8 @@ export class AgentNode implements ViewNode {
     // e.g. "agent.running.worktree.headless": menus match on the parts they need. A missing
     // worktree takes the status's place, so no menu that needs the folder matches.
     // A checked agent gets a last part, e.g. ".check-failed" (Fix Failing Check shows for that one only).
-    item.contextValue = `agent.${r.worktreeMissing ? 'missing' : r.status}.${r.isolation}.${r.mode}${r.check ? `.check-${r.check.state}` : ''}`;
+    // An agent holding ports gets ".ports" before it (Open in Browser).
+    item.contextValue = `agent.${r.worktreeMissing ? 'missing' : r.status}.${r.isolation}.${r.mode}${portsContext(r)}${r.check ? `.check-${r.check.state}` : ''}`;
     if (resultSummary(r) !== undefined) {
       // An agent that changed no file has its answer as its outcome: a click opens it.
       item.command = { command: commands.showResult, title: vscode.l10n.t('Show Agent Result'), arguments: [r.id] };

@@ -13,6 +13,7 @@ import { viewedCount } from '../../core/review';
 import { elapsed, firstLine, formatDuration, statsText } from '../account/accountText';
 import { storedErrorText, translate } from '../errorMessages';
 import { runningClock } from './clock';
+import { portsRow } from './portsText';
 
 const statusIcons: Record<AgentStatus, [icon: string, color?: string]> = {
   queued: ['clock', 'charts.yellow'],
@@ -215,6 +216,7 @@ export function agentTooltip(record: AgentRecord): vscode.MarkdownString {
     ],
     [vscode.l10n.t('Error'), errorText(record)],
     [vscode.l10n.t('Check'), checkRow(record.check)],
+    [vscode.l10n.t('Ports'), portsRow(record)],
     ...activityRows(record.activity),
   ];
   for (const [name, value] of rows) {

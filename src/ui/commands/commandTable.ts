@@ -10,6 +10,7 @@ import type { TerminalRunner } from '../../host/terminalRunner';
 import type { AgentOutputViews } from '../outputViews';
 import { agentCommands } from './agentCommands';
 import { checkCommands } from './checkCommands';
+import { openInBrowserCommand } from './browserCommand';
 import type { CommandHandler } from './commandRunner';
 import { type DispatchArgs, type DispatchDeps, dispatchCommand } from './dispatchCommand';
 import { forecastConflicts } from './forecastCommand';
@@ -94,6 +95,7 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
     [commands.showOutput]: agent.showOutput,
     [commands.openFullLog]: agent.openFullLog,
     [commands.showResult]: agent.showResult,
+    [commands.openInBrowser]: openInBrowserCommand(deps.manager),
     [commands.openWorktree]: agent.openWorktree,
     [commands.revealTerminal]: agent.revealTerminal,
     [commands.reopenTerminal]: agent.reopenTerminal,
