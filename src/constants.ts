@@ -82,6 +82,7 @@ export const settings = {
   checkCommand: 'checkCommand',
   symlinkFolders: 'symlinkFolders',
   initSubmodules: 'initSubmodules',
+  worktreePool: 'worktreePool',
 } as const;
 
 export const schemes = {

@@ -227,6 +227,8 @@ export interface ManagerSettings {
    * own `checkCommand` takes its place. Undefined or empty: no check.
    */
   readonly checkCommand?: readonly string[];
+  /** Warm worktrees kept per repository for dispatches to take (core/worktrees/worktreePool.ts); 0/undefined: none. */
+  readonly worktreePool?: number;
 }
 
 /** Who holds a repository's landing lock, as its lock file says. */

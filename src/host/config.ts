@@ -41,6 +41,7 @@ export class Config {
       checkCommand: this.checkCommand(),
       symlinkFolders: this.symlinkFolders(),
       initSubmodules: this.initSubmodules(),
+      worktreePool: this.worktreePool(),
     };
   }
 
@@ -78,6 +79,12 @@ export class Config {
   worktreeRoot(): string | undefined {
     const value = this.section.inspect<string>(settings.worktreeRoot)?.globalValue?.trim();
     return value ? value : undefined;
+  }
+
+  /** Warm worktrees kept per repository (0 = none); machine-scoped: they take the user's disk. */
+  worktreePool(): number {
+    const value = this.section.inspect<number>(settings.worktreePool)?.globalValue;
+    return typeof value === 'number' && Number.isInteger(value) && value > 0 ? Math.min(value, 16) : 0;
   }
 
   /** argv run in each new worktree before its agent; machine-scoped, since it is a command to run. */

@@ -113,10 +113,10 @@ export class AgentManager implements Disposable {
       plan: options.plan,
     };
     this.records.add(record);
+    let warm = false;
     try {
-      if (reserved) {
-        await createWorktree(this.deps.fs, this.deps.git, repoRoot, reserved, baseSha);
-      }
+      warm =
+        !!reserved && (await createWorktree(this.deps.fs, this.deps.git, repoRoot, reserved, baseSha, this.deps.pool));
     } catch (e) {
       this.records.delete(id);
       throw e;
@@ -124,7 +124,7 @@ export class AgentManager implements Disposable {
       reserved?.release();
     }
     const start = () => this.runs.launch(this.get(id), executable, profile.args, prompt);
-    if (place.worktreePath) {
+    if (place.worktreePath && !warm) {
       await this.runs.prepareThenStart(record, settings, start);
     } else {
       start();

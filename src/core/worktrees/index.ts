@@ -10,3 +10,6 @@ export { WorktreeNames, createWorktree } from './worktreeNames';
 export { WorktreePrep, commandText } from './worktreePrep';
 export { SetupRun, setupRunId } from './setupRun';
 export type { SetupEnd } from './setupRun';
+export { WorktreePool, maxPoolSize, poolDirFor, poolFolderName, poolSize } from './worktreePool';
+export type { PoolDeps, PoolSettings, PoolUsage } from './worktreePool';
+export type { PoolDisk, PoolEntryInfo, PoolGit, PoolMeta } from './poolPorts';
