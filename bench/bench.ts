@@ -2,7 +2,7 @@
 // bench-results/bench.json. Timings are never asserted (the machine is noisy): a missed target is
 // information and the exit code stays 0; only a bench that broke exits non-zero.
 // Usage: node out/bench/bench.js [--only=overhead,burst,discard,costs,plan,tmpfs,profile,activation,
-//   bundle,propagation,registry,output,chatty,idle,hunks,forecast,review] [--files=10000[,50000]]
+//   bundle,propagation,registry,output,chatty,idle,hunks,forecast,review,pool] [--files=10000[,50000]]
 //   [--agents=16]; through npm: npm run bench -- --only=overhead,burst,discard --files=10000,50000
 // --files: files of the generated repository (folders of 100), one size after another (in
 // bench.json under byFiles when several); --agents: dispatches at once (burst).
@@ -31,11 +31,13 @@ import { type BenchRepo, createBenchRepo, memoryTempDir } from './repo';
 import { measurePropagation } from './registry/propagation';
 import { measureRegistry } from './registry/section';
 import { printDetails, rows, targets } from './report';
+import { measurePool } from './pool';
 import { measureReviewAll } from './reviewAll/measure';
 import { errorText, printTable } from './stats';
 
 const sections = [
   'overhead',
+  'pool',
   'burst',
   'costs',
   'plan',
@@ -130,13 +132,17 @@ async function gitSections(files: number, into: Record<string, unknown>): Promis
   const run = (name: Section, body: () => Promise<unknown>) =>
     section(name, body, into, fileCounts.length > 1 ? `${name} (${files} files)` : name);
   const memory = memoryTempDir();
-  if (['overhead', 'burst', 'costs', 'plan', 'discard'].some((s) => only.has(s)) || (!memory && only.has('profile'))) {
+  if (
+    ['overhead', 'burst', 'costs', 'plan', 'discard', 'pool'].some((s) => only.has(s)) ||
+    (!memory && only.has('profile'))
+  ) {
     await withRepo(os.tmpdir(), files, async (repo, bench) => {
       await run('overhead', async () => ({ ...where(repo), ...(await measureOverhead(bench, repo)) }));
       await run('burst', async () => ({ ...where(repo), ...(await measureBurst(bench, repo, agents)) }));
       await run('discard', async () => ({ ...where(repo), ...(await measureDiscard(bench, repo)) }));
       await run('costs', async () => ({ ...where(repo), comparisons: await measureGitCosts(repo) }));
       await run('plan', async () => ({ ...where(repo), ...(await measurePlan(bench, repo)) }));
+      await run('pool', async () => ({ ...where(repo), ...(await measurePool(repo, demoScript)) }));
       if (!memory) {
         await run('profile', async () => ({ ...where(repo), ...(await profileDispatch(repo, demoScript)) }));
       }

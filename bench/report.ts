@@ -3,6 +3,7 @@ import { chattyRows, idleRows } from './chatty/rows';
 import type { Comparison } from './gitCosts';
 import { outputTargetRatio } from './outputView';
 import { registryRows } from './registry/rows';
+import { poolTargetMs } from './pool';
 import { reviewAllTargetMs } from './reviewAll/measure';
 import { ms, type Row } from './stats';
 
@@ -50,6 +51,19 @@ export function rows(results: Record<string, unknown>): Row[] {
       target: `≤ ${targets.gitProcessesBesidesAdd + 2}`,
       pass: most <= targets.gitProcessesBesidesAdd + 2,
     });
+  }
+  if (r.pool) {
+    const p = r.pool;
+    out.push({
+      figure: `dispatch from the pool → running (median of ${p.runs}, ${thousands(p.files)} files, ${p.fileSystem})`,
+      value: ms(p.medianPoolDispatchMs),
+      target: `≤ ${poolTargetMs} ms`,
+      pass: p.medianPoolDispatchMs <= poolTargetMs,
+    });
+    out.push({ figure: '  plain git worktree add (same run)', value: ms(p.medianPlainAddMs) });
+    out.push({ figure: '  pool dispatch ÷ plain add', value: `${p.ratio.toFixed(2)}×` });
+    out.push({ figure: '  commit, then dispatch at once (entry moved 1 commit)', value: ms(p.medianAfterCommitMs) });
+    out.push({ figure: '  disk of one pool entry', value: `${(p.entryBytes / 1024 ** 2).toFixed(1)} MB` });
   }
   if (r.tmpfs) {
     const { fileSystem, tempDir, overhead: t, burst: b, burstWithoutChangeSets: w } = r.tmpfs;

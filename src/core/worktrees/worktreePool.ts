@@ -9,23 +9,13 @@
  * view nor reconcile ever lists them. Size 0 removes them all.
  */
 import type { WorktreeSetupGit } from '../git';
-import type { Logger, ManagerSettings } from '../ports';
+import type { Logger } from '../ports';
 import { type Disposable, Emitter } from '../../util/event';
 import { SerialQueue } from '../../util/async';
 import { joinPath } from '../../util/paths';
 import type { PoolDisk, PoolEntryInfo, PoolGit, PoolMeta } from './poolPorts';
-import { WorktreeNames } from './worktreeNames';
+import { type PoolSettings, poolDirFor, poolSize } from './poolSettings';
 import type { WorktreePrep } from './worktreePrep';
-
-/** The most pool entries kept per repository, whatever the setting says. */
-export const maxPoolSize = 16;
-/** Folder of the pool under the worktree root; a dot name, so it never matches an agent's slug. */
-export const poolFolderName = '.pool';
-
-export type PoolSettings = Pick<
-  ManagerSettings,
-  'worktreeRoot' | 'setupCommand' | 'symlinkFolders' | 'initSubmodules' | 'worktreePool'
->;
 
 export interface PoolDeps {
   readonly git: PoolGit;
@@ -42,15 +32,6 @@ export interface PoolDeps {
 export interface PoolUsage {
   readonly entries: number;
   readonly bytes: number;
-}
-
-export function poolSize(settings: Pick<ManagerSettings, 'worktreePool'>): number {
-  const n = settings.worktreePool ?? 0;
-  return Number.isInteger(n) && n > 0 ? Math.min(n, maxPoolSize) : 0;
-}
-
-export function poolDirFor(repoRoot: string, settings: PoolSettings): string {
-  return joinPath(WorktreeNames.rootFor(repoRoot, settings as ManagerSettings), poolFolderName);
 }
 
 export class WorktreePool implements Disposable {
@@ -191,7 +172,7 @@ export class WorktreePool implements Disposable {
         await this.remove(repoRoot, entry.dir);
         continue;
       }
-      if (meta.head === head || (await this.bringForward(repoRoot, entry.dir, meta, head, settings))) {
+      if (meta.head === head || (await this.bringForward(repoRoot, entry.dir, head, settings))) {
         kept++;
       }
     }
@@ -226,15 +207,15 @@ export class WorktreePool implements Disposable {
     return false;
   }
 
-  /** An entry behind HEAD moves there; its setup command runs again, since its output may depend on the files. */
-  private async bringForward(
-    repoRoot: string,
-    dir: string,
-    meta: PoolMeta,
-    head: string,
-    settings: PoolSettings,
-  ): Promise<boolean> {
-    await this.deps.disk.writeMeta(dir, { ...meta, state: 'filling' });
+  /**
+   * An entry behind HEAD moves there; its setup command runs again, since its output may depend on
+   * the files. False when it is gone (taken meanwhile, or failed and removed).
+   */
+  private async bringForward(repoRoot: string, dir: string, head: string, settings: PoolSettings): Promise<boolean> {
+    // Claimed like a dispatch claims it, so no dispatch takes it while it moves.
+    if (!(await this.deps.disk.claim(dir))) {
+      return false;
+    }
     try {
       await this.deps.git.moveDetached(dir, head);
       if (await this.prepare(repoRoot, dir, head, settings, false)) {

@@ -1,8 +1,9 @@
 /**
  * The git side of the warm worktree pool (core/worktrees/worktreePool.ts). Filling runs at the
  * lowest priority and holds the repository's write queue only to register the worktree; taking
- * one for a dispatch is two git processes on the queue: `worktree move` (a rename) and
- * `checkout -b` (a ref and the files that differ from the entry's commit, none when it is at it).
+ * one for a dispatch is three small git processes on the queue: `worktree move` (a rename), then
+ * for an entry at the dispatch's commit `update-ref` (the new branch) and `symbolic-ref` (HEAD),
+ * or for one behind it `checkout -b` (the branch and the files that differ).
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
@@ -61,10 +62,25 @@ export class NodePoolGit implements PoolGit {
       await this.runner.run(repoRoot, ['worktree', 'move', dir, target], { reason: 'worktreeFailed' });
       let branchMade = false;
       try {
-        // Moves HEAD to exactly `sha` (an entry behind it gets only the files that changed since).
-        // A checkout that fails creates no branch: git makes it only once the files are switched.
-        await this.runner.run(target, ['checkout', '--quiet', '-b', branch, sha], { reason: 'worktreeFailed' });
-        branchMade = true;
+        const moved = await readRegistration(this.runner, repoRoot, target);
+        if (moved?.detached && moved.head === sha) {
+          // At the commit already: the branch and HEAD only, no walk over the files (`checkout -b`
+          // would stat every one). The empty old value makes update-ref refuse a branch that exists.
+          await this.runner.run(
+            repoRoot,
+            ['update-ref', '-m', `branch: Created from ${sha}`, `refs/heads/${branch}`, sha, ''],
+            {
+              reason: 'worktreeFailed',
+            },
+          );
+          branchMade = true;
+          await this.runner.run(target, ['symbolic-ref', 'HEAD', `refs/heads/${branch}`], { reason: 'worktreeFailed' });
+        } else {
+          // Moves HEAD to exactly `sha`, writing only the files that changed since the entry's commit.
+          // A checkout that fails creates no branch: git makes it only once the files are switched.
+          await this.runner.run(target, ['checkout', '--quiet', '-b', branch, sha], { reason: 'worktreeFailed' });
+          branchMade = true;
+        }
         const entry = await readRegistration(this.runner, repoRoot, target);
         if (entry?.branch !== `refs/heads/${branch}` || entry.head !== sha) {
           throw new AgentError('worktreeNotCreated', {
