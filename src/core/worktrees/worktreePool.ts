@@ -160,6 +160,10 @@ export class WorktreePool implements Disposable {
     const head = size > 0 ? await this.deps.git.head(repoRoot) : '';
     let kept = 0;
     for (const entry of entries) {
+      if (this.disposed) {
+        // A window closing keeps its pool: the next one finds it.
+        return;
+      }
       if (entry.claimed || (entry.meta?.state === 'filling' && entry.fillerAlive)) {
         continue;
       }
@@ -168,7 +172,7 @@ export class WorktreePool implements Disposable {
         meta?.state === 'ready' &&
         kept < size &&
         meta.fingerprint === (await this.fingerprint(repoRoot, settings, meta.includes));
-      if (!fresh || this.disposed) {
+      if (!fresh) {
         await this.remove(repoRoot, entry.dir);
         continue;
       }
