@@ -1,8 +1,11 @@
 // `npm run bench`: the performance figures of the issue, each with its target, as a table and as
 // bench-results/bench.json. Timings are never asserted (the machine is noisy): a missed target is
 // information and the exit code stays 0; only a bench that broke exits non-zero.
-// Usage: node out/bench/bench.js [--only=overhead,burst,costs,plan,tmpfs,profile,activation,bundle,
-//   propagation,registry,output,chatty,idle,hunks,forecast,review]; through npm: npm run bench -- --only=propagation,registry
+// Usage: node out/bench/bench.js [--only=overhead,burst,discard,costs,plan,tmpfs,profile,activation,
+//   bundle,propagation,registry,output,chatty,idle,hunks,forecast,review,pool] [--files=10000[,50000]]
+//   [--agents=16]; through npm: npm run bench -- --only=overhead,burst,discard --files=10000,50000
+// --files: files of the generated repository (folders of 100), one size after another (in
+// bench.json under byFiles when several); --agents: dispatches at once (burst).
 // The git figures use a repository in os.tmpdir() (set TMPDIR to move it); when a memory file
 // system exists (/dev/shm), the overhead is measured there too, disk excluded, and so is the
 // breakdown of a dispatch's steps.
@@ -28,11 +31,13 @@ import { type BenchRepo, createBenchRepo, memoryTempDir } from './repo';
 import { measurePropagation } from './registry/propagation';
 import { measureRegistry } from './registry/section';
 import { printDetails, rows, targets } from './report';
+import { measurePool } from './pool';
 import { measureReviewAll } from './reviewAll/measure';
 import { errorText, printTable } from './stats';
 
 const sections = [
   'overhead',
+  'pool',
   'burst',
   'costs',
   'plan',
@@ -53,41 +58,56 @@ const sections = [
 type Section = (typeof sections)[number];
 
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
-/** `--name=N`: a whole number of at least `least`, else `fallback`. */
-function numberArg(name: string, fallback: number, least: number): number {
+/** `--name=N[,M…]`: whole numbers of at least `least`, else `fallback`. */
+function numbersArg(name: string, fallback: readonly number[], least: number): number[] {
   const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  const value = arg ? Number.parseInt(arg.slice(name.length + 3), 10) : fallback;
-  if (!Number.isFinite(value) || value < least) {
-    throw new Error(`--${name} wants a whole number of at least ${least}, got ${arg}`);
+  const values = arg
+    ? arg
+        .slice(name.length + 3)
+        .split(',')
+        .map((v) => Number.parseInt(v, 10))
+    : [...fallback];
+  if (values.length === 0 || values.some((v) => !Number.isFinite(v) || v < least)) {
+    throw new Error(`--${name} wants whole numbers of at least ${least}, got ${arg}`);
   }
-  return value;
+  return values;
 }
-/** Files of the generated repository, in folders of 100 (rounded up). */
-const files = numberArg('files', 10_000, 100);
+/** Files of the generated repository, in folders of 100 (rounded up); several sizes run one after another. */
+const fileCounts = numbersArg('files', [10_000], 100);
 /** Dispatches at once in the burst figure. */
-const agents = numberArg('agents', 16, 1);
+const [agents] = numbersArg('agents', [16], 1);
 const only = new Set(onlyArg ? onlyArg.slice('--only='.length).split(',') : sections);
 const results: Record<string, unknown> = {};
+const loadAtStart = os.loadavg();
 const errors: Record<string, string> = {};
 
-async function section(name: Section, body: () => Promise<unknown>): Promise<void> {
+async function section(
+  name: Section,
+  body: () => Promise<unknown>,
+  into: Record<string, unknown> = results,
+  label: string = name,
+): Promise<void> {
   if (!only.has(name)) {
     return;
   }
-  console.log(`[bench] ${name}...`);
+  console.log(`[bench] ${label}...`);
   const started = Date.now();
   try {
-    results[name] = await body();
+    into[name] = await body();
   } catch (e) {
-    errors[name] = e instanceof Error ? (e.stack ?? e.message) : String(e);
-    console.error(`[bench] ${name} broke: ${errorText(e)}`);
+    errors[label] = e instanceof Error ? (e.stack ?? e.message) : String(e);
+    console.error(`[bench] ${label} broke: ${errorText(e)}`);
   }
-  console.log(`[bench] ${name} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`[bench] ${label} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 const demoScript = join(repoRoot, 'dist', 'demoAgent.js');
 
-async function withRepo(base: string, body: (repo: BenchRepo, bench: BenchManager) => Promise<void>): Promise<void> {
+async function withRepo(
+  base: string,
+  files: number,
+  body: (repo: BenchRepo, bench: BenchManager) => Promise<void>,
+): Promise<void> {
   if (!existsSync(demoScript)) {
     throw new Error(`${demoScript} is missing: run node scripts/build.mjs first`);
   }
@@ -107,23 +127,30 @@ async function withRepo(base: string, body: (repo: BenchRepo, bench: BenchManage
 
 const where = (repo: BenchRepo) => ({ fileSystem: repo.fsType, tempDir: repo.base });
 
-async function gitSections(): Promise<void> {
+/** The git figures on a repository of `files` files, into `into`. */
+async function gitSections(files: number, into: Record<string, unknown>): Promise<void> {
+  const run = (name: Section, body: () => Promise<unknown>) =>
+    section(name, body, into, fileCounts.length > 1 ? `${name} (${files} files)` : name);
   const memory = memoryTempDir();
-  if (['overhead', 'burst', 'costs', 'plan', 'discard'].some((s) => only.has(s)) || (!memory && only.has('profile'))) {
-    await withRepo(os.tmpdir(), async (repo, bench) => {
-      await section('overhead', async () => ({ ...where(repo), ...(await measureOverhead(bench, repo)) }));
-      await section('burst', async () => ({ ...where(repo), ...(await measureBurst(bench, repo, agents)) }));
-      await section('discard', async () => ({ ...where(repo), ...(await measureDiscard(bench, repo)) }));
-      await section('costs', async () => ({ ...where(repo), comparisons: await measureGitCosts(repo) }));
-      await section('plan', async () => ({ ...where(repo), ...(await measurePlan(bench, repo)) }));
+  if (
+    ['overhead', 'burst', 'costs', 'plan', 'discard', 'pool'].some((s) => only.has(s)) ||
+    (!memory && only.has('profile'))
+  ) {
+    await withRepo(os.tmpdir(), files, async (repo, bench) => {
+      await run('overhead', async () => ({ ...where(repo), ...(await measureOverhead(bench, repo)) }));
+      await run('burst', async () => ({ ...where(repo), ...(await measureBurst(bench, repo, agents)) }));
+      await run('discard', async () => ({ ...where(repo), ...(await measureDiscard(bench, repo)) }));
+      await run('costs', async () => ({ ...where(repo), comparisons: await measureGitCosts(repo) }));
+      await run('plan', async () => ({ ...where(repo), ...(await measurePlan(bench, repo)) }));
+      await run('pool', async () => ({ ...where(repo), ...(await measurePool(repo, demoScript)) }));
       if (!memory) {
-        await section('profile', async () => ({ ...where(repo), ...(await profileDispatch(repo, demoScript)) }));
+        await run('profile', async () => ({ ...where(repo), ...(await profileDispatch(repo, demoScript)) }));
       }
     });
   }
   if (memory && (only.has('tmpfs') || only.has('profile'))) {
-    await withRepo(memory, async (repo, bench) => {
-      await section('tmpfs', async () => {
+    await withRepo(memory, files, async (repo, bench) => {
+      await run('tmpfs', async () => {
         const overhead = await measureOverhead(bench, repo, 9);
         const burst = await measureBurst(bench, repo, agents);
         const noRefresh = createBenchManager(repo, demoScript, withoutChangeSets);
@@ -140,7 +167,7 @@ async function gitSections(): Promise<void> {
           noRefresh.dispose();
         }
       });
-      await section('profile', async () => ({ ...where(repo), ...(await profileDispatch(repo, demoScript)) }));
+      await run('profile', async () => ({ ...where(repo), ...(await profileDispatch(repo, demoScript)) }));
     });
   }
 }
@@ -154,11 +181,16 @@ function gitVersion(): string {
 }
 
 async function main(): Promise<void> {
-  try {
-    await gitSections();
-  } catch (e) {
-    errors.setup = errorText(e);
-    console.error(`[bench] the git repository could not be set up: ${errorText(e)}`);
+  // One size: its figures at the top level of bench.json; several: under byFiles, by size.
+  const bySize: Record<string, Record<string, unknown>> = {};
+  for (const files of fileCounts) {
+    const into = fileCounts.length > 1 ? (bySize[files] = {}) : results;
+    try {
+      await gitSections(files, into);
+    } catch (e) {
+      errors[`setup (${files} files)`] = errorText(e);
+      console.error(`[bench] the git repository could not be set up: ${errorText(e)}`);
+    }
   }
   await section('activation', measureActivation);
   await section('bundle', measureBundle);
@@ -171,6 +203,14 @@ async function main(): Promise<void> {
   await section('forecast', measureForecast);
   await section('review', () => measureReviewAll());
 
+  if (fileCounts.length > 1) {
+    results.byFiles = bySize;
+  }
+  for (const [files, sized] of Object.entries(bySize)) {
+    console.log(`\n${files} files:`);
+    printTable(rows(sized));
+    printDetails(sized);
+  }
   console.log('');
   printTable(rows(results));
   printDetails(results);
@@ -179,6 +219,10 @@ async function main(): Promise<void> {
   const machine = {
     platform: `${os.platform()} ${os.release()}`,
     cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    memoryGb: Math.round(os.totalmem() / 1024 ** 3),
+    /** 1, 5 and 15-minute load averages when the bench started and ended: other work on the machine. */
+    loadAverage: { start: loadAtStart, end: os.loadavg() },
     node: process.version,
     git: gitVersion(),
   };

@@ -1,7 +1,9 @@
-// Figures 1 and 2: what a dispatch costs beyond the `git worktree add` it cannot avoid, alone and
-// eight at once.
+// Figures 1 and 2: what a dispatch costs beyond the `git worktree add` it cannot avoid, alone (and
+// how many git processes it runs) and many at once (against the faster of the same number of plain
+// adds one after another and all at once).
+import * as path from 'node:path';
 import type { BenchManager } from './manager';
-import { type BenchRepo, plainWorktreeAdd, removePlainWorktree } from './repo';
+import { type BenchRepo, cleanUpFailedAdd, plainWorktreeAdd, removePlainWorktree } from './repo';
 import { errorText, median, now, round, sleep, timed } from './stats';
 
 /** Lets the disk write back what the last removal dirtied before the next timed step. */
@@ -9,6 +11,9 @@ const settleMs = 300;
 
 export interface OverheadResult {
   readonly runs: number;
+  readonly files: number;
+  /** Git processes the GitRunner started from dispatch() until it resolved, each run; the plain add is one. */
+  readonly gitProcesses: number[];
   readonly dispatchMs: number[];
   readonly firstOutputMs: number[];
   readonly plainAddMs: number[];
@@ -25,10 +30,12 @@ async function timedDispatch(
   bench: BenchManager,
   repo: BenchRepo,
   title: string,
-): Promise<{ dispatchMs: number; firstOutputMs: number }> {
+): Promise<{ dispatchMs: number; firstOutputMs: number; gitProcesses: number }> {
+  const processesBefore = bench.git.runner.processCount;
   const started = now();
   const record = await bench.manager.dispatch({ prompt: 'print hi', profile: 'demo', folder: repo.dir, title });
   const dispatchMs = now() - started;
+  const gitProcesses = bench.git.runner.processCount - processesBefore;
   if (record.status !== 'running') {
     throw new Error(`dispatch resolved with status ${record.status}${record.error ? `: ${record.error}` : ''}`);
   }
@@ -38,7 +45,7 @@ async function timedDispatch(
   }
   const firstOutputMs = (bench.firstOutput.get(record.id) ?? Number.NaN) - started;
   await bench.discard(record.id);
-  return { dispatchMs, firstOutputMs };
+  return { dispatchMs, firstOutputMs, gitProcesses };
 }
 
 async function timedPlainAdd(repo: BenchRepo, name: string): Promise<number> {
@@ -54,12 +61,14 @@ export async function measureOverhead(bench: BenchManager, repo: BenchRepo, runs
   const dispatchMs: number[] = [];
   const firstOutputMs: number[] = [];
   const plainAddMs: number[] = [];
+  const gitProcesses: number[] = [];
   for (let i = 0; i < runs; i++) {
     const steps = [
       async () => {
         const r = await timedDispatch(bench, repo, `overhead ${i}`);
         dispatchMs.push(r.dispatchMs);
         firstOutputMs.push(r.firstOutputMs);
+        gitProcesses.push(r.gitProcesses);
       },
       async () => {
         plainAddMs.push(await timedPlainAdd(repo, `overhead-${i}`));
@@ -74,6 +83,8 @@ export async function measureOverhead(bench: BenchManager, repo: BenchRepo, runs
   const medianPlainAddMs = median(plainAddMs);
   return {
     runs,
+    files: repo.fileCount,
+    gitProcesses,
     dispatchMs: dispatchMs.map((v) => round(v)),
     firstOutputMs: firstOutputMs.map((v) => round(v)),
     plainAddMs: plainAddMs.map((v) => round(v)),
@@ -87,6 +98,7 @@ export async function measureOverhead(bench: BenchManager, repo: BenchRepo, runs
 
 export interface BurstResult {
   readonly count: number;
+  readonly files: number;
   /** From the first dispatch() call until all have resolved (every agent started or failed). */
   readonly allRunningMs: number;
   /** Each dispatch's own time from the common start until it resolved. */
@@ -95,17 +107,75 @@ export interface BurstResult {
   readonly failureMessages: string[];
   readonly distinctWorktrees: number;
   readonly sequentialPlainAddMs: number;
-  /** allRunningMs / sequentialPlainAddMs. */
+  /** The same number of plain `git worktree add` started at once; git's own races may fail some. */
+  readonly parallelPlainAddMs: number;
+  readonly parallelPlainFailures: number;
+  /** allRunningMs / the faster of sequentialPlainAddMs and parallelPlainAddMs. */
   readonly ratio: number;
+  /** allRunningMs / sequentialPlainAddMs. */
+  readonly ratioToSequential: number;
+  /** The same number of worktrees added at once by the git object dispatch uses, no agent launched. */
+  readonly gitOnlyMs: number;
+  /** gitOnlyMs / the faster plain way. */
+  readonly gitOnlyRatio: number;
 }
 
-export async function measureBurst(bench: BenchManager, repo: BenchRepo, count = 8): Promise<BurstResult> {
+async function plainAdds(repo: BenchRepo, names: readonly string[], atOnce: boolean): Promise<[number, number]> {
+  await sleep(settleMs);
+  let failures = 0;
+  const add = (name: string) =>
+    plainWorktreeAdd(repo, name).then(
+      () => true,
+      () => {
+        failures++;
+        return false;
+      },
+    );
+  const { ms, value: added } = await timed(async () => {
+    if (atOnce) {
+      return Promise.all(names.map(add));
+    }
+    const done: boolean[] = [];
+    for (const name of names) {
+      done.push(await add(name));
+    }
+    return done;
+  });
+  for (const [i, name] of names.entries()) {
+    if (added[i]) {
+      await removePlainWorktree(repo, name);
+    } else {
+      await cleanUpFailedAdd(repo, name);
+    }
+  }
+  return [ms, failures];
+}
+
+/** Agents that outlive the burst, as real ones do: no end-of-run work of an early one is timed with the rest. */
+const burstPrompt = 'print hi\nsleep 120';
+
+/** The git part of the burst alone: `count` NodeGit.addWorktree at once, as dispatch makes them. */
+async function gitOnlyBurst(bench: BenchManager, repo: BenchRepo, count: number): Promise<number> {
+  await sleep(settleMs);
+  const targets = Array.from({ length: count }, (_, i) => path.join(repo.worktreeRoot, `git-only-${i}`));
+  const { ms } = await timed(() =>
+    Promise.all(targets.map((dir, i) => bench.git.addWorktree(repo.dir, dir, `plain/git-only-${i}`, repo.sha))),
+  );
+  for (const [i, dir] of targets.entries()) {
+    await bench.git.removeWorktree(repo.dir, dir, true);
+    await bench.git.deleteBranch(repo.dir, `plain/git-only-${i}`, true);
+  }
+  await bench.git.whenFilesDeleted();
+  return ms;
+}
+
+export async function measureBurst(bench: BenchManager, repo: BenchRepo, count = 16): Promise<BurstResult> {
   await sleep(settleMs);
   const started = now();
   const outcomes = await Promise.allSettled(
     Array.from({ length: count }, async (_, i) => {
       const record = await bench.manager.dispatch({
-        prompt: 'print hi',
+        prompt: burstPrompt,
         profile: 'demo',
         folder: repo.dir,
         title: 'burst',
@@ -115,38 +185,40 @@ export async function measureBurst(bench: BenchManager, repo: BenchRepo, count =
   );
   const allRunningMs = now() - started;
   const failureMessages: string[] = [];
-  const started8: { id: string; worktree?: string; ms: number }[] = [];
+  const startedAll: { id: string; worktree?: string; ms: number }[] = [];
   for (const o of outcomes) {
     if (o.status === 'rejected') {
       failureMessages.push(errorText(o.reason));
     } else if (o.value.record.status !== 'running') {
       failureMessages.push(`status ${o.value.record.status}: ${o.value.record.error ?? ''}`);
     } else {
-      started8.push({ id: o.value.record.id, worktree: o.value.record.worktreePath, ms: o.value.ms });
+      startedAll.push({ id: o.value.record.id, worktree: o.value.record.worktreePath, ms: o.value.ms });
     }
   }
-  for (const s of started8) {
+  for (const s of startedAll) {
+    await bench.manager.stop(s.id);
     await bench.discard(s.id);
   }
 
-  await sleep(settleMs);
   const names = Array.from({ length: count }, (_, i) => `burst-${i}`);
-  const sequential = await timed(async () => {
-    for (const name of names) {
-      await plainWorktreeAdd(repo, name);
-    }
-  });
-  for (const name of names) {
-    await removePlainWorktree(repo, name);
-  }
+  const [sequentialMs] = await plainAdds(repo, names, false);
+  const [parallelMs, parallelFailures] = await plainAdds(repo, names, true);
+  const gitOnlyMs = await gitOnlyBurst(bench, repo, count);
+  const faster = Math.min(sequentialMs, parallelMs);
   return {
     count,
+    files: repo.fileCount,
     allRunningMs: round(allRunningMs),
-    eachMs: started8.map((s) => round(s.ms)).sort((a, b) => a - b),
+    eachMs: startedAll.map((s) => round(s.ms)).sort((a, b) => a - b),
     failures: failureMessages.length,
     failureMessages,
-    distinctWorktrees: new Set(started8.map((s) => s.worktree)).size,
-    sequentialPlainAddMs: round(sequential.ms),
-    ratio: round(allRunningMs / sequential.ms, 3),
+    distinctWorktrees: new Set(startedAll.map((s) => s.worktree)).size,
+    sequentialPlainAddMs: round(sequentialMs),
+    parallelPlainAddMs: round(parallelMs),
+    parallelPlainFailures: parallelFailures,
+    ratio: round(allRunningMs / faster, 3),
+    gitOnlyMs: round(gitOnlyMs),
+    gitOnlyRatio: round(gitOnlyMs / faster, 3),
+    ratioToSequential: round(allRunningMs / sequentialMs, 3),
   };
 }

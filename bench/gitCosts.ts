@@ -1,5 +1,6 @@
 // Measurements behind the suggestions: what the GitRunner adds to one git process (chatty or silent),
-// and what `checkout.workers` saves on the worktree add itself.
+// what `checkout.workers` saves on the worktree add itself, and what an add split in two costs
+// (registered with --no-checkout, then checked out by one of three commands in the new worktree).
 import * as path from 'node:path';
 import { GitRunner } from '../src/node/git/runner';
 import { type BenchRepo, git, plainWorktreeAdd, removePlainWorktree } from './repo';
@@ -94,7 +95,30 @@ export async function measureGitCosts(repo: BenchRepo): Promise<Comparison[]> {
     ),
   );
   results.push(await compareCheckoutWorkers(repo));
+  for (const [label, checkout] of splitCheckouts) {
+    results.push(
+      await compareAdds(
+        repo,
+        `one command → --no-checkout + ${label}`,
+        (name) => plainWorktreeAdd(repo, name),
+        (name) => splitAdd(repo, name, checkout),
+      ),
+    );
+  }
   return results;
+}
+
+/** Ways to check out a worktree registered with --no-checkout; read-tree is the one worktreeCheckout.ts uses. */
+const splitCheckouts: readonly (readonly [string, readonly string[]])[] = [
+  ['read-tree -mu HEAD', ['read-tree', '-m', '-u', '--no-recurse-submodules', 'HEAD']],
+  ['reset --hard', ['reset', '--hard', '-q', '--no-recurse-submodules']],
+  ['checkout -f', ['checkout', '-f', '-q']],
+];
+
+async function splitAdd(repo: BenchRepo, name: string, checkout: readonly string[]): Promise<void> {
+  const target = path.join(repo.worktreeRoot, name);
+  await git(repo.dir, ['worktree', 'add', '--no-checkout', '-b', `plain/${name}`, target, repo.sha]);
+  await git(target, checkout);
 }
 
 let serial = 0;

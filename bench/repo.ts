@@ -131,3 +131,12 @@ export async function removePlainWorktree(repo: BenchRepo, name: string): Promis
   await git(repo.dir, ['worktree', 'remove', '--force', '--force', path.join(repo.worktreeRoot, name)]);
   await git(repo.dir, ['branch', '-D', `plain/${name}`]);
 }
+
+/** What a plain add that failed (git's own races when many run at once) may leave: registration, folder, branch. */
+export async function cleanUpFailedAdd(repo: BenchRepo, name: string): Promise<void> {
+  const target = path.join(repo.worktreeRoot, name);
+  await git(repo.dir, ['worktree', 'remove', '--force', '--force', target]).catch(() => undefined);
+  await fs.rm(target, { recursive: true, force: true });
+  await git(repo.dir, ['worktree', 'prune']);
+  await git(repo.dir, ['branch', '-D', `plain/${name}`]).catch(() => undefined);
+}

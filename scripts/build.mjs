@@ -42,6 +42,8 @@ const configs = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/demoAgent/demoAgent.ts'], outfile: 'dist/demoAgent.js' },
   { ...common, entryPoints: ['src/supervisor/supervisor.ts'], outfile: 'dist/supervisor.js' },
+  // Run by VS Code (vscode:uninstall) without its API: removes the warm worktree pools.
+  { ...common, entryPoints: ['src/uninstall/uninstall.ts'], outfile: 'dist/uninstall.js' },
 ];
 if (!production) {
   const testEntries = ['test', 'bench'].flatMap((d) => {

@@ -83,6 +83,7 @@ export const settings = {
   checkCommand: 'checkCommand',
   symlinkFolders: 'symlinkFolders',
   initSubmodules: 'initSubmodules',
+  worktreePool: 'worktreePool',
   worktreeEnv: 'worktreeEnv',
   portRange: 'portRange',
 } as const;

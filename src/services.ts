@@ -8,12 +8,15 @@ import { AgentManager } from './core/agents';
 import type { Logger, RecordWriteWarnings } from './core/ports';
 import { PlanService } from './core/plans';
 import { Reconciler } from './core/reconcile';
+import { WorktreePool, WorktreePrep } from './core/worktrees';
 import type { Config } from './host/config';
 import { VscodeFolderWatcher } from './host/folderWatcher';
 import { MigratingStore } from './host/migratingStore';
 import { TerminalRunner } from './host/terminalRunner';
 import { PathExecutableResolver } from './node/executableResolver';
 import { NodeFileSystem } from './node/fileSystem';
+import { NodePoolDisk } from './node/poolDisk';
+import { NodePoolGit } from './node/git/worktreePool';
 import { createGit, type NodeGit } from './node/git/createGit';
 import { LiveProcesses } from './node/liveProcesses';
 import { pidAlive } from './supervisor/processIdentity';
@@ -43,6 +46,10 @@ export interface Services {
   readonly writeWarnings: RecordWriteWarnings;
   /** Finds executables on PATH: agent CLIs, and gh for Create Pull Request. */
   readonly resolver: PathExecutableResolver;
+  /** Warm worktrees for dispatches (parallelAgents.worktreePool). */
+  readonly pool: WorktreePool;
+  /** The repositories of the workspace folders. */
+  readonly repositories: () => Promise<string[]>;
 }
 
 export function createServices(context: vscode.ExtensionContext, config: Config, logger: Logger): Services {
@@ -74,7 +81,18 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     demoAgentScript: context.asAbsolutePath(path.join('dist', 'demoAgent.js')),
     runtime: process.execPath,
   });
+  const pool = new WorktreePool({
+    git: new NodePoolGit(git.runner, (repoRoot, dir, force) => git.removeWorktree(repoRoot, dir, force)),
+    disk: new NodePoolDisk(),
+    source: git,
+    prep: new WorktreePrep(fs, git, logger),
+    logger,
+    settings: () => managerSettings(),
+    newSlot: () => randomUUID().slice(0, 8),
+  });
+  context.subscriptions.push(pool);
   const manager = new AgentManager({
+    pool,
     git,
     fs,
     worktreeSource: git,
@@ -139,7 +157,19 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     }),
   });
   const registryProblems = () => [...agentStore.problems(), ...planStore.problems()];
-  return { git, terminals, manager, landing, plans, reconciler, registryProblems, writeWarnings: health, resolver };
+  return {
+    git,
+    terminals,
+    manager,
+    landing,
+    plans,
+    reconciler,
+    registryProblems,
+    writeWarnings: health,
+    resolver,
+    pool,
+    repositories: () => workspaceRepositories(git),
+  };
 }
 
 /**

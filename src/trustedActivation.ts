@@ -2,7 +2,7 @@
 // only in a trusted workspace (at activation, or when the user grants trust); extension.ts calls it.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { schemes } from './constants';
+import { schemes, settings } from './constants';
 import type { AgentRecord } from './core/agent';
 import { ReviewComments } from './core/review';
 import { Config } from './host/config';
@@ -32,6 +32,16 @@ import { AgentsStatusBar } from './ui/statusBar';
 import { showTimeline } from './ui/timeline/timelineSources';
 import { showRegistryProblems } from './ui/registryProblems';
 import { showRegistryWriteWarnings } from './ui/registryWriteWarning';
+import { showPoolUsage } from './ui/poolUsage';
+
+/** Settings a pool entry is made with: a change refreshes (or, at size 0, empties) the pools. */
+const poolSettings = [
+  settings.worktreePool,
+  settings.worktreeRoot,
+  settings.setupCommand,
+  settings.symlinkFolders,
+  settings.initSubmodules,
+];
 
 /** What the public API and the extension's lifetime need from the trusted services. */
 export interface Trusted {
@@ -54,8 +64,8 @@ export interface TrustedShell {
 export function activateTrusted(context: vscode.ExtensionContext, shell: TrustedShell): Trusted {
   const { logger, view, treeView, agentsChanged } = shell;
   const config = new Config(logger);
-  const { git, terminals, manager, landing, plans, reconciler, registryProblems, writeWarnings, resolver } =
-    createServices(context, config, logger);
+  const services = createServices(context, config, logger);
+  const { git, terminals, manager, landing, plans, reconciler, registryProblems, writeWarnings, resolver } = services;
   const overlaps = new OverlapModel(manager);
   const tree = new AgentsTreeProvider(manager, overlaps, plans, reconciler, treeView);
   const outputs = new AgentOutputViews(manager, logViewSource);
@@ -93,6 +103,12 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
     new HunkLensProvider({ manager, git, files }),
     showRegistryWriteWarnings(writeWarnings, (line) => logger.warn(line)),
     planDiagnostics,
+    showPoolUsage(services.pool, treeView),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (poolSettings.some((key) => e.affectsConfiguration(`${settings.section}.${key}`))) {
+        void services.pool.refreshAll();
+      }
+    }),
     ...registerCommands(
       commandTable({
         manager,
@@ -130,6 +146,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
       review.resume();
       showRegistryProblems(registryProblems());
       void reconciler.run().catch(() => undefined);
+      void services.repositories().then((roots) => services.pool.watch(roots));
     },
   };
 }

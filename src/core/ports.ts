@@ -229,6 +229,8 @@ export interface ManagerSettings {
    * own `checkCommand` takes its place. Undefined or empty: no check.
    */
   readonly checkCommand?: readonly string[];
+  /** Warm worktrees kept per repository for dispatches to take (core/worktrees/worktreePool.ts); 0/undefined: none. */
+  readonly worktreePool?: number;
   /** `parallelAgents.worktreeEnv` as set (user/machine): NAME → template; checked at each dispatch. */
   readonly worktreeEnv?: unknown;
   /** `parallelAgents.portRange`, e.g. "3100-3999"; undefined: that default. */

@@ -41,6 +41,7 @@ export class Config {
       checkCommand: this.checkCommand(),
       symlinkFolders: this.symlinkFolders(),
       initSubmodules: this.initSubmodules(),
+      worktreePool: this.worktreePool(),
       // Values go into the agents' environment (NODE_OPTIONS could run code): user/machine values only.
       worktreeEnv: this.section.inspect<unknown>(settings.worktreeEnv)?.globalValue,
       portRange: this.section.inspect<unknown>(settings.portRange)?.globalValue,
@@ -81,6 +82,12 @@ export class Config {
   worktreeRoot(): string | undefined {
     const value = this.section.inspect<string>(settings.worktreeRoot)?.globalValue?.trim();
     return value ? value : undefined;
+  }
+
+  /** Warm worktrees kept per repository (0 = none); machine-scoped: they take the user's disk. */
+  worktreePool(): number {
+    const value = this.section.inspect<number>(settings.worktreePool)?.globalValue;
+    return typeof value === 'number' && Number.isInteger(value) && value > 0 ? Math.min(value, 16) : 0;
   }
 
   /** argv run in each new worktree before its agent; machine-scoped, since it is a command to run. */

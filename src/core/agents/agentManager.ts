@@ -115,10 +115,11 @@ export class AgentManager implements Disposable {
       worktreeEnv,
     };
     this.records.add(record);
+    let warm = false;
     try {
-      if (reserved) {
-        await createWorktree(this.deps.fs, this.deps.git, repoRoot, reserved, baseSha);
-      }
+      // Variables of its own (worktreeEnv) go into its env file and setup command: no warm worktree then.
+      const pool = worktreeEnv ? undefined : this.deps.pool;
+      warm = !!reserved && (await createWorktree(this.deps.fs, this.deps.git, repoRoot, reserved, baseSha, pool));
     } catch (e) {
       this.records.delete(id);
       throw e;
@@ -126,7 +127,7 @@ export class AgentManager implements Disposable {
       reserved?.release();
     }
     const start = () => this.runs.launch(this.get(id), executable, profile.args, prompt);
-    if (place.worktreePath) {
+    if (place.worktreePath && !warm) {
       await this.runs.prepareThenStart(record, settings, start);
     } else {
       start();

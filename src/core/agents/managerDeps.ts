@@ -13,6 +13,7 @@ import type {
 } from '../ports';
 import type { ChangeGit, RefGit, WorktreeGit, WorktreeSetupGit } from '../git';
 import type { Profile } from '../clis';
+import type { WorktreePool } from '../worktrees';
 
 export interface DispatchOptions {
   readonly prompt: string;
@@ -49,6 +50,8 @@ export interface AgentManagerDeps {
    * not in this one, stays running while its process does instead of being marked detached.
    */
   readonly processAlive: (pid: number) => boolean;
+  /** Warm worktrees a dispatch takes instead of adding one (parallelAgents.worktreePool). */
+  readonly pool?: Pick<WorktreePool, 'take'>;
   /** Tells which ports of `parallelAgents.portRange` are in use; without it only the agents' records count. */
   readonly portProbe?: PortProbe;
 }

@@ -10,3 +10,8 @@ export { WorktreeNames, createWorktree } from './worktreeNames';
 export { WorktreePrep, commandText } from './worktreePrep';
 export { SetupRun, setupRunId } from './setupRun';
 export type { SetupEnd } from './setupRun';
+export { WorktreePool } from './worktreePool';
+export type { PoolDeps, PoolUsage } from './worktreePool';
+export { maxPoolSize, poolDirFor, poolFolderName, poolSize } from './poolSettings';
+export type { PoolSettings } from './poolSettings';
+export type { PoolDisk, PoolEntryInfo, PoolGit, PoolMeta } from './poolPorts';

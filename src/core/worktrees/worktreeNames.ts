@@ -4,6 +4,7 @@ import type { RefGit, WorktreeGit } from '../git';
 import type { FileSystemPort, ManagerSettings } from '../ports';
 import { SerialQueue } from '../../util/async';
 import { baseName, joinPath, parentDir } from '../../util/paths';
+import type { WorktreePool } from './worktreePool';
 
 export interface ReservedWorktree {
   readonly worktreePath: string;
@@ -65,14 +66,21 @@ export class WorktreeNames {
   }
 }
 
-/** Creates a reserved worktree and its branch at `baseSha`, and the folder that holds the worktrees. */
+/**
+ * Creates a reserved worktree and its branch at `baseSha`, and the folder that holds the worktrees.
+ * With a pool, a warm worktree is taken when one fits: true then (it is prepared and set up already).
+ */
 export async function createWorktree(
   fs: FileSystemPort,
   git: Pick<WorktreeGit, 'addWorktree'>,
   repoRoot: string,
   reserved: ReservedWorktree,
   baseSha: string,
-): Promise<void> {
+  pool?: Pick<WorktreePool, 'take'>,
+): Promise<boolean> {
+  if (pool && (await pool.take(repoRoot, reserved.worktreePath, reserved.branch, baseSha))) {
+    return true;
+  }
   const root = parentDir(reserved.worktreePath);
   await fs.mkdirp(root).catch((e: unknown) => {
     const why = e instanceof Error ? e.message : String(e);
@@ -82,4 +90,5 @@ export async function createWorktree(
     throw new AgentError('worktreeRootNotCreated', { path: root }, why);
   });
   await git.addWorktree(repoRoot, reserved.worktreePath, reserved.branch, baseSha);
+  return false;
 }

@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
+import { setPriority } from 'node:os';
 import { AgentError } from '../../core/errors';
 import { GitProcessError } from './errors';
 
@@ -60,6 +61,8 @@ export interface GitExecOptions {
   readonly signal?: AbortSignal;
   /** Streams stdout here instead of collecting it (large results); the result's stdout is then empty. */
   readonly onStdout?: (chunk: Buffer) => void;
+  /** Runs the process at the lowest CPU priority (and so, on Linux, the lowest I/O priority of its class). */
+  readonly lowPriority?: boolean;
 }
 
 export interface GitExecResult {
@@ -111,6 +114,9 @@ export function spawnGit(
       stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
+    if (options.lowPriority) {
+      lowerPriority(child.pid);
+    }
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let size = 0;
@@ -159,4 +165,15 @@ export function spawnGit(
       child.stdin.end(options.input);
     }
   });
+}
+
+/** Gives a child process the lowest priority (nice 19); a process already gone or a refusal is ignored. */
+export function lowerPriority(pid: number | undefined): void {
+  if (pid !== undefined) {
+    try {
+      setPriority(pid, 19);
+    } catch {
+      // Not allowed here, or already ended: it runs at normal priority.
+    }
+  }
 }

@@ -32,7 +32,7 @@ export async function checkOutNewWorktree(runner: GitRunner, add: NewWorktree): 
  * finds it there (core.hooksPath relative to the main worktree), run in the new worktree with a
  * null old head, the new head and 1. No process when there is no hook file.
  */
-async function postCheckoutHook(runner: GitRunner, add: NewWorktree): Promise<void> {
+export async function postCheckoutHook(runner: GitRunner, add: NewWorktree): Promise<void> {
   const hook = runner.hookPath(add.repoRoot, hookPathMaxAgeMs) ?? (await readHookPath(runner, add.repoRoot));
   const candidates = process.platform === 'win32' ? [hook, `${hook}.exe`] : [hook];
   if (!(await anyExists(candidates))) {
