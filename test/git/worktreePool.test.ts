@@ -211,6 +211,24 @@ describe('Warm worktree pool with real git', function () {
     await fx.finished(manager, b.id);
   });
 
+  it('an agent with variables of its own (worktreeEnv) takes no entry: its env file and setup command get its values', async () => {
+    const setupSeesIndex = [
+      process.execPath,
+      '-e',
+      "require('fs').writeFileSync('setup-ran', String(process.env.AGENT_INDEX))",
+    ];
+    settings = { ...settings, setupCommand: setupSeesIndex };
+    await filled();
+    settings = { ...settings, worktreeEnv: { AGENT_INDEX: '${agentIndex}' }, portRange: '3100-3999' };
+    const record = await dispatch('own-vars');
+    assert.equal(git(record.cwd, 'rev-parse', 'HEAD'), head());
+    assert.ok(!lines.some((l) => l.includes('taken from the pool')), lines.join('\n'));
+    assert.equal((await fx.finished(manager, record.id)).status, 'succeeded');
+    assert.equal(fs.readFileSync(path.join(record.cwd, 'setup-ran'), 'utf8'), '1', 'the setup command saw its value');
+    assert.match(fs.readFileSync(path.join(record.cwd, '.parallel-agents.env'), 'utf8'), /^AGENT_INDEX=1$/m);
+    assert.equal(registered().length, 2, 'the pool kept its entries');
+  });
+
   it('two dispatches at once never take the same entry: one from the pool, one added, both at HEAD', async () => {
     settings = { ...settings, worktreePool: 1 };
     await filled();
