@@ -2,7 +2,7 @@
 // bench-results/bench.json. Timings are never asserted (the machine is noisy): a missed target is
 // information and the exit code stays 0; only a bench that broke exits non-zero.
 // Usage: node out/bench/bench.js [--only=overhead,burst,discard,costs,plan,tmpfs,profile,activation,
-//   bundle,propagation,registry,output,chatty,idle,hunks,forecast,review,pool] [--files=10000[,50000]]
+//   bundle,propagation,registry,output,chatty,idle,hunks,forecast,review,pool,scale] [--files=10000[,50000]]
 //   [--agents=16]; through npm: npm run bench -- --only=overhead,burst,discard --files=10000,50000
 // --files: files of the generated repository (folders of 100), one size after another (in
 // bench.json under byFiles when several); --agents: dispatches at once (burst).
@@ -33,6 +33,7 @@ import { measureRegistry } from './registry/section';
 import { printDetails, rows, targets } from './report';
 import { measurePool } from './pool';
 import { measureReviewAll } from './reviewAll/measure';
+import { measureRefresh } from './scale/refresh';
 import { errorText, printTable } from './stats';
 
 const sections = [
@@ -54,6 +55,7 @@ const sections = [
   'forecast',
   'discard',
   'review',
+  'scale',
 ] as const;
 type Section = (typeof sections)[number];
 
@@ -202,6 +204,7 @@ async function main(): Promise<void> {
   await section('hunks', () => measureHunks());
   await section('forecast', measureForecast);
   await section('review', () => measureReviewAll());
+  await section('scale', () => measureRefresh(demoScript));
 
   if (fileCounts.length > 1) {
     results.byFiles = bySize;

@@ -5,6 +5,7 @@ import { outputTargetRatio } from './outputView';
 import { registryRows } from './registry/rows';
 import { poolTargetMs } from './pool';
 import { reviewAllTargetMs } from './reviewAll/measure';
+import { scaleRows } from './scale/rows';
 import { ms, type Row } from './stats';
 
 export const targets = {
@@ -253,6 +254,7 @@ export function rows(results: Record<string, unknown>): Row[] {
     }
   }
   out.push(...reviewRows(r.review));
+  out.push(...scaleRows(r.scale));
   return out;
 }
 

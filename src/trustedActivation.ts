@@ -128,6 +128,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
         files,
         review,
         reviewThreads,
+        freshness: git.freshness,
         revealAgent: (id) =>
           shell.treeView.reveal(tree.rowOf(manager.get(id)), { select: true, focus: false, expand: false }),
       }),

@@ -16,6 +16,7 @@ export type VscodeCase =
       readonly launches: number;
       readonly medianActivationMs: number;
       readonly medianViewSnapshotMs: number;
+      readonly medianViewSnapshotWarmMs: number;
       readonly agentCount: number;
       readonly samples: readonly number[];
     }
@@ -39,6 +40,7 @@ function summarize(results: readonly ActivationResult[]): VscodeCase {
     launches: ok.length,
     medianActivationMs: median(ok.map((r) => r.activationMs)),
     medianViewSnapshotMs: median(ok.map((r) => r.viewSnapshotMs)),
+    medianViewSnapshotWarmMs: median(ok.map((r) => r.viewSnapshotWarmMs)),
     agentCount: Math.min(...ok.map((r) => r.agentCount)),
     samples: ok.map((r) => r.activationMs),
   };

@@ -7,6 +7,7 @@ import { AgentError } from '../../core/errors';
 import type { ChangeGit, WorkState } from '../../core/git';
 import { sniffUntracked } from './binarySniffer';
 import { showFiles } from './blobs';
+import type { ChangeFreshness } from './changeFreshness';
 import { buildChangeSet, countStatusEntries, parsePathList, parseStatusPaths } from './changeParsers';
 import { GitProcessError } from './errors';
 import { hasConflictMarkers } from './landingParsers';
@@ -29,9 +30,13 @@ export async function changedBetween(runner: GitRunner, repoRoot: string, from: 
 }
 
 export class Changes implements ChangeGit {
-  constructor(private readonly runner: GitRunner) {}
+  constructor(
+    private readonly runner: GitRunner,
+    private readonly freshness?: ChangeFreshness,
+  ) {}
 
   async changeSet(cwd: string, baseSha: string): Promise<ChangedFile[]> {
+    const computed = await this.freshness?.begin(cwd, baseSha);
     // --raw --numstat: statuses, binary flags and line counts from one process. --relative: paths
     // relative to cwd, like ls-files' own, when cwd is a subfolder of the repository.
     const diffArgs = ['diff', '--raw', '--numstat', '-z', '-M', '--relative', '--no-ext-diff', '--no-textconv'];
@@ -40,7 +45,9 @@ export class Changes implements ChangeGit {
       this.runner.run(cwd, ['ls-files', '--others', '--exclude-standard', '-z']),
     ]);
     const content = await sniffUntracked(cwd, parsePathList(untracked.stdout));
-    return buildChangeSet({ diff: diff.stdout, untracked: untracked.stdout }, content.binary, content.lines);
+    const files = buildChangeSet({ diff: diff.stdout, untracked: untracked.stdout }, content.binary, content.lines);
+    computed?.();
+    return files;
   }
 
   async hashFiles(cwd: string, paths: readonly string[]): Promise<(string | undefined)[]> {

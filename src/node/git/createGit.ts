@@ -13,6 +13,7 @@ import type {
   WorkState,
   WorktreeEntry,
 } from '../../core/git';
+import { ChangeFreshness } from './changeFreshness';
 import { Changes } from './changes';
 import type { MergeTreeSupport } from './forecast';
 import { Landing } from './landing';
@@ -36,6 +37,8 @@ type Pair = readonly (readonly [string, string])[];
 /** Git, by domain; a class so a test can count the calls of one method by overriding it. */
 export class NodeGit implements Git {
   readonly runner: GitRunner;
+  /** Which worktrees' change sets may still be current (see changeFreshness.ts). */
+  readonly freshness = new ChangeFreshness();
   private readonly worktrees: Worktrees;
   private readonly refs: Refs;
   private readonly changes: Changes;
@@ -47,7 +50,7 @@ export class NodeGit implements Git {
     this.runner = options.runner ?? new GitRunner(options);
     this.worktrees = new Worktrees(this.runner, options.worktreeCheckout);
     this.refs = new Refs(this.runner);
-    this.changes = new Changes(this.runner);
+    this.changes = new Changes(this.runner, this.freshness);
     this.landing = new Landing(this.runner, options.mergeTree);
     this.snapshots = new Snapshots(this.runner);
     this.remoteGit = new Remotes(this.runner);

@@ -66,6 +66,14 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<ViewNode>, vs
     return node.treeItem(this.model);
   }
 
+  /** Fills in what getTreeItem leaves out for speed: an agent row's tooltip, built when hovered. */
+  resolveTreeItem(item: vscode.TreeItem, node: ViewNode): vscode.TreeItem {
+    if (node instanceof AgentNode && item.tooltip === undefined) {
+      item.tooltip = node.tooltip(this.model);
+    }
+    return item;
+  }
+
   getChildren(node?: ViewNode): ViewNode[] {
     return node ? node.children(this.model) : this.roots();
   }

@@ -12,6 +12,15 @@ export interface OrphanSource {
   readonly onDidChange: Event<void>;
 }
 
+/** The record of agent `id`, or undefined when there is none (removed meanwhile). */
+export function findAgent(manager: Pick<AgentManager, 'get'>, id: string): AgentRecord | undefined {
+  try {
+    return manager.get(id);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * What the Agents view shows, read from memory on every call: the manager's records, the plan
  * runs, Reconcile's orphans and the overlaps between agents. Nodes hold keys only (ids), never a
@@ -25,8 +34,9 @@ export class AgentsViewModel {
     private readonly orphanSource?: OrphanSource,
   ) {}
 
+  /** One map lookup: rows ask for their record on every read, and a list is a sorted copy. */
   agent(id: string): AgentRecord | undefined {
-    return this.manager.list().find((r) => r.id === id);
+    return findAgent(this.manager, id);
   }
 
   /** Agents shown at the top level: those that are not a plan's task. */

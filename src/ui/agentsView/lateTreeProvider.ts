@@ -22,6 +22,14 @@ export class LateTreeProvider<T> implements vscode.TreeDataProvider<T>, vscode.D
     return this.provider!.getTreeItem(node);
   }
 
+  resolveTreeItem(
+    item: vscode.TreeItem,
+    node: T,
+    token: vscode.CancellationToken,
+  ): vscode.ProviderResult<vscode.TreeItem> {
+    return this.provider?.resolveTreeItem ? this.provider.resolveTreeItem(item, node, token) : item;
+  }
+
   getChildren(node?: T): vscode.ProviderResult<T[]> {
     return this.provider ? this.provider.getChildren(node) : [];
   }

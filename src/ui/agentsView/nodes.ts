@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
-import type { AgentRecord, ChangedFile } from '../../core/agent';
+import { type AgentRecord, type ChangedFile, isActive } from '../../core/agent';
 import { commands, schemes } from '../../constants';
 import { isViewed } from '../../core/review';
 import { joinPath, parentDir } from '../../util/paths';
 import { TaskNode } from './planNodes';
 import type { AgentsViewModel } from './agentsViewModel';
+import { fileOf, RecordMemo } from './rowMemo';
 import { agentDescription, agentTooltip, changeLetters, resultSummary, statusIcon } from './presentation';
 import { portsBadge, portsContext } from './portsText';
 
@@ -24,10 +25,51 @@ export function fileNodes(record: AgentRecord | undefined): FileNode[] {
   return record ? record.changedFiles.map((f) => new FileNode(record.id, f.path)) : [];
 }
 
+/** Whether the row's description follows the clock (a running agent's time so far). */
+const ticking = (r: AgentRecord) => isActive(r.status) || r.endedAt === undefined;
+
+function agentItem(r: AgentRecord, overlapping: readonly string[], now: number): vscode.TreeItem {
+  const item = new vscode.TreeItem(
+    r.title,
+    r.changedFiles.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+  );
+  item.id = r.id;
+  const ports = portsBadge(r);
+  item.description =
+    agentDescription(r, now) +
+    (ports ? ` · ${ports}` : '') +
+    (overlapping.length > 0 ? ` · ⚠ ${vscode.l10n.t('overlaps')}` : '');
+  item.iconPath = statusIcon(r.status);
+  // The tooltip is built on hover (AgentsTreeProvider.resolveTreeItem): the view draws many rows, shows few tooltips.
+  // e.g. "agent.running.worktree.headless": menus match on the parts they need. A missing
+  // worktree takes the status's place, so no menu that needs the folder matches.
+  // A checked agent gets a last part, e.g. ".check-failed" (Fix Failing Check shows for that one only).
+  // An agent holding ports gets ".ports" before it (Open in Browser).
+  item.contextValue = `agent.${r.worktreeMissing ? 'missing' : r.status}.${r.isolation}.${r.mode}${portsContext(r)}${r.check ? `.check-${r.check.state}` : ''}`;
+  if (resultSummary(r) !== undefined) {
+    // An agent that changed no file has its answer as its outcome: a click opens it.
+    item.command = { command: commands.showResult, title: vscode.l10n.t('Show Agent Result'), arguments: [r.id] };
+  }
+  if (r.worktreeMissing) {
+    item.description = `${item.description} · ${vscode.l10n.t('worktree missing')}`;
+    item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+  }
+  return item;
+}
+
+/** Ended agents' rows, kept per version of the record; a running agent's row is built on every read. */
+const agentItems = new RecordMemo<vscode.TreeItem>((r) => !ticking(r));
+/** File rows, kept per version of their agent's record: path → the row and the overlap it shows. */
+const fileItems = new RecordMemo<Map<string, { readonly others: string; readonly item: vscode.TreeItem }>>();
+
 export class AgentNode implements ViewNode {
   readonly type = 'agent';
   constructor(readonly id: string) {}
 
+  /**
+   * An ended agent's row depends on its record and on the agents it overlaps only: built once per
+   * version of the record (and of that list), then the same item again. A running one follows the clock.
+   */
   treeItem(model: AgentsViewModel): vscode.TreeItem {
     const r = model.agent(this.id);
     if (!r) {
@@ -35,37 +77,23 @@ export class AgentNode implements ViewNode {
       return new vscode.TreeItem(this.id, vscode.TreeItemCollapsibleState.None);
     }
     const overlapping = model.agentsOverlapping(r.id);
-    const item = new vscode.TreeItem(
-      r.title,
-      r.changedFiles.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
-    );
-    item.id = r.id;
-    const ports = portsBadge(r);
-    item.description =
-      agentDescription(r, model.now()) +
-      (ports ? ` · ${ports}` : '') +
-      (overlapping.length > 0 ? ` · ⚠ ${vscode.l10n.t('overlaps')}` : '');
-    item.iconPath = statusIcon(r.status);
-    item.tooltip = agentTooltip(r);
+    return agentItems.get(r, overlapping.join('\n'), () => agentItem(r, overlapping, model.now()));
+  }
+
+  /** The row's tooltip: the task, where it works, what it did, and the agents it overlaps. */
+  tooltip(model: AgentsViewModel): vscode.MarkdownString | undefined {
+    const r = model.agent(this.id);
+    if (!r) {
+      return undefined;
+    }
+    const tooltip = agentTooltip(r);
+    const overlapping = model.agentsOverlapping(r.id);
     if (overlapping.length > 0) {
-      item.tooltip.appendMarkdown(
+      tooltip.appendMarkdown(
         `\n\n$(warning) ${vscode.l10n.t('Changes the same files as: {0}', overlapping.join(', '))}`,
       );
     }
-    // e.g. "agent.running.worktree.headless": menus match on the parts they need. A missing
-    // worktree takes the status's place, so no menu that needs the folder matches.
-    // A checked agent gets a last part, e.g. ".check-failed" (Fix Failing Check shows for that one only).
-    // An agent holding ports gets ".ports" before it (Open in Browser).
-    item.contextValue = `agent.${r.worktreeMissing ? 'missing' : r.status}.${r.isolation}.${r.mode}${portsContext(r)}${r.check ? `.check-${r.check.state}` : ''}`;
-    if (resultSummary(r) !== undefined) {
-      // An agent that changed no file has its answer as its outcome: a click opens it.
-      item.command = { command: commands.showResult, title: vscode.l10n.t('Show Agent Result'), arguments: [r.id] };
-    }
-    if (r.worktreeMissing) {
-      item.description = `${item.description} · ${vscode.l10n.t('worktree missing')}`;
-      item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
-    }
-    return item;
+    return tooltip;
   }
 
   children(model: AgentsViewModel): ViewNode[] {
@@ -75,6 +103,29 @@ export class AgentNode implements ViewNode {
   parent(): undefined {
     return undefined;
   }
+}
+
+/** A file row: its change (letter, colour through the URI), folder, viewed mark and overlap. */
+function fileItem(record: AgentRecord, file: ChangedFile, others: readonly string[]): vscode.TreeItem {
+  // The decoration provider reads the change kind back from this URI.
+  const item = new vscode.TreeItem(changeUri(record.id, record.cwd, file), vscode.TreeItemCollapsibleState.None);
+  item.id = `${record.id}/${file.path}`;
+  const location = file.path.includes('/') ? parentDir(file.path) : '';
+  const where = file.oldPath ? `${location} ← ${file.oldPath}`.trim() : location;
+  const viewed = isViewed(record, file.path);
+  item.description = viewed ? `✓ ${where}`.trim() : where;
+  const overlap = others.length > 0 ? `\n⚠ ${vscode.l10n.t('Also changed by: {0}', others.join(', '))}` : '';
+  const binary = file.binary ? ` ${vscode.l10n.t('(binary)')}` : '';
+  const seen = viewed ? `\n✓ ${vscode.l10n.t('Viewed')}` : '';
+  item.tooltip = `${changeLetters[file.kind]} ${file.oldPath ? `${file.oldPath} → ` : ''}${file.path}${binary}${seen}${overlap}`;
+  // e.g. "agentFile.modified.unviewed": file menus match /^agentFile\./, the viewed marks the last part.
+  item.contextValue = `agentFile.${file.kind}.${viewed ? 'viewed' : 'unviewed'}`;
+  item.command = {
+    command: commands.openChange,
+    title: vscode.l10n.t('Open Changes'),
+    arguments: [{ agentId: record.id, path: file.path }],
+  };
+  return item;
 }
 
 export class FileNode implements ViewNode {
@@ -90,29 +141,18 @@ export class FileNode implements ViewNode {
 
   treeItem(model: AgentsViewModel): vscode.TreeItem {
     const record = model.agent(this.agentId);
-    const file = record?.changedFiles.find((f) => f.path === this.path);
+    const file = record ? fileOf(record, this.path) : undefined;
     if (!record || !file) {
       return new vscode.TreeItem(this.path, vscode.TreeItemCollapsibleState.None);
     }
-    // The decoration provider reads the change kind back from this URI.
-    const item = new vscode.TreeItem(changeUri(this.agentId, record.cwd, file), vscode.TreeItemCollapsibleState.None);
-    item.id = this.id;
-    const location = file.path.includes('/') ? parentDir(file.path) : '';
-    const where = file.oldPath ? `${location} ← ${file.oldPath}`.trim() : location;
-    const viewed = isViewed(record, file.path);
-    item.description = viewed ? `✓ ${where}`.trim() : where;
     const others = model.othersFor(this.agentId, file.path);
-    const overlap = others.length > 0 ? `\n⚠ ${vscode.l10n.t('Also changed by: {0}', others.join(', '))}` : '';
-    const binary = file.binary ? ` ${vscode.l10n.t('(binary)')}` : '';
-    const seen = viewed ? `\n✓ ${vscode.l10n.t('Viewed')}` : '';
-    item.tooltip = `${changeLetters[file.kind]} ${file.oldPath ? `${file.oldPath} → ` : ''}${file.path}${binary}${seen}${overlap}`;
-    // e.g. "agentFile.modified.unviewed": file menus match /^agentFile\./, the viewed marks the last part.
-    item.contextValue = `agentFile.${file.kind}.${viewed ? 'viewed' : 'unviewed'}`;
-    item.command = {
-      command: commands.openChange,
-      title: vscode.l10n.t('Open Changes'),
-      arguments: [{ agentId: this.agentId, path: file.path }],
-    };
+    const rows = fileItems.get(record, '', () => new Map());
+    const kept = rows.get(file.path);
+    if (kept && kept.others === others.join('\n')) {
+      return kept.item;
+    }
+    const item = fileItem(record, file, others);
+    rows.set(file.path, { others: others.join('\n'), item });
     return item;
   }
 

@@ -8,12 +8,15 @@ import type { AgentOutputViews } from '../outputViews';
 import { openChange } from '../diff/openChange';
 import { pickAgentId } from './agentPick';
 import { agentIdOf, cancelled } from './commandRunner';
+import { RefreshAll, type RefreshAllDeps } from './refreshAll';
 
 export interface AgentCommandDeps {
   readonly manager: AgentManager;
   readonly landing: AgentLanding;
   readonly outputs: AgentOutputViews;
   readonly terminals: TerminalRunner;
+  /** Which agents' change sets are still current (Refresh of every agent skips those at first). */
+  readonly freshness?: Pick<RefreshAllDeps, 'unchanged'>;
 }
 
 export interface DiscardArgs {
@@ -24,6 +27,11 @@ export interface DiscardArgs {
 
 export function agentCommands(deps: AgentCommandDeps) {
   const { manager } = deps;
+  const refreshAll = new RefreshAll({
+    list: () => manager.list(),
+    refreshChanges: (id) => manager.refreshChanges(id),
+    unchanged: (cwd, baseSha) => deps.freshness?.unchanged(cwd, baseSha) ?? Promise.resolve(false),
+  });
   const pickAgent = async (arg: unknown, filter?: (r: AgentRecord) => boolean): Promise<AgentRecord> => {
     return manager.get(await pickAgentId(manager, arg, { filter, none: 'noAgentApplies' }));
   };
@@ -97,8 +105,7 @@ export function agentCommands(deps: AgentCommandDeps) {
     },
     refresh: async (arg?: unknown) => {
       const id = agentIdOf(arg);
-      const ids = id ? [id] : manager.list().map((r) => r.id);
-      await Promise.all(ids.map((i) => manager.refreshChanges(i)));
+      await (id ? manager.refreshChanges(id) : refreshAll.run());
     },
     openChange: async (arg?: unknown) => {
       const { agentId, path } = (arg ?? {}) as { agentId?: string; path?: string };

@@ -8,7 +8,7 @@ import type { Git, MergeStrategy } from '../../core/git';
 import type { FileBytes } from '../../core/review';
 import type { TerminalRunner } from '../../host/terminalRunner';
 import type { AgentOutputViews } from '../outputViews';
-import { agentCommands } from './agentCommands';
+import { type AgentCommandDeps, agentCommands } from './agentCommands';
 import { checkCommands } from './checkCommands';
 import { openInBrowserCommand } from './browserCommand';
 import type { CommandHandler } from './commandRunner';
@@ -45,6 +45,8 @@ export interface CommandTableDeps {
   readonly reviewThreads: ReviewThreads;
   /** Shows and selects an agent's row in the Agents view (without taking the focus). */
   readonly revealAgent: (id: string) => Thenable<void>;
+  /** Which agents' change sets are still current (git.freshness). */
+  readonly freshness?: AgentCommandDeps['freshness'];
 }
 
 /** What Try the Demo Agent asks of the demo agent: it only creates a file, so it works in any repository. */
