@@ -9,7 +9,7 @@ import type { Logger, RecordWriteWarnings } from './core/ports';
 import { PlanService } from './core/plans';
 import { Reconciler } from './core/reconcile';
 import type { Config } from './host/config';
-import { VscodeFolderWatcher } from './host/folderWatcher';
+import { agentFolderWatcher } from './host/folderWatcher';
 import { MigratingStore } from './host/migratingStore';
 import { TerminalRunner } from './host/terminalRunner';
 import { PathExecutableResolver } from './node/executableResolver';
@@ -86,7 +86,7 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
       maxLogBytes: () => config.maxLogMegabytes() * 1024 * 1024,
     }),
     terminalRunner: terminals,
-    watcher: new VscodeFolderWatcher(),
+    watcher: agentFolderWatcher(logger),
     store: agentStore,
     clock,
     logger,

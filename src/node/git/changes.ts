@@ -7,6 +7,7 @@ import { AgentError } from '../../core/errors';
 import type { ChangeGit, WorkState } from '../../core/git';
 import { sniffUntracked } from './binarySniffer';
 import { showFiles } from './blobs';
+import { changeSetOf } from './changePaths';
 import { buildChangeSet, countStatusEntries, parsePathList, parseStatusPaths } from './changeParsers';
 import { GitProcessError } from './errors';
 import { hasConflictMarkers } from './landingParsers';
@@ -41,6 +42,10 @@ export class Changes implements ChangeGit {
     ]);
     const content = await sniffUntracked(cwd, parsePathList(untracked.stdout));
     return buildChangeSet({ diff: diff.stdout, untracked: untracked.stdout }, content.binary, content.lines);
+  }
+
+  changeSetOf(cwd: string, baseSha: string, paths: readonly string[]): Promise<ChangedFile[]> {
+    return changeSetOf(this.runner, cwd, baseSha, paths);
   }
 
   async hashFiles(cwd: string, paths: readonly string[]): Promise<(string | undefined)[]> {
