@@ -2,7 +2,7 @@
 // bench-results/bench.json. Timings are never asserted (the machine is noisy): a missed target is
 // information and the exit code stays 0; only a bench that broke exits non-zero.
 // Usage: node out/bench/bench.js [--only=overhead,burst,costs,plan,tmpfs,profile,activation,bundle,
-//   propagation,registry,output,chatty,idle,hunks,forecast,review]; through npm: npm run bench -- --only=propagation,registry
+//   propagation,registry,output,chatty,idle,hunks,forecast,review,watch]; through npm: npm run bench -- --only=propagation,registry
 // The git figures use a repository in os.tmpdir() (set TMPDIR to move it); when a memory file
 // system exists (/dev/shm), the overhead is measured there too, disk excluded, and so is the
 // breakdown of a dispatch's steps.
@@ -29,6 +29,7 @@ import { measurePropagation } from './registry/propagation';
 import { measureRegistry } from './registry/section';
 import { printDetails, rows, targets } from './report';
 import { measureReviewAll } from './reviewAll/measure';
+import { measureWatch } from './watch';
 import { errorText, printTable } from './stats';
 
 const sections = [
@@ -49,6 +50,7 @@ const sections = [
   'forecast',
   'discard',
   'review',
+  'watch',
 ] as const;
 type Section = (typeof sections)[number];
 
@@ -170,6 +172,7 @@ async function main(): Promise<void> {
   await section('hunks', () => measureHunks());
   await section('forecast', measureForecast);
   await section('review', () => measureReviewAll());
+  await section('watch', () => measureWatch(demoScript, files, agents));
 
   console.log('');
   printTable(rows(results));

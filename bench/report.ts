@@ -4,6 +4,7 @@ import type { Comparison } from './gitCosts';
 import { outputTargetRatio } from './outputView';
 import { registryRows } from './registry/rows';
 import { reviewAllTargetMs } from './reviewAll/measure';
+import { watchRows } from './watch';
 import { ms, type Row } from './stats';
 
 export const targets = {
@@ -180,6 +181,7 @@ export function rows(results: Record<string, unknown>): Row[] {
     }
   }
   out.push(...reviewRows(r.review));
+  out.push(...watchRows(r.watch));
   return out;
 }
 

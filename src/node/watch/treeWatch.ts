@@ -109,7 +109,10 @@ export class TreeWatch implements FolderWatch {
 
   focus(paths: readonly string[]): void {
     const dirs = new Set(paths.map((p) => path.posix.dirname(p)).map((d) => (d === '.' ? '' : d)));
-    const wanted = [...dirs].filter((d) => !this.watched.has(d) && !this.skipped(d));
+    // At most half the share: the shallow folders keep the rest, whatever the size of the change set.
+    const wanted = [...dirs]
+      .filter((d) => !this.watched.has(d) && !this.skipped(d))
+      .slice(0, Math.floor(this.owner.cap() / 2));
     if (wanted.length === 0) {
       return;
     }
