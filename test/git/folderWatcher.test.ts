@@ -77,15 +77,18 @@ describe('NodeFolderWatcher (real folders)', function () {
     const watch = watcher.watch(dir, (paths) => seen.push(...(paths ?? ['<unknown>'])));
     cleanup.push(() => watch.dispose());
     await until('every folder watched', () => watch.complete === true);
-    assert.equal(watcher.used, 5, 'root, a, a/sub, b, b/sub (+ no git folder: a main worktree)');
+    assert.equal(watcher.used, 6, 'root, a, a/sub, b, b/sub and .git (for its index and HEAD)');
     await writeFile(join(dir, 'a', 'sub', 'inner.txt'), 'changed\n');
     await until('the deep write', () => seen.includes('a/sub/inner.txt'));
     await mkdir(join(dir, 'fresh'));
-    await until('the new folder watched', () => watcher.used === 6);
+    await until('the new folder watched', () => watcher.used === 7);
     await writeFile(join(dir, 'fresh', 'new.txt'), 'new\n');
     await until('a write in the new folder', () => seen.includes('fresh/new.txt'));
     await mkdir(join(dir, '.git', 'x'), { recursive: true }).catch(() => undefined);
     assert.ok(!seen.some((p) => p.startsWith('.git')), 'nothing under .git is reported');
+    assert.ok(!seen.includes('<unknown>'));
+    git(dir, 'add', '--all'); // staging changes the change set with no file written: "unknown", a full recompute
+    await until('the index change', () => seen.includes('<unknown>'));
     watch.dispose();
     assert.equal(watcher.used, 0);
   });
@@ -168,6 +171,7 @@ describe('NodeFolderWatcher (real folders)', function () {
 
     // The agent ended: no more polling (the end's own refresh is the caller's).
     tracker.setRunning('one', false);
+    await new Promise((r) => setTimeout(r, 400)); // a poll already under way publishes once more
     const before = published.get('one');
     await writeFile(join(first.dir, 'b', 'sub', 'inner.txt'), 'after the end\n');
     await new Promise((r) => setTimeout(r, 800));

@@ -49,19 +49,21 @@ export class TreeWatch implements FolderWatch {
 
   start(): void {
     this.queue.push('');
-    this.fill();
-    void this.watchGitDir();
+    // The git folder first: within the share, it matters more than any deep folder.
+    void this.watchGitDir().finally(() => this.fill());
   }
 
   /**
-   * A linked worktree's own git folder: staging or a commit changes the change set's kinds
+   * The worktree's own git folder (a linked worktree's, or `.git`): staging or a commit changes the change set's kinds
    * (untracked → added, renames) without writing a file, so its index or HEAD moving asks for a
    * full recompute.
    */
   private async watchGitDir(): Promise<void> {
-    const link = await fsp.readFile(path.join(this.root, '.git'), 'utf8').catch(() => '');
-    const gitDir = /^gitdir: (.+)$/m.exec(link)?.[1]?.trim();
-    if (!gitDir || this.disposed || !this.owner.canWatch()) {
+    const dotGit = path.join(this.root, '.git');
+    const isDir = (await fsp.stat(dotGit).catch(() => undefined))?.isDirectory();
+    const link = isDir ? '' : await fsp.readFile(dotGit, 'utf8').catch(() => '');
+    const gitDir = isDir ? dotGit : /^gitdir: (.+)$/m.exec(link)?.[1]?.trim();
+    if (!gitDir || this.disposed || !this.owner.canWatch() || this.owner.cap() < 2) {
       return;
     }
     try {
@@ -212,6 +214,9 @@ export class TreeWatch implements FolderWatch {
       if (!this.watched.has(rel)) {
         this.urgent.push(rel);
         this.fill();
+        if (this.watched.has(rel)) {
+          this.onChange([rel]); // what was written in it before its watch began
+        }
       }
       return;
     }
