@@ -117,4 +117,28 @@ describe('ChangeTracker', () => {
     assert.deepEqual([...published].sort(), [...ids].sort());
     tracker.dispose();
   });
+
+  it('recomputes the whole folder when the paths to re-examine would not fit one command line', async () => {
+    const calls: string[] = [];
+    let onChange: ((paths?: readonly string[]) => void) | undefined;
+    const added = Array.from({ length: 250 }, (_, i) => ({
+      path: `new/f${i}.ts`,
+      kind: 'added' as const,
+      binary: false,
+    }));
+    const tracker = new ChangeTracker(
+      { watch: (_f, c) => ((onChange = c), { dispose() {} }) },
+      async () => (calls.push('full'), added),
+      () => undefined,
+      quiet,
+      10,
+      { computePaths: async () => (calls.push('paths'), []), limiter: new Limiter(2), maxPaths: 200 },
+    );
+    tracker.track('a', { cwd: '/w/a', baseSha: 'x' });
+    await tracker.refresh('a');
+    onChange!(['src/x.ts']); // 1 path, but 250 rename candidates with it
+    await new Promise((r) => setTimeout(r, 60));
+    assert.deepEqual(calls, ['full', 'full']);
+    tracker.dispose();
+  });
 });

@@ -226,21 +226,18 @@ export class ChangeTracker implements Disposable {
     entry.pending = new Set();
     const previous = entry.published;
     const computePaths = this.options.computePaths;
+    const known = pending !== 'all' && pending.size > 0 && previous !== undefined;
+    const scope = known ? incrementalScope(previous, pending) : undefined;
     const full =
-      pending === 'all' ||
-      pending.size === 0 ||
-      previous === undefined ||
+      scope === undefined ||
       computePaths === undefined ||
+      !fitsArgv(scope, this.options.maxPaths ?? 200) ||
       Date.now() - entry.lastFullAt > (this.options.fullEveryMs ?? 60_000);
     const startedAt = Date.now();
     try {
-      const files = await this.limiter.run(async () => {
-        if (full) {
-          return this.compute(entry.folder);
-        }
-        const scope = incrementalScope(previous, pending);
-        return mergeChanges(previous, scope, await computePaths(entry.folder, scope));
-      });
+      const files = await this.limiter.run(async () =>
+        full ? this.compute(entry.folder) : mergeChanges(previous!, scope, await computePaths(entry.folder, scope)),
+      );
       await yieldToEventLoop();
       if (this.entries.get(id) !== entry) {
         return;
@@ -263,6 +260,11 @@ export class ChangeTracker implements Disposable {
       this.untrack(id);
     }
   }
+}
+
+/** Few enough paths, short enough together, for one command line (Windows allows 32,767 characters). */
+function fitsArgv(paths: readonly string[], maxPaths: number): boolean {
+  return paths.length <= maxPaths && paths.reduce((sum, p) => sum + p.length + 13, 0) <= 16_000;
 }
 
 /** The tracker an AgentManager uses: full and incremental change sets from its git. */
