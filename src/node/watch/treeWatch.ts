@@ -29,6 +29,8 @@ export class TreeWatch implements FolderWatch {
   private readonly queue: string[] = [];
   /** Folders asked for by focus() or just created: watched before the queue. */
   private readonly urgent: string[] = [];
+  /** The folders of the last focus(): kept when watches must be dropped. */
+  private readonly focused = new Set<string>();
   private scanning = 0;
   private failed = false;
   private disposed = false;
@@ -54,9 +56,9 @@ export class TreeWatch implements FolderWatch {
   }
 
   /**
-   * The worktree's own git folder (a linked worktree's, or `.git`): staging or a commit changes the change set's kinds
-   * (untracked → added, renames) without writing a file, so its index or HEAD moving asks for a
-   * full recompute.
+   * The worktree's own git folder (a linked worktree's, or `.git`): staging or a commit changes the
+   * change set's kinds (untracked → added, renames) without writing a file, so its index or HEAD
+   * moving asks for a full recompute.
    */
   private async watchGitDir(): Promise<void> {
     const dotGit = path.join(this.root, '.git');
@@ -92,14 +94,18 @@ export class TreeWatch implements FolderWatch {
     }
   }
 
-  /** Drops the deepest watches (never the root or a focused one) until at most `cap` remain. */
+  /**
+   * Drops watches until at most `cap` remain: the deepest first, those of focused folders last,
+   * the root and the git folder never.
+   */
   trim(cap: number): void {
     if (this.watched.size <= cap) {
       return;
     }
+    const rank = (rel: string) => depth(rel) - (this.focused.has(rel) ? 10_000 : 0);
     const byDepth = [...this.watched.keys()]
       .filter((r) => r !== '' && r !== gitDirKey)
-      .sort((a, b) => depth(b) - depth(a));
+      .sort((a, b) => rank(b) - rank(a));
     for (const rel of byDepth) {
       if (this.watched.size <= cap) {
         break;
@@ -112,13 +118,14 @@ export class TreeWatch implements FolderWatch {
   focus(paths: readonly string[]): void {
     const dirs = new Set(paths.map((p) => path.posix.dirname(p)).map((d) => (d === '.' ? '' : d)));
     // At most half the share: the shallow folders keep the rest, whatever the size of the change set.
-    const wanted = [...dirs]
-      .filter((d) => !this.watched.has(d) && !this.skipped(d))
-      .slice(0, Math.floor(this.owner.cap() / 2));
+    const kept = [...dirs].filter((d) => d !== '' && !this.skipped(d)).slice(0, Math.floor(this.owner.cap() / 2));
+    this.focused.clear();
+    kept.forEach((d) => this.focused.add(d));
+    const wanted = kept.filter((d) => !this.watched.has(d));
     if (wanted.length === 0) {
       return;
     }
-    // Room for them: the deepest other watches give way.
+    // Room for them: the deepest unfocused watches give way.
     this.trim(Math.max(1, Math.min(this.watched.size, this.owner.cap() - wanted.length)));
     this.urgent.push(...wanted);
     this.fill();
