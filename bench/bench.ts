@@ -2,7 +2,7 @@
 // bench-results/bench.json. Timings are never asserted (the machine is noisy): a missed target is
 // information and the exit code stays 0; only a bench that broke exits non-zero.
 // Usage: node out/bench/bench.js [--only=overhead,burst,discard,costs,plan,tmpfs,profile,activation,
-//   bundle,propagation,registry,output,chatty,idle,hunks,forecast,review,pool,scale] [--files=10000[,50000]]
+//   bundle,propagation,registry,output,chatty,idle,hunks,forecast,review,pool,scale,watch] [--files=10000[,50000]]
 //   [--agents=16]; through npm: npm run bench -- --only=overhead,burst,discard --files=10000,50000
 // --files: files of the generated repository (folders of 100), one size after another (in
 // bench.json under byFiles when several); --agents: dispatches at once (burst).
@@ -34,6 +34,7 @@ import { printDetails, rows, targets } from './report';
 import { measurePool } from './pool';
 import { measureReviewAll } from './reviewAll/measure';
 import { measureRefresh } from './scale/refresh';
+import { measureWatch } from './watch';
 import { errorText, printTable } from './stats';
 
 const sections = [
@@ -56,6 +57,7 @@ const sections = [
   'discard',
   'review',
   'scale',
+  'watch',
 ] as const;
 type Section = (typeof sections)[number];
 
@@ -205,6 +207,7 @@ async function main(): Promise<void> {
   await section('forecast', measureForecast);
   await section('review', () => measureReviewAll());
   await section('scale', () => measureRefresh(demoScript));
+  await section('watch', () => measureWatch(demoScript, Math.max(...fileCounts), agents));
 
   if (fileCounts.length > 1) {
     results.byFiles = bySize;

@@ -6,6 +6,7 @@ import { registryRows } from './registry/rows';
 import { poolTargetMs } from './pool';
 import { reviewAllTargetMs } from './reviewAll/measure';
 import { scaleRows } from './scale/rows';
+import { watchRows } from './watch';
 import { ms, type Row } from './stats';
 
 export const targets = {
@@ -255,6 +256,7 @@ export function rows(results: Record<string, unknown>): Row[] {
   }
   out.push(...reviewRows(r.review));
   out.push(...scaleRows(r.scale));
+  out.push(...watchRows(r.watch));
   return out;
 }
 

@@ -10,7 +10,7 @@ import { PlanService } from './core/plans';
 import { Reconciler } from './core/reconcile';
 import { WorktreePool, WorktreePrep } from './core/worktrees';
 import type { Config } from './host/config';
-import { VscodeFolderWatcher } from './host/folderWatcher';
+import { agentFolderWatcher } from './host/folderWatcher';
 import { MigratingStore } from './host/migratingStore';
 import { TerminalRunner } from './host/terminalRunner';
 import { PathExecutableResolver } from './node/executableResolver';
@@ -106,7 +106,7 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     }),
     terminalRunner: terminals,
     // Counted, so that Refresh knows which agents' folders saw no event since their last computation.
-    watcher: git.freshness.watching(new VscodeFolderWatcher()),
+    watcher: git.freshness.watching(agentFolderWatcher(logger)),
     store: agentStore,
     clock,
     logger,

@@ -151,6 +151,8 @@ export interface RefGit {
 export interface ChangeGit {
   /** What changed in `cwd` relative to `baseSha`: committed, uncommitted and untracked; renames detected. */
   changeSet(cwd: string, baseSha: string): Promise<ChangedFile[]>;
+  /** The change set of `paths` alone (relative to `cwd`, taken literally; a folder covers what is under it). */
+  changeSetOf?(cwd: string, baseSha: string, paths: readonly string[]): Promise<ChangedFile[]>;
   /** Contents of `path` at `sha`, or undefined when the file does not exist there. */
   showFile(repoRoot: string, sha: string, path: string): Promise<Uint8Array | undefined>;
   /** The same for many paths at one commit, in one git process; in the order of `paths`. */

@@ -205,8 +205,20 @@ export type StateStore = RecordStore<AgentRecord>;
 export type PlanStore = RecordStore<PlanRunRecord>;
 
 /** Notifies about file changes under a folder (recursive); events may be coalesced. */
+/** One folder's watch. */
+export interface FolderWatch extends Disposable {
+  /**
+   * False while some folders under the root go unwatched (a watch budget, or the system's watches
+   * ran out): changes there are only seen by polling. Undefined: everything is watched.
+   */
+  readonly complete?: boolean;
+  /** Asks for the folders holding these paths (relative to the root, '/'-separated) to be watched first. */
+  focus?(paths: readonly string[]): void;
+}
+
 export interface FolderWatcher {
-  watch(folder: string, onChange: () => void): Disposable;
+  /** `paths`: what changed, relative to `folder` and '/'-separated; undefined when unknown. */
+  watch(folder: string, onChange: (paths?: readonly string[]) => void): FolderWatch;
 }
 
 export interface ManagerSettings {

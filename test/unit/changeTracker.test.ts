@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { ChangedFile } from '../../src/core/agent';
 import { ChangeTracker } from '../../src/core/agents/changeTracker';
+import { Limiter } from '../../src/util/limiter';
 
 const quiet = { info() {}, warn() {}, error() {} };
 
@@ -64,5 +65,80 @@ describe('ChangeTracker', () => {
     assert.deepEqual(t.published, []);
     await t.tracker.refresh('a');
     assert.equal(t.stats().computations, 1);
+  });
+
+  it('re-examines only the paths the watcher names, and the whole folder when they are unknown', async () => {
+    const calls: string[] = [];
+    let onChange: ((paths?: readonly string[]) => void) | undefined;
+    const tracker = new ChangeTracker(
+      { watch: (_f, c) => ((onChange = c), { dispose() {} }) },
+      async () => (calls.push('full'), [{ path: 'old/gone.txt', kind: 'deleted', binary: false }]),
+      () => undefined,
+      quiet,
+      10,
+      {
+        computePaths: async (_f, paths) => (calls.push(`paths ${[...paths].sort().join(',')}`), []),
+        limiter: new Limiter(2),
+      },
+    );
+    tracker.track('a', { cwd: '/w/a', baseSha: 'x' });
+    await tracker.refresh('a');
+    onChange!(['src/x.ts']);
+    onChange!(['src/y.ts']);
+    await new Promise((r) => setTimeout(r, 60));
+    onChange!(undefined);
+    await new Promise((r) => setTimeout(r, 60));
+    // The deleted file is a rename candidate, so it is re-examined with the written ones.
+    assert.deepEqual(calls, ['full', 'paths old/gone.txt,src/x.ts,src/y.ts', 'full']);
+    tracker.dispose();
+  });
+
+  it("runs at most the limiter's number of computations at once when many folders refresh together", async () => {
+    let concurrent = 0;
+    let maxConcurrent = 0;
+    const published: string[] = [];
+    const tracker = new ChangeTracker(
+      { watch: () => ({ dispose() {} }) },
+      async () => {
+        maxConcurrent = Math.max(maxConcurrent, ++concurrent);
+        await new Promise((r) => setTimeout(r, 10));
+        concurrent--;
+        return [];
+      },
+      (id) => published.push(id),
+      quiet,
+      10,
+      { limiter: new Limiter(3) },
+    );
+    const ids = Array.from({ length: 16 }, (_, i) => `a${i}`);
+    ids.forEach((id) => tracker.track(id, { cwd: `/w/${id}`, baseSha: 'x' }));
+    await Promise.all(ids.map((id) => tracker.refresh(id)));
+    assert.equal(maxConcurrent, 3);
+    assert.deepEqual([...published].sort(), [...ids].sort());
+    tracker.dispose();
+  });
+
+  it('recomputes the whole folder when the paths to re-examine would not fit one command line', async () => {
+    const calls: string[] = [];
+    let onChange: ((paths?: readonly string[]) => void) | undefined;
+    const added = Array.from({ length: 250 }, (_, i) => ({
+      path: `new/f${i}.ts`,
+      kind: 'added' as const,
+      binary: false,
+    }));
+    const tracker = new ChangeTracker(
+      { watch: (_f, c) => ((onChange = c), { dispose() {} }) },
+      async () => (calls.push('full'), added),
+      () => undefined,
+      quiet,
+      10,
+      { computePaths: async () => (calls.push('paths'), []), limiter: new Limiter(2), maxPaths: 200 },
+    );
+    tracker.track('a', { cwd: '/w/a', baseSha: 'x' });
+    await tracker.refresh('a');
+    onChange!(['src/x.ts']); // 1 path, but 250 rename candidates with it
+    await new Promise((r) => setTimeout(r, 60));
+    assert.deepEqual(calls, ['full', 'full']);
+    tracker.dispose();
   });
 });

@@ -3,7 +3,7 @@ import { AgentRuns } from './agentRuns';
 import { Adoptions } from './adoptions';
 import { AgentRecords } from './agentRecords';
 import { assertTransition } from './agentStateMachine';
-import { ChangeTracker } from './changeTracker';
+import { type ChangeTracker, changeTrackerFor } from './changeTracker';
 import { ReviewMarks } from './reviewMarks';
 import { CheckRuns } from './checkRuns';
 import type { CheckVerdict } from './checks';
@@ -38,9 +38,8 @@ export class AgentManager implements Disposable {
   constructor(private readonly deps: AgentManagerDeps) {
     const records = (this.records = new AgentRecords(deps.store, deps.logger));
     this.names = new WorktreeNames(deps.git, deps.fs);
-    const changeSet = (folder: { cwd: string; baseSha: string }) => deps.git.changeSet(folder.cwd, folder.baseSha);
     const marks = (this.marks = new ReviewMarks(deps.git, records, deps.logger));
-    this.tracker = new ChangeTracker(deps.watcher, changeSet, (id, files) => marks.publish(id, files), deps.logger);
+    this.tracker = changeTrackerFor(deps, (id, files) => marks.publish(id, files));
     this.runs = new AgentRuns(deps, records, this.tracker);
     const checks = (this.checks = new CheckRuns(deps, records));
     this.runs.onDidEnd((id) => checks.afterAgentEnd(id));

@@ -242,7 +242,11 @@ export class AgentRuns implements Disposable {
     const live = () => !this.disposed && this.records.has(id);
     const runOutput = mapEvent(run.onDidOutput, (text) => ({ id, text }));
     this.outputs.add(id, runOutput);
-    run.onDidProgress((activity) => this.records.update(id, { activity }));
+    this.tracker.setRunning(id, true);
+    run.onDidProgress((activity) => {
+      this.records.update(id, { activity });
+      this.tracker.poke(id);
+    });
     run.onDidFindTerminal((terminalPid) => {
       if (live()) {
         this.records.update(id, { terminalPid });
@@ -257,6 +261,7 @@ export class AgentRuns implements Disposable {
     entry.ended = run.ended.then(async (end) => {
       const endedAt = this.deps.clock.now();
       // The final change set is published first, so whoever reacts to the end sees the agent's last files.
+      this.tracker.setRunning(id, false);
       await this.tracker.refresh(id);
       this.current.delete(id);
       this.outputs.remove(id, runOutput);

@@ -1,6 +1,8 @@
 import type { ChangedFile } from '../agent';
-import type { FolderWatcher, Logger } from '../ports';
-import { debounce } from '../../util/async';
+import type { ChangeGit } from '../git';
+import type { FolderWatch, FolderWatcher, Logger } from '../ports';
+import { incrementalScope, mergeChanges, sameChanges } from './changeMerge';
+import { Limiter, yieldToEventLoop } from '../../util/limiter';
 import type { Disposable } from '../../util/event';
 
 export interface TrackedFolder {
@@ -9,56 +11,195 @@ export interface TrackedFolder {
 }
 
 type Compute = (folder: TrackedFolder) => Promise<ChangedFile[]>;
+/** The change set of some paths alone (relative to the folder; a folder path covers what is under it). */
+type ComputePaths = (folder: TrackedFolder, paths: readonly string[]) => Promise<ChangedFile[]>;
 /** Takes a computed change set; a returned promise is awaited before the refresh resolves. */
 type Publish = (id: string, files: ChangedFile[]) => unknown;
 
+export interface ChangeTrackerOptions {
+  /** Without it every refresh recomputes the whole folder. */
+  readonly computePaths?: ComputePaths;
+  /** How many computations run at once; by default one limit shared by every tracker. */
+  readonly limiter?: Limiter;
+  /** Polling of a running agent's folder that is not fully watched: first and longest interval. */
+  readonly pollMs?: { readonly min: number; readonly max: number };
+  /** More changed paths than this at once: a full recompute instead. */
+  readonly maxPaths?: number;
+  /** A full recompute at least this often (ms) while incremental ones run: what no file event shows (staging). */
+  readonly fullEveryMs?: number;
+}
+
+/** 16 agents ending together queue here instead of running 16 diffs of big worktrees at once. */
+const sharedLimiter = new Limiter(3);
+
 interface Entry {
   readonly folder: TrackedFolder;
-  readonly watch: Disposable;
-  readonly debounced: ReturnType<typeof debounce>;
+  watch: FolderWatch;
+  settle: ReturnType<typeof setTimeout> | undefined;
   running: Promise<void> | undefined;
   dirty: boolean;
+  /** Paths changed since the last computation began; 'all' when unknown. */
+  pending: Set<string> | 'all';
+  published: ChangedFile[] | undefined;
+  lastFullAt: number;
+  /** Whether the last computation changed the set (the poll backs off while it does not). */
+  lastChanged: boolean;
+  agentRunning: boolean;
+  poll: ReturnType<typeof setTimeout> | undefined;
+  pollDelay: number;
+  pokedAt: number;
 }
 
 /**
- * Keeps each agent's change set current: file events mark a folder dirty and trigger a debounced
- * refresh; no folder ever has two computations at once.
+ * Keeps each agent's change set current. The first file event of a quiet period refreshes after a
+ * short settle; events during a computation cause exactly one more. When the watcher names the
+ * changed paths only those are re-examined and merged into the previous set; unknown paths, many
+ * paths, or a while without one, recompute the whole folder. A folder the watcher cannot fully
+ * watch is polled, with backoff, while its agent runs. No folder ever has two computations at once.
  */
 export class ChangeTracker implements Disposable {
   private readonly entries = new Map<string, Entry>();
+  /** Agents whose run is live, tracked or not yet (a run starts before its folder is tracked). */
+  private readonly runningIds = new Set<string>();
+  private readonly limiter: Limiter;
+  private readonly pollMs: { readonly min: number; readonly max: number };
 
   constructor(
     private readonly watcher: FolderWatcher,
     private readonly compute: Compute,
     private readonly publish: Publish,
     private readonly logger: Logger,
-    private readonly debounceMs = 300,
-  ) {}
+    private readonly settleMs = 40,
+    private readonly options: ChangeTrackerOptions = {},
+  ) {
+    this.limiter = options.limiter ?? sharedLimiter;
+    this.pollMs = options.pollMs ?? { min: 2000, max: 30_000 };
+  }
 
   track(id: string, folder: TrackedFolder): void {
     if (this.entries.has(id)) {
       return;
     }
-    const debounced = debounce(() => void this.refresh(id), this.debounceMs);
-    const watch = this.watcher.watch(folder.cwd, () => debounced.trigger());
-    this.entries.set(id, { folder, watch, debounced, running: undefined, dirty: false });
+    const entry: Entry = {
+      folder,
+      watch: { dispose() {} },
+      settle: undefined,
+      running: undefined,
+      dirty: false,
+      pending: 'all',
+      published: undefined,
+      lastFullAt: 0,
+      lastChanged: false,
+      agentRunning: this.runningIds.has(id),
+      poll: undefined,
+      pollDelay: this.pollMs.min,
+      pokedAt: 0,
+    };
+    this.entries.set(id, entry);
+    entry.watch = this.watcher.watch(folder.cwd, (paths) => this.onFiles(id, entry, paths));
+    this.schedulePoll(id, entry);
   }
 
   untrack(id: string): void {
     const entry = this.entries.get(id);
     if (entry) {
       entry.watch.dispose();
-      entry.debounced.dispose();
+      clearTimeout(entry.settle);
+      clearTimeout(entry.poll);
       this.entries.delete(id);
     }
   }
 
-  /** Computes the change set now; resolves once the published set reflects the folder as it is now. */
+  /** Recomputes the whole change set; resolves once the published set reflects the folder as it is now. */
   refresh(id: string): Promise<void> {
     const entry = this.entries.get(id);
     if (!entry) {
       return Promise.resolve();
     }
+    entry.pending = 'all';
+    return this.start(id, entry);
+  }
+
+  /** While its agent runs, a folder the watcher does not fully cover is polled. */
+  setRunning(id: string, running: boolean): void {
+    if (running) {
+      this.runningIds.add(id);
+    } else {
+      this.runningIds.delete(id);
+    }
+    const entry = this.entries.get(id);
+    if (!entry) {
+      return;
+    }
+    entry.agentRunning = running;
+    if (running) {
+      this.schedulePoll(id, entry);
+    } else {
+      clearTimeout(entry.poll);
+      entry.poll = undefined;
+    }
+  }
+
+  /** The agent reported progress: it may have written where no watch sees; at most one refresh a second. */
+  poke(id: string): void {
+    const entry = this.entries.get(id);
+    const now = Date.now();
+    if (!entry || entry.watch.complete !== false || now - entry.pokedAt < 1000) {
+      return;
+    }
+    entry.pokedAt = now;
+    entry.pending = 'all';
+    entry.pollDelay = this.pollMs.min;
+    this.scheduleSettle(id, entry);
+  }
+
+  private onFiles(id: string, entry: Entry, paths: readonly string[] | undefined): void {
+    if (this.entries.get(id) !== entry) {
+      return;
+    }
+    const max = this.options.maxPaths ?? 200;
+    if (paths === undefined || entry.pending === 'all' || entry.pending.size + paths.length > max) {
+      entry.pending = 'all';
+    } else {
+      paths.forEach((p) => (entry.pending as Set<string>).add(p));
+    }
+    if (entry.agentRunning) {
+      this.schedulePoll(id, entry); // the watch may have just lost part of the folder
+    }
+    this.scheduleSettle(id, entry);
+  }
+
+  private scheduleSettle(id: string, entry: Entry): void {
+    if (entry.running) {
+      entry.dirty = true;
+    } else if (!entry.settle) {
+      entry.settle = setTimeout(() => {
+        entry.settle = undefined;
+        void this.start(id, entry);
+      }, this.settleMs);
+    }
+  }
+
+  private schedulePoll(id: string, entry: Entry): void {
+    if (entry.poll || !entry.agentRunning || entry.watch.complete !== false) {
+      return;
+    }
+    entry.poll = setTimeout(() => {
+      entry.poll = undefined;
+      if (this.entries.get(id) !== entry) {
+        return;
+      }
+      entry.pending = 'all';
+      void this.start(id, entry).then(() => {
+        entry.pollDelay = entry.lastChanged ? this.pollMs.min : Math.min(entry.pollDelay * 2, this.pollMs.max);
+        this.schedulePoll(id, entry);
+      });
+    }, entry.pollDelay);
+  }
+
+  private start(id: string, entry: Entry): Promise<void> {
+    clearTimeout(entry.settle);
+    entry.settle = undefined;
     entry.dirty = true;
     entry.running ??= this.drain(id, entry);
     return entry.running;
@@ -69,13 +210,9 @@ export class ChangeTracker implements Disposable {
     try {
       while (entry.dirty) {
         entry.dirty = false;
-        try {
-          const files = await this.compute(entry.folder);
-          if (this.entries.get(id) === entry) {
-            await this.publish(id, files);
-          }
-        } catch (e) {
-          this.logger.warn(`[ChangeTracker] refresh of ${entry.folder.cwd} failed: ${(e as Error).message}`);
+        await this.computeOnce(id, entry);
+        if (entry.dirty) {
+          await new Promise((resolve) => setTimeout(resolve, this.settleMs)); // lets a burst gather
         }
       }
     } finally {
@@ -84,9 +221,67 @@ export class ChangeTracker implements Disposable {
     }
   }
 
+  private async computeOnce(id: string, entry: Entry): Promise<void> {
+    const pending = entry.pending;
+    entry.pending = new Set();
+    const previous = entry.published;
+    const computePaths = this.options.computePaths;
+    const known = pending !== 'all' && pending.size > 0 && previous !== undefined;
+    const scope = known ? incrementalScope(previous, pending) : undefined;
+    const full =
+      scope === undefined ||
+      computePaths === undefined ||
+      !fitsArgv(scope, this.options.maxPaths ?? 200) ||
+      Date.now() - entry.lastFullAt > (this.options.fullEveryMs ?? 60_000);
+    const startedAt = Date.now();
+    try {
+      const files = await this.limiter.run(async () =>
+        full ? this.compute(entry.folder) : mergeChanges(previous!, scope, await computePaths(entry.folder, scope)),
+      );
+      await yieldToEventLoop();
+      if (this.entries.get(id) !== entry) {
+        return;
+      }
+      entry.lastChanged = previous === undefined || !sameChanges(previous, files);
+      entry.published = files;
+      if (full) {
+        entry.lastFullAt = startedAt;
+        entry.watch.focus?.(files.flatMap((f) => (f.oldPath !== undefined ? [f.path, f.oldPath] : [f.path])));
+      }
+      await this.publish(id, files);
+    } catch (e) {
+      entry.pending = 'all';
+      this.logger.warn(`[ChangeTracker] refresh of ${entry.folder.cwd} failed: ${(e as Error).message}`);
+    }
+  }
+
   dispose(): void {
     for (const id of [...this.entries.keys()]) {
       this.untrack(id);
     }
   }
+}
+
+/** Few enough paths, short enough together, for one command line (Windows allows 32,767 characters). */
+function fitsArgv(paths: readonly string[], maxPaths: number): boolean {
+  return paths.length <= maxPaths && paths.reduce((sum, p) => sum + p.length + 13, 0) <= 16_000;
+}
+
+/** The tracker an AgentManager uses: full and incremental change sets from its git. */
+export function changeTrackerFor(
+  deps: { readonly git: ChangeGit; readonly watcher: FolderWatcher; readonly logger: Logger },
+  publish: Publish,
+): ChangeTracker {
+  const git = deps.git;
+  const computePaths = git.changeSetOf
+    ? (folder: TrackedFolder, paths: readonly string[]) => git.changeSetOf!(folder.cwd, folder.baseSha, paths)
+    : undefined;
+  return new ChangeTracker(
+    deps.watcher,
+    (folder) => git.changeSet(folder.cwd, folder.baseSha),
+    publish,
+    deps.logger,
+    undefined,
+    { computePaths },
+  );
 }

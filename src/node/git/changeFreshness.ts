@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { FolderWatcher } from '../../core/ports';
+import type { FolderWatch, FolderWatcher } from '../../core/ports';
 
 interface Computed {
   readonly baseSha: string;
@@ -58,28 +58,32 @@ export async function gitStateStamp(cwd: string): Promise<string | undefined> {
 }
 
 export class ChangeFreshness {
-  /** File events seen per watched folder, and how many watches it has. */
+  /** File events seen per watched folder, and its watches. */
   private readonly events = new Map<string, number>();
-  private readonly watches = new Map<string, number>();
+  private readonly watches = new Map<string, Set<FolderWatch>>();
   private readonly computed = new Map<string, Computed>();
 
-  /** `inner`, counting every event of a folder before passing it on. */
+  /** `inner`, counting every event of a folder before passing it on (with the paths it names). */
   watching(inner: FolderWatcher): FolderWatcher {
     return {
       watch: (folder, onChange) => {
-        this.watches.set(folder, (this.watches.get(folder) ?? 0) + 1);
-        const watch = inner.watch(folder, () => {
+        const watch = inner.watch(folder, (paths) => {
           this.touched(folder);
-          onChange();
+          onChange(paths);
         });
+        const watches = this.watches.get(folder) ?? new Set<FolderWatch>();
+        this.watches.set(folder, watches.add(watch));
         let disposed = false;
         return {
+          get complete() {
+            return watch.complete;
+          },
+          focus: (paths) => watch.focus?.(paths),
           dispose: () => {
             if (!disposed) {
               disposed = true;
-              const left = (this.watches.get(folder) ?? 1) - 1;
-              this.watches.set(folder, left);
-              if (left === 0) {
+              watches.delete(watch);
+              if (watches.size === 0 && this.watches.get(folder) === watches) {
                 this.watches.delete(folder);
                 this.computed.delete(folder);
               }
@@ -89,6 +93,12 @@ export class ChangeFreshness {
         };
       },
     };
+  }
+
+  /** Watched, and every folder under it: a folder left unwatched (budget, no watches left) has no events to count. */
+  private fullyWatched(folder: string): boolean {
+    const watches = this.watches.get(folder);
+    return watches !== undefined && [...watches].every((w) => w.complete !== false);
   }
 
   /** A file event under `folder`: what was computed before it is no longer taken as current. */
@@ -109,12 +119,12 @@ export class ChangeFreshness {
   }
 
   /**
-   * True when `cwd` is watched, its change set against `baseSha` was computed after its last file
+   * True when every folder of `cwd` is watched, its change set against `baseSha` was computed after its last file
    * event, and its index, HEAD and branch ref are as they were when that computation began.
    */
   async unchanged(cwd: string, baseSha: string): Promise<boolean> {
     const last = this.computed.get(cwd);
-    if (!last || !this.watches.has(cwd) || last.baseSha !== baseSha || last.events !== (this.events.get(cwd) ?? 0)) {
+    if (!last || !this.fullyWatched(cwd) || last.baseSha !== baseSha || last.events !== (this.events.get(cwd) ?? 0)) {
       return false;
     }
     return (await gitStateStamp(cwd)) === last.stamp;

@@ -8,6 +8,7 @@ import type { ChangeGit, WorkState } from '../../core/git';
 import { sniffUntracked } from './binarySniffer';
 import { showFiles } from './blobs';
 import type { ChangeFreshness } from './changeFreshness';
+import { changeSetOf } from './changePaths';
 import { buildChangeSet, countStatusEntries, parsePathList, parseStatusPaths } from './changeParsers';
 import { GitProcessError } from './errors';
 import { hasConflictMarkers } from './landingParsers';
@@ -48,6 +49,10 @@ export class Changes implements ChangeGit {
     const files = buildChangeSet({ diff: diff.stdout, untracked: untracked.stdout }, content.binary, content.lines);
     computed?.();
     return files;
+  }
+
+  changeSetOf(cwd: string, baseSha: string, paths: readonly string[]): Promise<ChangedFile[]> {
+    return changeSetOf(this.runner, cwd, baseSha, paths);
   }
 
   async hashFiles(cwd: string, paths: readonly string[]): Promise<(string | undefined)[]> {

@@ -125,6 +125,9 @@ export class NodeGit implements Git {
   changeSet(cwd: string, baseSha: string): Promise<ChangedFile[]> {
     return this.changes.changeSet(cwd, baseSha);
   }
+  changeSetOf(cwd: string, baseSha: string, paths: readonly string[]): Promise<ChangedFile[]> {
+    return this.changes.changeSetOf(cwd, baseSha, paths);
+  }
   showFile(repoRoot: string, sha: string, path: string): Promise<Uint8Array | undefined> {
     return this.changes.showFile(repoRoot, sha, path);
   }
