@@ -16,9 +16,18 @@ import { git } from './managerFixture';
 /** A watcher whose events the test sends (the real one is VS Code's). */
 class HandWatcher implements FolderWatcher {
   readonly listeners = new Map<string, () => void>();
+  /** What the watches say: false as when a budget or exhausted watches leave folders unwatched. */
+  complete: boolean | undefined = undefined;
   watch(folder: string, onChange: () => void) {
     this.listeners.set(folder, onChange);
-    return { dispose: () => this.listeners.delete(folder) };
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const watcher = this;
+    return {
+      get complete() {
+        return watcher.complete;
+      },
+      dispose: () => this.listeners.delete(folder),
+    };
   }
   fire(folder: string): void {
     this.listeners.get(folder)?.();
@@ -71,6 +80,16 @@ describe('ChangeFreshness (real git worktrees)', function () {
     const watch = nodeGit.freshness.watching(watcher).watch(worktree, () => undefined);
     return { nodeGit, watcher, dispose: () => watch.dispose() };
   }
+
+  it('never takes a folder as unchanged while part of it goes unwatched (its writes there make no event)', async () => {
+    const { nodeGit, watcher } = watched();
+    await nodeGit.changeSet(worktree, base);
+    assert.equal(await nodeGit.freshness.unchanged(worktree, base), true, 'fully watched, computed, no event since');
+    watcher.complete = false;
+    assert.equal(await nodeGit.freshness.unchanged(worktree, base), false, 'not every folder watched');
+    watcher.complete = true;
+    assert.equal(await nodeGit.freshness.unchanged(worktree, base), true);
+  });
 
   it('takes a computed folder as unchanged, and its change set is what a new computation gives', async () => {
     const { nodeGit } = watched();
