@@ -43,6 +43,11 @@ function threadGlyph(page: Page, diff: Locator, line: number, state: 'unresolved
     : glyph.and(page.locator('.comment-thread'));
 }
 
+/** The Accept Hunk / Revert Hunk CodeLenses drawn above the agent's changes: they move the lines when they come. */
+async function hunkLenses(diff: Locator): Promise<void> {
+  await diff.locator('.editor.modified .codelens-decoration').first().waitFor({ timeout: 20_000 });
+}
+
 /**
  * Presses the "+" in the gutter of line `from` on the agent's side and releases it on line `to` (a
  * drag over the gutter comments a range), types `text` into the comment widget that opens and
@@ -58,6 +63,12 @@ async function comment(page: Page, diff: Locator, from: number, text: string, to
     const [start, end] = [await glyph(from).boundingBox(), await glyph(to).boundingBox()];
     if (!start || !end) {
       return false; // the glyphs are drawn once the commenting ranges are known
+    }
+    // A line drawn in above (the Accept Hunk / Revert Hunk CodeLens) moves the lines: press only once they stay put.
+    await page.waitForTimeout(200);
+    const [startNow, endNow] = [await glyph(from).boundingBox(), await glyph(to).boundingBox()];
+    if (startNow?.y !== start.y || endNow?.y !== end.y) {
+      return false;
     }
     await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
     await page.mouse.down();
@@ -151,12 +162,14 @@ describe('Review comments through the real comment widget, sent to the demo agen
 
     let diff = await openFileDiff(page, title, 'a.txt');
     await diff.locator('.editor.modified .view-line', { hasText: 'two' }).waitFor();
+    await hunkLenses(diff);
     await comment(page, diff, 2, 'replace review/a.txt: two => TWO');
     await threadGlyph(page, diff, 2, 'unresolved').waitFor();
 
     // A range: a drag over the gutter from line 1 to line 2.
     diff = await openFileDiff(page, title, 'b.txt');
     await diff.locator('.editor.modified .view-line', { hasText: 'ALPHA' }).waitFor();
+    await hunkLenses(diff);
     await comment(page, diff, 1, 'replace review/b.txt: beta => BETA', 2);
     await threadGlyph(page, diff, 2, 'unresolved').waitFor();
     assert.deepEqual(
