@@ -8,6 +8,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { poolFolderName } from '../core/worktrees';
 
 export interface RememberedPool {
   readonly repoRoot: string;
@@ -67,6 +68,11 @@ export function removeRememberedPools(file: string, gitBinary = 'git'): string[]
   const list = existsSync(file) ? parseList(readFileSync(file, 'utf8')) : [];
   const done: string[] = [];
   for (const { repoRoot, poolDir } of list) {
+    // Only a folder the pool makes: a damaged or edited list never gets anything else deleted.
+    if (path.basename(path.resolve(poolDir)) !== poolFolderName) {
+      done.push(`skipped ${poolDir}: not a pool folder (${poolFolderName})`);
+      continue;
+    }
     const git = (args: string[]) =>
       spawnSync(gitBinary, ['-C', repoRoot, ...args], { encoding: 'utf8', windowsHide: true, maxBuffer: 64 << 20 });
     if (existsSync(repoRoot)) {

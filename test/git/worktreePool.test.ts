@@ -276,4 +276,15 @@ describe('Warm worktree pool with real git', function () {
     assert.equal(fs.existsSync(listFile), false);
     assert.equal(git(fx.repo, 'worktree', 'list', '--porcelain').split('\n\n').length, 1, 'only the main worktree');
   });
+
+  it('the uninstall script deletes only pool folders: a damaged list naming another folder gets it left alone', async () => {
+    const precious = path.join(fx.tmp, 'precious');
+    fs.mkdirSync(precious);
+    fs.writeFileSync(path.join(precious, 'work.txt'), 'keep me\n');
+    fs.mkdirSync(path.dirname(listFile), { recursive: true });
+    fs.writeFileSync(listFile, JSON.stringify([{ repoRoot: fx.repo, poolDir: precious }]));
+    const done = removeRememberedPools(listFile);
+    assert.match(done.join('\n'), /skipped .*precious: not a pool folder/);
+    assert.equal(fs.readFileSync(path.join(precious, 'work.txt'), 'utf8'), 'keep me\n');
+  });
 });
