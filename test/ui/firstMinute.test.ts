@@ -57,7 +57,14 @@ describe("The demo's first minute through the real UI (README's three steps)", f
     await answerQuickInput(page, '(4/4)', 'Swap the operands');
 
     // 2. The Agents view: the finished agent, its changed file, the file's diff against its base.
-    await icon.click();
+    // The icon toggles the side bar: clicked until the side bar shows the Agents view (a click that
+    // lands while the palette is still closing can be dropped).
+    const agentsSideBar = page.locator('.part.sidebar', { has: page.locator('.title-label', { hasText: /agents/i }) });
+    await waitFor(
+      'the side bar showing the Agents view',
+      async () => (await agentsSideBar.isVisible()) || (await icon.click().then(() => agentsSideBar.isVisible())),
+      { timeoutMs: 30_000, everyMs: 1_000 },
+    );
     const row = page.locator('.monaco-list-row[aria-level="1"]', { hasText: 'Swap the operands' });
     await row.filter({ hasText: 'succeeded' }).waitFor({ timeout: 30_000 });
     assert.match(await row.innerText(), /demo · succeeded · \d+s/);
