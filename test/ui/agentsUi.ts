@@ -98,8 +98,23 @@ export async function notification(page: Page, text: string): Promise<string> {
     { timeoutMs: 20_000, everyMs: 500 },
   );
   const whole = await found.innerText();
-  await runCommand(page, 'Notifications: Clear All Notifications');
-  await page.locator('.notifications-center .notification-list-item').first().waitFor({ state: 'detached' });
+  // Cleared until none is left: one that comes in just after a Clear All would stay for the next call.
+  const items = page.locator('.notifications-center .notification-list-item');
+  await waitFor(
+    'no notification left',
+    async () => {
+      if ((await items.count()) === 0) {
+        return true;
+      }
+      await runCommand(page, 'Notifications: Clear All Notifications');
+      return items
+        .first()
+        .waitFor({ state: 'detached', timeout: 5_000 })
+        .then(() => true)
+        .catch(() => false);
+    },
+    { timeoutMs: 30_000, everyMs: 500 },
+  );
   if (await center.isVisible()) {
     await page.keyboard.press('Escape');
   }
