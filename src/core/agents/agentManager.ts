@@ -7,14 +7,13 @@ import { type ChangeTracker, changeTrackerFor } from './changeTracker';
 import { ReviewMarks } from './reviewMarks';
 import { CheckRuns } from './checkRuns';
 import type { CheckVerdict } from './checks';
-import { checkPrompt, checkPromptRoute, checkSettings, checkWorktreeRoot, resolveProfile } from './dispatchChecks';
+import { checkPrompt, resolveProfile } from './dispatchChecks';
+import { Dispatcher } from './dispatcher';
 import { AgentError } from '../errors';
-import { slugify, titleFromPrompt } from '../naming';
-import { WorktreeNames, createWorktree } from '../worktrees';
+import { WorktreeNames } from '../worktrees';
 import type { WorkState } from '../git';
 import type { AgentManagerDeps, DispatchOptions } from './managerDeps';
 import type { Disposable } from '../../util/event';
-import { joinPath } from '../../util/paths';
 
 export type { AgentManagerDeps, DispatchOptions } from './managerDeps';
 
@@ -28,6 +27,7 @@ export class AgentManager implements Disposable {
   private readonly tracker: ChangeTracker;
   private readonly marks: ReviewMarks;
   private readonly checks: CheckRuns;
+  private readonly dispatcher: Dispatcher;
   /** Shared with plan runs, whose integration worktrees are named the same way. */
   readonly names: WorktreeNames;
   private readonly elsewhere: Disposable | undefined;
@@ -45,6 +45,7 @@ export class AgentManager implements Disposable {
     this.runs.onDidEnd((id) => checks.afterAgentEnd(id));
     this.onDidChangeAgent = records.onDidChange;
     this.onDidOutput = this.runs.onDidOutput;
+    this.dispatcher = new Dispatcher(deps, records, this.runs, this.names, this.tracker);
     const adoptions = new Adoptions(deps, records, this.runs, this.tracker);
     adoptions.restore(deps.store.load());
     this.elsewhere = deps.store.onDidChangeElsewhere?.((e) => adoptions.takeElsewhere(e.changed, e.removed));
@@ -68,75 +69,9 @@ export class AgentManager implements Disposable {
     return this.records.get(id);
   }
 
-  async dispatch(options: DispatchOptions): Promise<AgentRecord> {
-    const prompt = options.prompt;
-    checkPrompt(prompt, 'task');
-    const settings = this.deps.settings();
-    checkSettings(settings);
-    // Everything that can fail cheaply is checked before anything is created.
-    const executable = await resolveProfile(this.deps.profiles(), options.profile, this.deps.resolver);
-    const profile = executable.profile;
-    const isolation = options.isolation ?? 'worktree';
-    const mode = isolation === 'terminal' || options.inTerminal ? 'terminal' : profile.mode;
-    checkPromptRoute(profile, mode);
-    const located = await this.deps.git.locate(options.folder, options.base || undefined, settings.branchPrefix);
-    const { repoRoot, sha: baseSha } = located;
-    if (isolation === 'worktree') {
-      checkWorktreeRoot(settings, repoRoot);
-    }
-    const title = options.title?.trim() || titleFromPrompt(prompt);
-    const id = this.deps.newId();
-    const worktreeEnv = await this.runs.envs.reserve(id, repoRoot, settings);
-    const reserved =
-      isolation === 'worktree'
-        ? await this.names.reserve(repoRoot, slugify(title), settings, located.branches).catch(this.runs.envs.undo(id))
-        : undefined;
-    const place = reserved
-      ? { cwd: reserved.worktreePath, ...reserved }
-      : { cwd: options.folder, branch: undefined, worktreePath: undefined };
-    const record: AgentRecord = {
-      id,
-      title,
-      prompt,
-      profile: profile.name,
-      mode,
-      isolation,
-      status: 'preparing',
-      repoRoot,
-      cwd: place.cwd,
-      branch: place.branch,
-      worktreePath: place.worktreePath,
-      baseSha,
-      createdAt: this.deps.clock.now(),
-      logPath: joinPath(settings.logDirOf?.(repoRoot) ?? settings.logDir, `${id}.log`),
-      changedFiles: [],
-      plan: options.plan,
-      worktreeEnv,
-    };
-    this.records.add(record);
-    let warm = false;
-    try {
-      // Variables of its own (worktreeEnv) go into its env file and setup command: no warm worktree then.
-      const pool = worktreeEnv ? undefined : this.deps.pool;
-      warm = !!reserved && (await createWorktree(this.deps.fs, this.deps.git, repoRoot, reserved, baseSha, pool));
-    } catch (e) {
-      this.records.delete(id);
-      throw e;
-    } finally {
-      reserved?.release();
-    }
-    const start = () => this.runs.launch(this.get(id), executable, profile.args, prompt);
-    if (place.worktreePath && !warm) {
-      await this.runs.prepareThenStart(record, settings, start);
-    } else {
-      start();
-    }
-    this.tracker.track(id, record);
-    if (isolation === 'terminal') {
-      // A new worktree starts at its base with no changes; the workspace may already have some.
-      void this.tracker.refresh(id);
-    }
-    return this.get(id);
+  /** Checks the dispatch, makes the agent's worktree and starts it (see Dispatcher). */
+  dispatch(options: DispatchOptions): Promise<AgentRecord> {
+    return this.dispatcher.dispatch(options);
   }
 
   /** A new prompt for a finished agent: a new run in the same folder, with the profile's continueArgs. */
