@@ -82,7 +82,7 @@ export async function rowMenu(page: Page, title: string, label: string): Promise
 /**
  * Waits for a notification holding `text` in the notification center (toasts may never show in this
  * headless window, or be gone already; the center keeps every message), returns its whole text,
- * then clears every notification and closes the center.
+ * then clears the notifications (Clear All) and closes the center.
  */
 export async function notification(page: Page, text: string): Promise<string> {
   const center = page.locator('.notifications-center.visible');
@@ -98,23 +98,29 @@ export async function notification(page: Page, text: string): Promise<string> {
     { timeoutMs: 20_000, everyMs: 500 },
   );
   const whole = await found.innerText();
-  // Cleared until none is left: one that comes in just after a Clear All would stay for the next call.
+  // Cleared until this one is gone and the center closed (Clear All closes it): a notification that
+  // comes in just after a Clear All needs another. One with running progress stays by design (Clear
+  // All leaves those), so "none left" is not waited for; the timeout names whatever is left.
   const items = page.locator('.notifications-center .notification-list-item');
+  let left: string[] = [];
   await waitFor(
-    'no notification left',
+    `the notification "${text}" cleared`,
     async () => {
-      if ((await items.count()) === 0) {
+      if ((await found.count()) === 0 && !(await center.isVisible())) {
         return true;
       }
       await runCommand(page, 'Notifications: Clear All Notifications');
-      return items
-        .first()
+      const gone = await found
         .waitFor({ state: 'detached', timeout: 5_000 })
         .then(() => true)
         .catch(() => false);
+      left = await items.allInnerTexts().catch(() => []);
+      return gone && !(await center.isVisible());
     },
     { timeoutMs: 30_000, everyMs: 500 },
-  );
+  ).catch((e: Error) => {
+    throw new Error(`${e.message}; left in the notification center: ${JSON.stringify(left)}`);
+  });
   if (await center.isVisible()) {
     await page.keyboard.press('Escape');
   }
