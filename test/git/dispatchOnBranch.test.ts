@@ -170,6 +170,30 @@ describe('Dispatch Agent on Branch (real git, real demo agent)', function () {
     assert.equal(worktreeCount(), before);
   });
 
+  it('gives a branch asked for by two dispatches at once to one of them; the other leaves nothing', async () => {
+    makeBranch('contested', 'c.txt');
+    const results = await Promise.allSettled(
+      ['one', 'two'].map((title) =>
+        manager.dispatch({
+          prompt: 'create a.txt: a',
+          profile: 'demo',
+          folder: fx.repo,
+          title,
+          start: { branch: 'contested' },
+        }),
+      ),
+    );
+    const won = results.filter((r) => r.status === 'fulfilled');
+    assert.equal(won.length, 1, JSON.stringify(results.map((r) => r.status)));
+    const lost = results.find((r) => r.status === 'rejected');
+    assert.ok(AgentError.is(lost?.reason, 'worktreeFailed'), String(lost?.reason));
+    assert.equal(manager.list().length, 1);
+    assert.equal(worktreeCount(), 2);
+    const winner = manager.list()[0];
+    assert.deepEqual(fs.readdirSync(path.join(fx.tmp, 'repo.worktrees')), [path.basename(winner.worktreePath!)]);
+    await fx.finished(manager, winner.id);
+  });
+
   describe('on a pull request', () => {
     let remote: string;
     let prHead: string;
