@@ -3,6 +3,7 @@ export const extensionId = 'parallel-agents.parallel-agents';
 
 export const commands = {
   dispatch: 'parallelAgents.dispatch',
+  dispatchOnBranch: 'parallelAgents.dispatchOnBranch',
   tryDemo: 'parallelAgents.tryDemo',
   stop: 'parallelAgents.stop',
   showOutput: 'parallelAgents.showOutput',

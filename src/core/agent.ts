@@ -115,6 +115,11 @@ export interface AgentRecord {
   /** Where the agent runs: its worktree, or the workspace folder for terminal isolation. */
   readonly cwd: string;
   readonly branch?: string;
+  /**
+   * Set when `branch` existed before the agent (Dispatch Agent on Branch): removing its worktree
+   * (Discard, Clean Up, Forget) never deletes that branch.
+   */
+  readonly branchExisted?: true;
   readonly worktreePath?: string;
   readonly baseSha: string;
   readonly createdAt: number;

@@ -96,6 +96,26 @@ export interface AgentErrorData {
   pushUncommitted: Titled & { readonly count: number };
   /** git's (or gh's) words, credentials hidden, are the detail. */
   pullRequestFailed: { readonly branch: string; readonly tool: string };
+  // Dispatch Agent on Branch: an existing branch or a pull request (src/core/agents/dispatchStart.ts)
+  branchNotFound: { readonly branch: string; readonly repoRoot: string };
+  /**
+   * The branch is checked out at `path`: the worktree dispatched from (`current`), the main worktree
+   * of the repository, or another one.
+   */
+  branchCheckedOut: { readonly branch: string; readonly path: string; readonly where: 'current' | 'main' | 'other' };
+  /** An existing branch or a pull request with isolation `terminal` (the workspace folder has its own branch). */
+  startNeedsWorktree: Empty;
+  /** `value` as given: not a whole number above 0. */
+  invalidPullRequest: { readonly value: string };
+  /** `remote` was asked for (or is the default, origin) and is not among `remotes`. */
+  pullRequestNoRemote: {
+    readonly number: number;
+    readonly repoRoot: string;
+    readonly remote: string;
+    readonly remotes: readonly string[];
+  };
+  /** The remote has no `refs/pull/<number>/head`; git's words are the detail. */
+  pullRequestNotFound: { readonly number: number; readonly remote: string };
   // agents and plans, src/core
   noSuchAgent: { readonly id: string };
   duplicateAgentId: { readonly id: string };

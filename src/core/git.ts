@@ -226,6 +226,12 @@ export interface RemoteGit {
    * git's stderr with the credentials of URLs hidden. `signal` ends the push (AgentError cancelled).
    */
   push(repoRoot: string, remote: string, branch: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * Fetches `refs/pull/<number>/head` from `remote`, never prompting on a terminal; the full sha of
+   * its commit, whose objects are then in the repository. No ref is left behind; pullRequestNotFound
+   * when the remote has no such ref.
+   */
+  fetchPullRequest(repoRoot: string, remote: string, number: number): Promise<string>;
 }
 
 export type Git = WorktreeGit & RefGit & ChangeGit & LandingGit & SnapshotGit & RemoteGit;

@@ -10,6 +10,7 @@ import { commandTexts } from './errorTexts/commandTexts';
 import { envTexts } from './errorTexts/envTexts';
 import { gitTexts } from './errorTexts/gitTexts';
 import { remoteTexts } from './errorTexts/remoteTexts';
+import { startTexts } from './errorTexts/startTexts';
 import { reviewTexts } from './errorTexts/reviewTexts';
 import type { ErrorText, TextArg, Texts } from './errorTexts/textTemplate';
 
@@ -19,6 +20,7 @@ export { l10n } from './errorTexts/textTemplate';
 const texts: Texts = {
   ...gitTexts,
   ...remoteTexts,
+  ...startTexts,
   ...agentTexts,
   ...commandTexts,
   ...reviewTexts,

@@ -9,7 +9,8 @@ import type { AgentRecords } from './agentRecords';
 import type { ChangeTracker } from './changeTracker';
 import { checkPrompt, checkPromptRoute, checkSettings, checkWorktreeRoot, resolveProfile } from './dispatchChecks';
 import { slugify, titleFromPrompt } from '../naming';
-import { type WorktreeNames, createWorktree } from '../worktrees';
+import type { WorktreeNames } from '../worktrees';
+import { locateStart, makeWorktree } from './dispatchStart';
 import type { AgentManagerDeps, DispatchOptions } from './managerDeps';
 import { joinPath } from '../../util/paths';
 
@@ -33,7 +34,9 @@ export class Dispatcher {
     const isolation = options.isolation ?? 'worktree';
     const mode = isolation === 'terminal' || options.inTerminal ? 'terminal' : profile.mode;
     checkPromptRoute(profile, mode);
-    const located = await this.deps.git.locate(options.folder, options.base || undefined, settings.branchPrefix);
+    // An existing branch or a pull request (options.start): see dispatchStart.ts.
+    const startPoint = await locateStart(this.deps.git, options, isolation, settings.branchPrefix);
+    const located = startPoint.located;
     const { repoRoot, sha: baseSha } = located;
     if (isolation === 'worktree') {
       checkWorktreeRoot(settings, repoRoot);
@@ -43,10 +46,12 @@ export class Dispatcher {
     const worktreeEnv = await this.runs.envs.reserve(id, repoRoot, settings);
     const reserved =
       isolation === 'worktree'
-        ? await this.names.reserve(repoRoot, slugify(title), settings, located.branches).catch(this.runs.envs.undo(id))
+        ? await this.names
+            .reserve(repoRoot, startPoint.slug ?? slugify(title), settings, located.branches)
+            .catch(this.runs.envs.undo(id))
         : undefined;
     const place = reserved
-      ? { cwd: reserved.worktreePath, ...reserved }
+      ? { cwd: reserved.worktreePath, ...reserved, branch: startPoint.existingBranch ?? reserved.branch }
       : { cwd: options.folder, branch: undefined, worktreePath: undefined };
     const record: AgentRecord = {
       id,
@@ -59,6 +64,7 @@ export class Dispatcher {
       repoRoot,
       cwd: place.cwd,
       branch: place.branch,
+      ...(startPoint.existingBranch ? { branchExisted: true } : {}),
       worktreePath: place.worktreePath,
       baseSha,
       createdAt: this.deps.clock.now(),
@@ -72,7 +78,7 @@ export class Dispatcher {
     try {
       // Variables of its own (worktreeEnv) go into its env file and setup command: no warm worktree then.
       const pool = worktreeEnv ? undefined : this.deps.pool;
-      warm = !!reserved && (await createWorktree(this.deps.fs, this.deps.git, repoRoot, reserved, baseSha, pool));
+      warm = !!reserved && (await makeWorktree(this.deps.fs, this.deps.git, repoRoot, reserved, startPoint, pool));
     } catch (e) {
       this.records.delete(id);
       throw e;

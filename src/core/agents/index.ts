@@ -5,6 +5,7 @@
  */
 export { AgentManager } from './agentManager';
 export type { DispatchOptions } from './agentManager';
+export type { DispatchStart } from './managerDeps';
 export { inputState } from './inputState';
 export type { InputState } from './inputState';
 export { checkVerdict, fixPrompt, checkCommandFor, fixOutputBytes } from './checks';

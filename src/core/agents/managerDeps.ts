@@ -11,9 +11,12 @@ import type {
   PortProbe,
   StateStore,
 } from '../ports';
-import type { ChangeGit, RefGit, WorktreeGit, WorktreeSetupGit } from '../git';
+import type { ChangeGit, RefGit, RemoteGit, WorktreeGit, WorktreeSetupGit } from '../git';
 import type { Profile } from '../clis';
 import type { WorktreePool } from '../worktrees';
+
+/** Where Dispatch Agent on Branch starts an agent: an existing local branch, or a pull request of a remote. */
+export type DispatchStart = { readonly branch: string } | { readonly pullRequest: number; readonly remote?: string };
 
 export interface DispatchOptions {
   readonly prompt: string;
@@ -24,6 +27,12 @@ export interface DispatchOptions {
   readonly folder: string;
   /** Commit or branch the worktree starts from; default: HEAD of the repository. */
   readonly base?: string;
+  /**
+   * Instead of a new branch at `base`: a worktree on an existing local branch (`branch`), or on a new
+   * branch at a pull request's head (`pullRequest`, fetched from `remote`, default origin). Worktree
+   * isolation only; see dispatchStart.ts.
+   */
+  readonly start?: DispatchStart;
   /** Marks the agent as a task of a plan run. */
   readonly plan?: AgentRecord['plan'];
   /** Runs the agent in an integrated terminal whatever its profile's mode (a plan task's `isolation: "terminal"`). */
@@ -31,7 +40,7 @@ export interface DispatchOptions {
 }
 
 export interface AgentManagerDeps {
-  readonly git: WorktreeGit & RefGit & ChangeGit;
+  readonly git: WorktreeGit & RefGit & ChangeGit & Pick<RemoteGit, 'remotes' | 'fetchPullRequest'>;
   readonly fs: FileSystemPort;
   /** Which ignored files of the main worktree a new worktree gets (.worktreeinclude, symlinkFolders). */
   readonly worktreeSource: WorktreeSetupGit;

@@ -92,7 +92,10 @@ export class AgentLanding {
     await this.manager.followUp(id, prompt);
   }
 
-  /** Saves everything, then removes the worktree and branch; Restore Agent brings it back exactly. */
+  /**
+   * Saves everything, then removes the worktree and branch (a branch that existed before the agent
+   * stays); Restore Agent brings it back exactly.
+   */
   async discard(id: string): Promise<void> {
     const record = this.manager.get(id);
     if (this.manager.isRunning(id)) {
@@ -180,7 +183,8 @@ export class AgentLanding {
     this.manager.setTracked(record.id, false);
     await this.git.removeWorktree(record.repoRoot, record.worktreePath, true);
     this.manager.annotate(record.id, { worktreePresent: false, savedRef: saved.ref, changedFiles: [] });
-    if (record.branch) {
+    // A branch that existed before the agent is the user's: only the worktree goes.
+    if (record.branch && !record.branchExisted) {
       if (options.deleteBranch === 'always' || (await this.mergedIntoCurrent(record.repoRoot, record.branch))) {
         await this.git.deleteBranch(record.repoRoot, record.branch, true);
       }

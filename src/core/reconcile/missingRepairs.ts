@@ -46,8 +46,8 @@ export async function restoreMissing(deps: MissingRepairDeps, id: string): Promi
 }
 
 /**
- * Drops a missing agent: its registration and branch go; commits the branch had are kept under
- * refs/parallel-agents/saved/<id>.
+ * Drops a missing agent: its registration and branch go (unless the branch existed before the
+ * agent); commits the branch had are kept under refs/parallel-agents/saved/<id>.
  */
 export async function forgetMissing(deps: MissingRepairDeps, id: string): Promise<void> {
   const record = missingRecord(deps, id);
@@ -61,7 +61,8 @@ export async function forgetMissing(deps: MissingRepairDeps, id: string): Promis
     ).map((r) => [r.name, r]),
   );
   const tip = refs.get(`refs/heads/${record.branch}`);
-  if (tip) {
+  // A branch that existed before the agent is the user's: it stays, commits and all.
+  if (tip && !record.branchExisted) {
     // Saved work taken on the branch tip holds its commits and more: it is kept, not written over.
     if (tip.sha !== record.baseSha && restoreSource(record, refs) !== 'saved') {
       await deps.git.saveBranch(

@@ -6,7 +6,8 @@
  */
 export { chooseFolder, isRepository } from './folderChoice';
 export type { WorkspaceFolderInfo } from './folderChoice';
-export { WorktreeNames, createWorktree } from './worktreeNames';
+export { WorktreeNames, createWorktree, createWorktreeOnBranch } from './worktreeNames';
+export type { ReservedWorktree } from './worktreeNames';
 export { WorktreePrep, commandText } from './worktreePrep';
 export { SetupRun, setupRunId } from './setupRun';
 export type { SetupEnd } from './setupRun';

@@ -81,7 +81,25 @@ export async function createWorktree(
   if (pool && (await pool.take(repoRoot, reserved.worktreePath, reserved.branch, baseSha))) {
     return true;
   }
-  const root = parentDir(reserved.worktreePath);
+  await makeRoot(fs, reserved.worktreePath);
+  await git.addWorktree(repoRoot, reserved.worktreePath, reserved.branch, baseSha);
+  return false;
+}
+
+/** Creates a worktree at a reserved path on an existing `branch` (no new branch), and the folder that holds it. */
+export async function createWorktreeOnBranch(
+  fs: FileSystemPort,
+  git: Pick<WorktreeGit, 'checkoutWorktree'>,
+  repoRoot: string,
+  worktreePath: string,
+  branch: string,
+): Promise<void> {
+  await makeRoot(fs, worktreePath);
+  await git.checkoutWorktree(repoRoot, worktreePath, branch);
+}
+
+async function makeRoot(fs: FileSystemPort, worktreePath: string): Promise<void> {
+  const root = parentDir(worktreePath);
   await fs.mkdirp(root).catch((e: unknown) => {
     const why = e instanceof Error ? e.message : String(e);
     if (isDiskFull(why)) {
@@ -89,6 +107,4 @@ export async function createWorktree(
     }
     throw new AgentError('worktreeRootNotCreated', { path: root }, why);
   });
-  await git.addWorktree(repoRoot, reserved.worktreePath, reserved.branch, baseSha);
-  return false;
 }

@@ -205,6 +205,9 @@ export class NodeGit implements Git {
   push(repoRoot: string, remote: string, branch: string, signal?: AbortSignal): Promise<void> {
     return this.remoteGit.push(repoRoot, remote, branch, signal);
   }
+  fetchPullRequest(repoRoot: string, remote: string, number: number): Promise<string> {
+    return this.remoteGit.fetchPullRequest(repoRoot, remote, number);
+  }
 }
 
 export function createGit(options: CreateGitOptions = {}): NodeGit {

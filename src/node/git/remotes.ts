@@ -1,5 +1,6 @@
 /** Remotes and pushing a branch to one: RemoteGit on the real git binary. */
 import type { GitRemote, RemoteGit } from '../../core/git';
+import { AgentError } from '../../core/errors';
 import { redact } from '../../core/landing';
 import { GitProcessError } from './errors';
 import { parseRemoteUrls } from './remoteParsers';
@@ -45,6 +46,28 @@ export class Remotes implements RemoteGit {
         // git's words name the remote's URL, credentials and all: they are logged and shown without them.
         const hidden = e instanceof GitProcessError ? new GitProcessError(e.exitCode, redact(e.stderr)) : e;
         throw this.runner.fail(hidden, repoRoot, ['push'], 'gitFailed');
+      }
+    });
+  }
+
+  fetchPullRequest(repoRoot: string, remote: string, number: number): Promise<string> {
+    // Read from a private ref, not FETCH_HEAD, which VS Code's autofetch rewrites at any time; gone once read.
+    const temp = `refs/parallel-agents/fetched/pull-${number}`;
+    const args = ['fetch', '--no-tags', '--', remote, `+refs/pull/${number}/head:${temp}`];
+    return this.runner.write(repoRoot, async () => {
+      try {
+        await this.runner.exec(repoRoot, args, { env: pushEnvironment() });
+        const sha = await this.runner.text(repoRoot, ['rev-parse', '--verify', `${temp}^{commit}`]);
+        return sha.trim();
+      } catch (e) {
+        const words = e instanceof GitProcessError ? redact(e.stderr) : '';
+        if (/couldn't find remote ref/i.test(words)) {
+          throw new AgentError('pullRequestNotFound', { number, remote }, words.trim());
+        }
+        const hidden = e instanceof GitProcessError ? new GitProcessError(e.exitCode, words) : e;
+        throw this.runner.fail(hidden, repoRoot, ['fetch'], 'gitFailed');
+      } finally {
+        await this.runner.exec(repoRoot, ['update-ref', '-d', temp]).catch(() => undefined);
       }
     });
   }

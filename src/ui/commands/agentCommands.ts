@@ -122,9 +122,15 @@ async function confirmDiscard(manager: AgentManager, record: AgentRecord): Promi
   const work = record.worktreePath && record.worktreePresent !== false ? await manager.workState(record.id) : undefined;
   const discard = vscode.l10n.t('Discard');
   const parts = [
-    record.worktreePath
-      ? vscode.l10n.t('Its worktree {0} and branch {1} will be removed.', record.worktreePath, record.branch ?? '')
-      : vscode.l10n.t('It is removed from the list; the workspace files it edited stay as they are.'),
+    record.worktreePath && record.branchExisted
+      ? vscode.l10n.t(
+          'Its worktree {0} will be removed; the branch {1} stays.',
+          record.worktreePath,
+          record.branch ?? '',
+        )
+      : record.worktreePath
+        ? vscode.l10n.t('Its worktree {0} and branch {1} will be removed.', record.worktreePath, record.branch ?? '')
+        : vscode.l10n.t('It is removed from the list; the workspace files it edited stay as they are.'),
   ];
   if (work && (work.uncommittedFiles > 0 || work.commitsAhead > 0)) {
     parts.push(

@@ -86,6 +86,7 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
   });
   return {
     [commands.dispatch]: (args) => dispatchCommand(deps.dispatch, (args ?? {}) as DispatchArgs),
+    [commands.dispatchOnBranch]: (args) => dispatchCommand(deps.dispatch, (args ?? {}) as DispatchArgs, true),
     [commands.tryDemo]: () =>
       dispatchCommand(deps.dispatch, {
         prompt: demoPrompt,

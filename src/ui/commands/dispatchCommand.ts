@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import type { Isolation } from '../../core/agent';
-import type { AgentManager, DispatchOptions } from '../../core/agents';
+import type { AgentManager, DispatchOptions, DispatchStart } from '../../core/agents';
 import { AgentError } from '../../core/errors';
 import { titleFromPrompt } from '../../core/naming';
-import type { RefGit } from '../../core/git';
 import type { Profile } from '../../core/clis';
 import { stateKeys } from '../../constants';
 import { checkedRepositoryFolder, pickRepositoryFolder } from './folderPick';
 import { cancelled } from './commandRunner';
+import { type BranchPickGit, pickStart } from './branchPick';
 
 export interface DispatchArgs {
   readonly prompt?: string;
@@ -15,6 +15,11 @@ export interface DispatchArgs {
   readonly isolation?: Isolation;
   readonly title?: string;
   readonly folder?: string;
+  /** An existing local branch to work on (Dispatch Agent on Branch); worktree isolation only. */
+  readonly branch?: string;
+  /** A pull request to work on: its head is fetched from `remote` (default origin) onto a new branch. */
+  readonly pullRequest?: number;
+  readonly remote?: string;
 }
 
 export interface DispatchDeps {
@@ -22,12 +27,19 @@ export interface DispatchDeps {
   readonly profiles: () => readonly Profile[];
   readonly defaultProfile: () => string;
   readonly memento: vscode.Memento;
-  /** Tells which folders are git repositories. */
-  readonly git: Pick<RefGit, 'repoRoot'>;
+  /** Tells which folders are git repositories, and which branches Dispatch Agent on Branch offers. */
+  readonly git: BranchPickGit;
 }
 
-/** Asks for whatever the arguments leave open, then dispatches with a progress notification. */
-export async function dispatchCommand(deps: DispatchDeps, args: DispatchArgs = {}): Promise<string | undefined> {
+/**
+ * Asks for whatever the arguments leave open, then dispatches with a progress notification.
+ * `onBranch` (Dispatch Agent on Branch): a branch or pull request is asked first, instead of the isolation.
+ */
+export async function dispatchCommand(
+  deps: DispatchDeps,
+  args: DispatchArgs = {},
+  onBranch = false,
+): Promise<string | undefined> {
   if (!vscode.workspace.isTrusted) {
     throw new AgentError('untrustedDispatch', {});
   }
@@ -36,15 +48,20 @@ export async function dispatchCommand(deps: DispatchDeps, args: DispatchArgs = {
     args.folder !== undefined
       ? await checkedRepositoryFolder(deps.git, args.folder)
       : await pickRepositoryFolder(deps.git, {
-          title: vscode.l10n.t('Dispatch Agent: repository'),
+          title: onBranch
+            ? vscode.l10n.t('Dispatch Agent on Branch: repository')
+            : vscode.l10n.t('Dispatch Agent: repository'),
           noFolder: 'noFolderToDispatch',
         });
-  const prompt = args.prompt ?? (await askPrompt());
-  const profile = args.profile ?? (interactive ? await pickProfile(deps) : deps.defaultProfile());
-  const isolation = args.isolation ?? (interactive ? await pickIsolation() : 'worktree');
-  const title = args.title ?? (interactive ? await askTitle(prompt) : undefined);
+  const start = startOf(args) ?? (onBranch ? await pickStart(deps.git, folder) : undefined);
+  const steps = stepTitles(onBranch);
+  const prompt = args.prompt ?? (await askPrompt(steps.task));
+  const profile = args.profile ?? (interactive ? await pickProfile(deps, steps.agent) : deps.defaultProfile());
+  // An existing branch or a pull request has a worktree of its own: no isolation to choose.
+  const isolation = args.isolation ?? (interactive && !start ? await pickIsolation() : 'worktree');
+  const title = args.title ?? (interactive ? await askTitle(prompt, steps.title) : undefined);
   await rememberProfile(deps.memento, profile);
-  const options: DispatchOptions = { prompt, profile, isolation, title, folder };
+  const options: DispatchOptions = { prompt, profile, isolation, title, folder, start };
   const record = await vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
@@ -55,7 +72,29 @@ export async function dispatchCommand(deps: DispatchDeps, args: DispatchArgs = {
   return record.id;
 }
 
-async function askPrompt(): Promise<string> {
+function startOf(args: DispatchArgs): DispatchStart | undefined {
+  if (args.branch !== undefined) {
+    return { branch: args.branch };
+  }
+  return args.pullRequest !== undefined ? { pullRequest: args.pullRequest, remote: args.remote } : undefined;
+}
+
+/** The titles of the task, agent and title steps: Dispatch Agent on Branch has its branch as step 1. */
+function stepTitles(onBranch: boolean): { readonly task: string; readonly agent: string; readonly title: string } {
+  return onBranch
+    ? {
+        task: vscode.l10n.t('Dispatch Agent on Branch (2/4): task'),
+        agent: vscode.l10n.t('Dispatch Agent on Branch (3/4): agent'),
+        title: vscode.l10n.t('Dispatch Agent on Branch (4/4): title'),
+      }
+    : {
+        task: vscode.l10n.t('Dispatch Agent (1/4): task'),
+        agent: vscode.l10n.t('Dispatch Agent (2/4): agent'),
+        title: vscode.l10n.t('Dispatch Agent (4/4): title'),
+      };
+}
+
+async function askPrompt(stepTitle: string): Promise<string> {
   const editor = vscode.window.activeTextEditor;
   const selection = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : undefined;
   // The input box is one line: a longer task is written in any editor and dispatched as a selection.
@@ -67,7 +106,7 @@ async function askPrompt(): Promise<string> {
     };
     const type = { label: `$(edit) ${vscode.l10n.t('Type a new task')}` };
     const picked = await vscode.window.showQuickPick([use, type], {
-      title: vscode.l10n.t('Dispatch Agent (1/4): task'),
+      title: stepTitle,
       ignoreFocusOut: true,
     });
     if (picked === use) {
@@ -78,7 +117,7 @@ async function askPrompt(): Promise<string> {
     }
   }
   const value = await vscode.window.showInputBox({
-    title: vscode.l10n.t('Dispatch Agent (1/4): task'),
+    title: stepTitle,
     prompt: selection
       ? vscode.l10n.t('The selected text is offered as the task; edit it or press Enter.')
       : vscode.l10n.t('What should the agent do? For a task of several lines, select it in an editor first.'),
@@ -90,7 +129,7 @@ async function askPrompt(): Promise<string> {
   return value ?? cancelled();
 }
 
-async function pickProfile(deps: DispatchDeps): Promise<string> {
+async function pickProfile(deps: DispatchDeps, stepTitle: string): Promise<string> {
   const recent = deps.memento.get<string[]>(stateKeys.lastProfiles, []);
   const rank = (p: Profile) => {
     const i = recent.indexOf(p.name);
@@ -104,7 +143,7 @@ async function pickProfile(deps: DispatchDeps): Promise<string> {
       detail: [p.command, ...p.args].join(' ').replace(/\s*\n\s*/g, ' ⏎ '),
     }));
   const picked = await vscode.window.showQuickPick(items, {
-    title: vscode.l10n.t('Dispatch Agent (2/4): agent'),
+    title: stepTitle,
     placeHolder: vscode.l10n.t('Which agent should do it?'),
     ignoreFocusOut: true,
   });
@@ -131,9 +170,9 @@ async function pickIsolation(): Promise<Isolation> {
   return picked?.value ?? cancelled();
 }
 
-async function askTitle(prompt: string): Promise<string> {
+async function askTitle(prompt: string, stepTitle: string): Promise<string> {
   const value = await vscode.window.showInputBox({
-    title: vscode.l10n.t('Dispatch Agent (4/4): title'),
+    title: stepTitle,
     prompt: vscode.l10n.t('A short title for the Agents view (optional)'),
     value: titleFromPrompt(prompt),
     ignoreFocusOut: true,

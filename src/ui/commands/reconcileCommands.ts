@@ -119,9 +119,9 @@ export function reconcileCommands(deps: ReconcileCommandDeps) {
       const id = await missingId(manager, arg);
       if ((arg as { confirm?: unknown } | undefined)?.confirm !== false) {
         const forget = vscode.l10n.t('Forget');
-        const detail = vscode.l10n.t(
-          'Its branch is deleted; commits it had are kept under refs/parallel-agents/saved/.',
-        );
+        const detail = manager.get(id).branchExisted
+          ? vscode.l10n.t('Its branch stays: it existed before the agent.')
+          : vscode.l10n.t('Its branch is deleted; commits it had are kept under refs/parallel-agents/saved/.');
         if (
           (await vscode.window.showWarningMessage(
             vscode.l10n.t('Forget agent "{0}"?', manager.get(id).title),
