@@ -7,7 +7,15 @@ import type { AgentRecord } from '../agent';
 import type { AgentRuns } from './agentRuns';
 import type { AgentRecords } from './agentRecords';
 import type { ChangeTracker } from './changeTracker';
-import { checkPrompt, checkPromptRoute, checkSettings, checkWorktreeRoot, resolveProfile } from './dispatchChecks';
+import type { AgentQueue } from './agentQueue';
+import {
+  type ResolvedProfile,
+  checkPrompt,
+  checkPromptRoute,
+  checkSettings,
+  checkWorktreeRoot,
+  resolveProfile,
+} from './dispatchChecks';
 import { slugify, titleFromPrompt } from '../naming';
 import { type WorktreeNames, createWorktree } from '../worktrees';
 import type { AgentManagerDeps, DispatchOptions } from './managerDeps';
@@ -20,6 +28,7 @@ export class Dispatcher {
     private readonly runs: AgentRuns,
     private readonly names: WorktreeNames,
     private readonly tracker: ChangeTracker,
+    private readonly queue: AgentQueue,
   ) {}
 
   async dispatch(options: DispatchOptions): Promise<AgentRecord> {
@@ -41,14 +50,7 @@ export class Dispatcher {
     const title = options.title?.trim() || titleFromPrompt(prompt);
     const id = this.deps.newId();
     const worktreeEnv = await this.runs.envs.reserve(id, repoRoot, settings);
-    const reserved =
-      isolation === 'worktree'
-        ? await this.names.reserve(repoRoot, slugify(title), settings, located.branches).catch(this.runs.envs.undo(id))
-        : undefined;
-    const place = reserved
-      ? { cwd: reserved.worktreePath, ...reserved }
-      : { cwd: options.folder, branch: undefined, worktreePath: undefined };
-    const record: AgentRecord = {
+    const draft: AgentRecord = {
       id,
       title,
       prompt,
@@ -57,9 +59,7 @@ export class Dispatcher {
       isolation,
       status: 'preparing',
       repoRoot,
-      cwd: place.cwd,
-      branch: place.branch,
-      worktreePath: place.worktreePath,
+      cwd: options.folder,
       baseSha,
       createdAt: this.deps.clock.now(),
       logPath: joinPath(settings.logDirOf?.(repoRoot) ?? settings.logDir, `${id}.log`),
@@ -67,20 +67,72 @@ export class Dispatcher {
       plan: options.plan,
       worktreeEnv,
     };
-    this.records.add(record);
+    // Beyond parallelAgents.maxConcurrentAgents it waits, nothing created, at the base resolved now.
+    if (!this.queue.admit(repoRoot)) {
+      return this.queue.enqueue(draft);
+    }
+    return this.queue.admitted(repoRoot, () => this.begin(draft, executable, located.branches));
+  }
+
+  /** Starts a queued agent that this window claimed (status preparing): the same path as a dispatch. */
+  async startQueued(record: AgentRecord): Promise<void> {
+    try {
+      const executable = await resolveProfile(this.deps.profiles(), record.profile, this.deps.resolver);
+      checkPromptRoute(executable.profile, record.mode);
+      await this.begin(record, executable);
+    } catch (e) {
+      if (this.records.has(record.id) && this.records.get(record.id).status === 'preparing') {
+        const error = (e as Error).message;
+        this.records.update(record.id, { status: 'failed', error, endedAt: this.deps.clock.now() });
+      }
+    }
+  }
+
+  /**
+   * Names and makes the agent's worktree, then starts its run. A new dispatch's record is added
+   * here and removed when its worktree cannot be made (the error goes to the dispatcher); a queued
+   * one's record exists already.
+   */
+  private async begin(
+    draft: AgentRecord,
+    executable: ResolvedProfile,
+    branches?: ReadonlySet<string>,
+  ): Promise<AgentRecord> {
+    const { id, repoRoot, isolation, prompt, baseSha } = draft;
+    const profile = executable.profile;
+    const settings = this.deps.settings();
+    const queued = this.records.has(id);
+    const reserved =
+      isolation === 'worktree'
+        ? await this.names.reserve(repoRoot, slugify(draft.title), settings, branches).catch(this.runs.envs.undo(id))
+        : undefined;
+    const place = reserved
+      ? { cwd: reserved.worktreePath, branch: reserved.branch, worktreePath: reserved.worktreePath }
+      : {};
+    const record: AgentRecord = { ...draft, ...place };
+    if (queued) {
+      this.records.update(id, place);
+    } else {
+      this.records.add(record);
+    }
     let warm = false;
     try {
       // Variables of its own (worktreeEnv) go into its env file and setup command: no warm worktree then.
-      const pool = worktreeEnv ? undefined : this.deps.pool;
+      const pool = draft.worktreeEnv ? undefined : this.deps.pool;
       warm = !!reserved && (await createWorktree(this.deps.fs, this.deps.git, repoRoot, reserved, baseSha, pool));
     } catch (e) {
-      this.records.delete(id);
+      if (queued) {
+        // Its failure is shown on its row (startQueued): with no worktree, it names none.
+        this.records.update(id, { cwd: draft.cwd, branch: undefined, worktreePath: undefined, worktreePresent: false });
+      } else {
+        this.records.delete(id);
+      }
       throw e;
     } finally {
       reserved?.release();
     }
     const start = () => this.runs.launch(this.records.get(id), executable, profile.args, prompt);
-    if (place.worktreePath && !warm) {
+    if (record.worktreePath && !warm) {
       await this.runs.prepareThenStart(record, settings, start);
     } else {
       start();
