@@ -56,6 +56,7 @@ describe('the dispatch queue (maxConcurrentAgents) with real git and real agents
     // Nothing of a queued agent exists yet: no branch, no worktree, no folder.
     assert.equal(second.branch, undefined);
     assert.equal(second.worktreePath, undefined);
+    assert.equal(second.worktreePresent, false, 'nothing refreshes or reviews the folder it names');
     assert.doesNotMatch(branches(), /second|third/);
     assert.doesNotMatch(worktrees(), /second|third/);
 
@@ -67,6 +68,7 @@ describe('the dispatch queue (maxConcurrentAgents) with real git and real agents
     const secondDone = await manager.whenEnded(second.id);
     assert.equal(secondDone.status, 'succeeded', secondDone.error);
     assert.equal(secondDone.branch, 'agents/second');
+    assert.equal(secondDone.worktreePresent, undefined);
     assert.equal(git(secondDone.cwd, 'rev-parse', 'HEAD'), base, 'started at its recorded base, not at the moved HEAD');
     assert.ok(!fs.existsSync(path.join(secondDone.cwd, 'moved.txt')));
     assert.ok(secondDone.startedAt! >= secondDone.createdAt);

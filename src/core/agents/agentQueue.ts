@@ -66,9 +66,12 @@ export class AgentQueue implements Disposable {
     }
   }
 
-  /** Adds the record as queued (the cap it found reached with it) and returns it. */
+  /**
+   * Adds the record as queued (the cap it found reached with it) and returns it. It has no folder of
+   * its own yet (worktreePresent false): nothing refreshes, watches or reviews its `cwd` until it starts.
+   */
   enqueue(record: AgentRecord): AgentRecord {
-    const queued: AgentRecord = { ...record, status: 'queued', queuedAtCap: this.cap };
+    const queued: AgentRecord = { ...record, status: 'queued', queuedAtCap: this.cap, worktreePresent: false };
     this.records.add(queued);
     this.deps.logger.info(`[AgentQueue] ${record.id} queued: ${this.cap} agents of ${record.repoRoot} are live`);
     return queued;

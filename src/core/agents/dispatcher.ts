@@ -109,9 +109,10 @@ export class Dispatcher {
     const place = reserved
       ? { cwd: reserved.worktreePath, branch: reserved.branch, worktreePath: reserved.worktreePath }
       : {};
-    const record: AgentRecord = { ...draft, ...place };
+    // A queued record said it had no folder of its own yet (worktreePresent false): now it has one.
+    const record: AgentRecord = queued ? { ...draft, ...place, worktreePresent: undefined } : { ...draft, ...place };
     if (queued) {
-      this.records.update(id, place);
+      this.records.update(id, { ...place, worktreePresent: undefined });
     } else {
       this.records.add(record);
     }
