@@ -78,6 +78,7 @@ export const settings = {
   notifyOnFinish: 'notifyOnFinish',
   mergeStrategy: 'mergeStrategy',
   maxParallel: 'maxParallel',
+  maxConcurrentAgents: 'maxConcurrentAgents',
   agentTimeoutMinutes: 'agentTimeoutMinutes',
   maxLogMegabytes: 'maxLogMegabytes',
   setupCommand: 'setupCommand',

@@ -162,6 +162,11 @@ export interface AgentRecord {
   /** Review comments on its changed files, pending or sent (core/review/reviewComments.ts). */
   readonly comments?: readonly ReviewComment[];
   /**
+   * Set on an agent dispatched while parallelAgents.maxConcurrentAgents agents of its repository
+   * were live: the cap it found reached (it waited as `queued`, nothing created, until one ended).
+   */
+  readonly queuedAtCap?: number;
+  /**
    * Its `parallelAgents.worktreeEnv` variables, index and ports, fixed at dispatch (follow-ups get the
    * same); held until it is merged or discarded (core/agents/worktreeEnv.ts).
    */

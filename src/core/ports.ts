@@ -230,6 +230,11 @@ export interface ManagerSettings {
   readonly logDirOf?: (repoRoot: string) => string | undefined;
   /** A run longer than this is stopped with status "timed-out"; 0 or undefined: no limit. */
   readonly agentTimeoutMs?: number;
+  /**
+   * Most agents of a repository whose run is live at once (parallelAgents.maxConcurrentAgents);
+   * dispatches beyond it wait as `queued`. 0 or undefined: no limit.
+   */
+  readonly maxConcurrentAgents?: number;
   /** argv run (no shell) in each new worktree before its agent starts; a failure fails the agent. */
   readonly setupCommand?: readonly string[];
   /** Repository-relative folders the new worktree gets as symlinks to the main worktree's (ignored ones only). */

@@ -37,6 +37,7 @@ export class Config {
       worktreeRoot: this.worktreeRoot(),
       logDir,
       agentTimeoutMs: this.agentTimeoutMinutes() * 60_000,
+      maxConcurrentAgents: this.maxConcurrentAgents(),
       setupCommand: this.setupCommand(),
       checkCommand: this.checkCommand(),
       symlinkFolders: this.symlinkFolders(),
@@ -67,6 +68,12 @@ export class Config {
   agentTimeoutMinutes(): number {
     const value = this.section.get<number>(settings.agentTimeoutMinutes, 0);
     return typeof value === 'number' && value > 0 ? value : 0;
+  }
+
+  /** Most live agents per repository; 0 = no limit. */
+  maxConcurrentAgents(): number {
+    const value = this.section.get<number>(settings.maxConcurrentAgents, 0);
+    return Number.isInteger(value) && value > 0 ? value : 0;
   }
 
   maxParallel(): number {
@@ -139,6 +146,15 @@ export class Config {
       this.logger.warn(`[Config] ${problem}`);
     }
     return undefined;
+  }
+
+  /** Fires when one setting (a key of `settings`) changed. */
+  onDidChangeSetting(key: string, listener: () => void): vscode.Disposable {
+    return vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(`${settings.section}.${key}`)) {
+        listener();
+      }
+    });
   }
 
   onDidChange(listener: () => void): vscode.Disposable {

@@ -21,7 +21,8 @@ export class Adoptions {
    * Takes the records an earlier window saved. A headless run outlives its window under a
    * supervisor: it is adopted. The window may have closed between its launch and the save that
    * said so: a 'preparing' agent whose supervisor exists is running. Anything else that was active
-   * has no process any more: it is marked interrupted instead of pretending it runs.
+   * has no process any more: it is marked interrupted instead of pretending it runs. A queued agent
+   * still waits (AgentQueue starts it).
    */
   restore(saved: readonly AgentRecord[]): void {
     let changed = false;
@@ -33,7 +34,7 @@ export class Adoptions {
       this.records.put(launched ?? record);
       if (this.adopt(launched ?? record)) {
         changed ||= launched !== undefined;
-      } else if (isActive(record.status)) {
+      } else if (isActive(record.status) && record.status !== 'queued') {
         changed = true;
         this.records.put({ ...record, status: 'interrupted', endedAt: record.endedAt ?? this.deps.clock.now() });
       }
@@ -63,7 +64,7 @@ export class Adoptions {
       if (record.mode === 'headless' && !this.runs.isRunning(id)) {
         this.adopt(record);
       }
-      if (record.worktreePresent !== false && !record.worktreeMissing) {
+      if (record.worktreePresent !== false && !record.worktreeMissing && record.status !== 'queued') {
         this.tracker.track(id, record);
       }
     }

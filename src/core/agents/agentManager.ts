@@ -9,6 +9,8 @@ import { CheckRuns } from './checkRuns';
 import type { CheckVerdict } from './checks';
 import { checkPrompt, resolveProfile } from './dispatchChecks';
 import { Dispatcher } from './dispatcher';
+import { AgentQueue } from './agentQueue';
+import { queuePosition } from './queueOrder';
 import { AgentError } from '../errors';
 import { WorktreeNames } from '../worktrees';
 import type { WorkState } from '../git';
@@ -28,6 +30,7 @@ export class AgentManager implements Disposable {
   private readonly marks: ReviewMarks;
   private readonly checks: CheckRuns;
   private readonly dispatcher: Dispatcher;
+  private readonly queue: AgentQueue;
   /** Shared with plan runs, whose integration worktrees are named the same way. */
   readonly names: WorktreeNames;
   private readonly elsewhere: Disposable | undefined;
@@ -45,20 +48,38 @@ export class AgentManager implements Disposable {
     this.runs.onDidEnd((id) => checks.afterAgentEnd(id));
     this.onDidChangeAgent = records.onDidChange;
     this.onDidOutput = this.runs.onDidOutput;
-    this.dispatcher = new Dispatcher(deps, records, this.runs, this.names, this.tracker);
+    const runsHere = (id: string) => this.runs.isRunning(id);
+    this.queue = new AgentQueue(deps, records, runsHere, (record) => this.dispatcher.startQueued(record));
+    this.dispatcher = new Dispatcher(deps, records, this.runs, this.names, this.tracker, this.queue);
     const adoptions = new Adoptions(deps, records, this.runs, this.tracker);
     adoptions.restore(deps.store.load());
     this.elsewhere = deps.store.onDidChangeElsewhere?.((e) => adoptions.takeElsewhere(e.changed, e.removed));
   }
 
-  /** Starts watching every restored agent and recomputes their change sets in the background. */
+  /**
+   * Starts watching every restored agent and recomputes their change sets in the background; the
+   * queue goes on (agents queued before the reload start once there is room).
+   */
   resume(): void {
     for (const record of this.records.list()) {
-      if (record.worktreePresent !== false && !record.worktreeMissing) {
+      // A queued agent has no folder of its own yet.
+      if (record.worktreePresent !== false && !record.worktreeMissing && record.status !== 'queued') {
         this.tracker.track(record.id, record);
         void this.tracker.refresh(record.id);
       }
     }
+    this.queue.pump();
+  }
+
+  /** Starts the queued agents there is room for now (parallelAgents.maxConcurrentAgents was raised). */
+  continueQueue(): void {
+    this.queue.pump();
+  }
+
+  /** 1 for the queued agent that starts next in its repository; undefined when the agent is not queued. */
+  queuePosition(id: string): number | undefined {
+    const queued = this.records.has(id) && this.get(id).status === 'queued';
+    return queued ? queuePosition(this.records.list(), id) : undefined;
   }
 
   list(): AgentRecord[] {
@@ -69,7 +90,10 @@ export class AgentManager implements Disposable {
     return this.records.get(id);
   }
 
-  /** Checks the dispatch, makes the agent's worktree and starts it (see Dispatcher). */
+  /**
+   * Checks the dispatch, makes the agent's worktree and starts it (see Dispatcher); beyond
+   * parallelAgents.maxConcurrentAgents the agent is returned `queued` and starts later (AgentQueue).
+   */
   dispatch(options: DispatchOptions): Promise<AgentRecord> {
     return this.dispatcher.dispatch(options);
   }
@@ -116,8 +140,12 @@ export class AgentManager implements Disposable {
     this.runs.launch(this.get(id), executable, executable.profile.args, record.prompt, '\n──── reopened in a terminal');
   }
 
+  /** Ends the agent's run; a queued agent is cancelled: stopped, and nothing of it was created. */
   async stop(id: string): Promise<void> {
     const record = this.get(id);
+    if (await this.queue.cancel(id)) {
+      return;
+    }
     if (!this.runs.isRunning(id)) {
       throw new AgentError('agentNotRunning', { title: record.title, status: record.status });
     }
@@ -178,12 +206,14 @@ export class AgentManager implements Disposable {
 
   /** Resolves with the agent once its current run has ended (at once when it is not running). */
   async whenEnded(id: string): Promise<AgentRecord> {
+    await this.queue.started(id);
     await this.runs.ended(id);
     return this.get(id);
   }
 
+  /** Its run is followed here, or it waits in the queue (Stop cancels it). */
   isRunning(id: string): boolean {
-    return this.runs.isRunning(id);
+    return this.runs.isRunning(id) || (this.records.has(id) && this.get(id).status === 'queued');
   }
 
   refreshChanges(id: string): Promise<void> {
@@ -226,6 +256,7 @@ export class AgentManager implements Disposable {
     // The saved state still says "running": the next window adopts supervised runs and shows the
     // others as interrupted. A runner that cannot leave its agent running stops it.
     this.elsewhere?.dispose();
+    this.queue.dispose();
     this.runs.dispose();
     this.checks.dispose();
     this.tracker.dispose();

@@ -101,14 +101,14 @@ export async function makeWorktree(
   git: Pick<WorktreeGit, 'addWorktree' | 'checkoutWorktree'>,
   repoRoot: string,
   reserved: ReservedWorktree,
-  start: StartPoint,
+  start: { readonly baseSha: string; readonly existingBranch?: string },
   pool?: Pick<WorktreePool, 'take'>,
 ): Promise<boolean> {
   if (start.existingBranch) {
     await createWorktreeOnBranch(fs, git, repoRoot, reserved.worktreePath, start.existingBranch);
     return false;
   }
-  return createWorktree(fs, git, repoRoot, reserved, start.located.sha, pool);
+  return createWorktree(fs, git, repoRoot, reserved, start.baseSha, pool);
 }
 
 /** What git check-ref-format allows a branch to be called (roughly; git refuses the rest when asked). */

@@ -7,7 +7,15 @@ import type { AgentRecord } from '../agent';
 import type { AgentRuns } from './agentRuns';
 import type { AgentRecords } from './agentRecords';
 import type { ChangeTracker } from './changeTracker';
-import { checkPrompt, checkPromptRoute, checkSettings, checkWorktreeRoot, resolveProfile } from './dispatchChecks';
+import type { AgentQueue } from './agentQueue';
+import {
+  type ResolvedProfile,
+  checkPrompt,
+  checkPromptRoute,
+  checkSettings,
+  checkWorktreeRoot,
+  resolveProfile,
+} from './dispatchChecks';
 import { slugify, titleFromPrompt } from '../naming';
 import type { WorktreeNames } from '../worktrees';
 import { locateStart, makeWorktree } from './dispatchStart';
@@ -21,6 +29,7 @@ export class Dispatcher {
     private readonly runs: AgentRuns,
     private readonly names: WorktreeNames,
     private readonly tracker: ChangeTracker,
+    private readonly queue: AgentQueue,
   ) {}
 
   async dispatch(options: DispatchOptions): Promise<AgentRecord> {
@@ -44,16 +53,7 @@ export class Dispatcher {
     const title = options.title?.trim() || titleFromPrompt(prompt);
     const id = this.deps.newId();
     const worktreeEnv = await this.runs.envs.reserve(id, repoRoot, settings);
-    const reserved =
-      isolation === 'worktree'
-        ? await this.names
-            .reserve(repoRoot, startPoint.slug ?? slugify(title), settings, located.branches)
-            .catch(this.runs.envs.undo(id))
-        : undefined;
-    const place = reserved
-      ? { cwd: reserved.worktreePath, ...reserved, branch: startPoint.existingBranch ?? reserved.branch }
-      : { cwd: options.folder, branch: undefined, worktreePath: undefined };
-    const record: AgentRecord = {
+    const draft: AgentRecord = {
       id,
       title,
       prompt,
@@ -62,10 +62,9 @@ export class Dispatcher {
       isolation,
       status: 'preparing',
       repoRoot,
-      cwd: place.cwd,
-      branch: place.branch,
-      ...(startPoint.existingBranch ? { branchExisted: true } : {}),
-      worktreePath: place.worktreePath,
+      cwd: options.folder,
+      // On an existing branch (never deleted by a discard or clean-up), kept on the record while it waits.
+      ...(startPoint.existingBranch ? { branch: startPoint.existingBranch, branchExisted: true } : {}),
       baseSha,
       createdAt: this.deps.clock.now(),
       logPath: joinPath(settings.logDirOf?.(repoRoot) ?? settings.logDir, `${id}.log`),
@@ -73,20 +72,79 @@ export class Dispatcher {
       plan: options.plan,
       worktreeEnv,
     };
-    this.records.add(record);
+    // Beyond parallelAgents.maxConcurrentAgents it waits, nothing created, at the base resolved now.
+    if (!this.queue.admit(repoRoot)) {
+      return this.queue.enqueue(draft);
+    }
+    return this.queue.admitted(repoRoot, () => this.begin(draft, executable, located.branches, startPoint.slug));
+  }
+
+  /** Starts a queued agent that this window claimed (status preparing): the same path as a dispatch. */
+  async startQueued(record: AgentRecord): Promise<void> {
+    try {
+      const executable = await resolveProfile(this.deps.profiles(), record.profile, this.deps.resolver);
+      checkPromptRoute(executable.profile, record.mode);
+      await this.begin(record, executable);
+    } catch (e) {
+      if (this.records.has(record.id) && this.records.get(record.id).status === 'preparing') {
+        const error = (e as Error).message;
+        this.records.update(record.id, { status: 'failed', error, endedAt: this.deps.clock.now() });
+      }
+    }
+  }
+
+  /**
+   * Names and makes the agent's worktree, then starts its run. A new dispatch's record is added
+   * here and removed when its worktree cannot be made (the error goes to the dispatcher); a queued
+   * one's record exists already.
+   */
+  private async begin(
+    draft: AgentRecord,
+    executable: ResolvedProfile,
+    branches?: ReadonlySet<string>,
+    slug?: string,
+  ): Promise<AgentRecord> {
+    const { id, repoRoot, isolation, prompt, baseSha } = draft;
+    const profile = executable.profile;
+    const settings = this.deps.settings();
+    const queued = this.records.has(id);
+    const existingBranch = draft.branchExisted ? draft.branch : undefined;
+    const reserved =
+      isolation === 'worktree'
+        ? await this.names
+            .reserve(repoRoot, slug ?? slugify(existingBranch ?? draft.title), settings, branches)
+            .catch(this.runs.envs.undo(id))
+        : undefined;
+    const place = reserved
+      ? { cwd: reserved.worktreePath, branch: existingBranch ?? reserved.branch, worktreePath: reserved.worktreePath }
+      : {};
+    // A queued record said it had no folder of its own yet (worktreePresent false): now it has one.
+    const record: AgentRecord = queued ? { ...draft, ...place, worktreePresent: undefined } : { ...draft, ...place };
+    if (queued) {
+      this.records.update(id, { ...place, worktreePresent: undefined });
+    } else {
+      this.records.add(record);
+    }
     let warm = false;
     try {
       // Variables of its own (worktreeEnv) go into its env file and setup command: no warm worktree then.
-      const pool = worktreeEnv ? undefined : this.deps.pool;
-      warm = !!reserved && (await makeWorktree(this.deps.fs, this.deps.git, repoRoot, reserved, startPoint, pool));
+      const pool = draft.worktreeEnv ? undefined : this.deps.pool;
+      const start = { baseSha, existingBranch };
+      warm = !!reserved && (await makeWorktree(this.deps.fs, this.deps.git, repoRoot, reserved, start, pool));
     } catch (e) {
-      this.records.delete(id);
+      if (queued) {
+        // Its failure is shown on its row (startQueued): with no worktree, it names none.
+        const branch = existingBranch;
+        this.records.update(id, { cwd: draft.cwd, branch, worktreePath: undefined, worktreePresent: false });
+      } else {
+        this.records.delete(id);
+      }
       throw e;
     } finally {
       reserved?.release();
     }
     const start = () => this.runs.launch(this.records.get(id), executable, profile.args, prompt);
-    if (place.worktreePath && !warm) {
+    if (record.worktreePath && !warm) {
       await this.runs.prepareThenStart(record, settings, start);
     } else {
       start();

@@ -63,6 +63,11 @@ export class AgentsViewModel {
     return agentId ? this.agent(agentId) : undefined;
   }
 
+  /** 1 for the queued agent that starts next; undefined when it is not queued. */
+  queuePosition(id: string): number | undefined {
+    return this.manager.queuePosition(id);
+  }
+
   orphans(): readonly Orphan[] {
     return this.orphanSource?.orphans() ?? [];
   }

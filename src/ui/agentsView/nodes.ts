@@ -28,7 +28,7 @@ export function fileNodes(record: AgentRecord | undefined): FileNode[] {
 /** Whether the row's description follows the clock (a running agent's time so far). */
 const ticking = (r: AgentRecord) => isActive(r.status) || r.endedAt === undefined;
 
-function agentItem(r: AgentRecord, overlapping: readonly string[], now: number): vscode.TreeItem {
+function agentItem(r: AgentRecord, overlapping: readonly string[], now: number, queued?: number): vscode.TreeItem {
   const item = new vscode.TreeItem(
     r.title,
     r.changedFiles.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
@@ -36,7 +36,7 @@ function agentItem(r: AgentRecord, overlapping: readonly string[], now: number):
   item.id = r.id;
   const ports = portsBadge(r);
   item.description =
-    agentDescription(r, now) +
+    agentDescription(r, now, queued) +
     (ports ? ` · ${ports}` : '') +
     (overlapping.length > 0 ? ` · ⚠ ${vscode.l10n.t('overlaps')}` : '');
   item.iconPath = statusIcon(r.status);
@@ -77,7 +77,9 @@ export class AgentNode implements ViewNode {
       return new vscode.TreeItem(this.id, vscode.TreeItemCollapsibleState.None);
     }
     const overlapping = model.agentsOverlapping(r.id);
-    return agentItems.get(r, overlapping.join('\n'), () => agentItem(r, overlapping, model.now()));
+    // A queued row is active, so built on every read: its place in the queue stays current.
+    const queued = model.queuePosition(r.id);
+    return agentItems.get(r, overlapping.join('\n'), () => agentItem(r, overlapping, model.now(), queued));
   }
 
   /** The row's tooltip: the task, where it works, what it did, and the agents it overlaps. */
@@ -86,7 +88,7 @@ export class AgentNode implements ViewNode {
     if (!r) {
       return undefined;
     }
-    const tooltip = agentTooltip(r);
+    const tooltip = agentTooltip(r, model.queuePosition(r.id));
     const overlapping = model.agentsOverlapping(r.id);
     if (overlapping.length > 0) {
       tooltip.appendMarkdown(

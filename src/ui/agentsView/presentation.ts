@@ -137,11 +137,13 @@ export function checkRow(check: AgentCheck | undefined): string | undefined {
   }
 }
 
-export function agentDescription(record: AgentRecord, now: number): string {
+/** `queuePosition`: 1 for a queued agent that starts next (AgentManager.queuePosition). */
+export function agentDescription(record: AgentRecord, now: number, queuePosition?: number): string {
   const badge = checkBadge(record.check);
   const took = elapsed(record, now);
   const clock = isActive(record.status) ? runningClock(took) : formatDuration(took);
-  const base = `${record.profile} · ${statusLabel(record)}${badge ? ` · ${badge}` : ''} · ${clock}`;
+  const status = queuePosition ? vscode.l10n.t('queued (#{0})', queuePosition) : statusLabel(record);
+  const base = `${record.profile} · ${status}${badge ? ` · ${badge}` : ''} · ${clock}`;
   const activity = record.activity;
   if (record.mode === 'terminal' && record.status === 'running' && record.input !== 'tracked') {
     // VS Code cannot tell whether this terminal waits for input: say so rather than guess.
@@ -192,7 +194,7 @@ function activityRows(activity: AgentActivity | undefined): [string, string | un
   ];
 }
 
-export function agentTooltip(record: AgentRecord): vscode.MarkdownString {
+export function agentTooltip(record: AgentRecord, queuePosition?: number): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${escape(record.title)}** — ${statusLabel(record)}\n\n`);
   md.appendCodeblock(record.prompt, 'text');
@@ -224,6 +226,9 @@ export function agentTooltip(record: AgentRecord): vscode.MarkdownString {
       md.appendMarkdown(`\n${name}: \`${value.replace(/`/g, "'")}\`  `);
     }
   }
+  if (record.status === 'queued') {
+    md.appendMarkdown(`\n\n$(clock) ${queuedText(record, queuePosition)}`);
+  }
   if (record.status === 'needs-permission') {
     md.appendMarkdown(
       `\n\n$(shield) ${vscode.l10n.t('The agent was not allowed to run some tools, so its task may be unfinished. Send a follow-up, or give its profile the permissions it needs.')}`,
@@ -234,6 +239,15 @@ export function agentTooltip(record: AgentRecord): vscode.MarkdownString {
     md.appendCodeblock(record.activity.result, 'markdown');
   }
   return md;
+}
+
+/** Why a queued agent waits, and what happens next. */
+function queuedText(record: AgentRecord, position: number | undefined): string {
+  const why = vscode.l10n.t(
+    'Queued: {0} agents of this repository were running (parallelAgents.maxConcurrentAgents). It starts at its base commit when one ends; Stop cancels it.',
+    record.queuedAtCap ?? '?',
+  );
+  return position ? `${why} ${vscode.l10n.t('Place in the queue: {0}.', position)}` : why;
 }
 
 /** A known reason or error code reads in the user's language; any other error is shown as it was recorded. */

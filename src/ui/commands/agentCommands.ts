@@ -37,7 +37,8 @@ export function agentCommands(deps: AgentCommandDeps) {
   };
   return {
     stop: async (arg?: unknown) => {
-      const record = await pickAgent(arg, (r) => r.status === 'running' || r.status === 'waiting-for-input');
+      const stoppable = new Set(['queued', 'preparing', 'running', 'waiting-for-input']);
+      const record = await pickAgent(arg, (r) => stoppable.has(r.status));
       await manager.stop(record.id);
     },
     showOutput: async (arg?: unknown) => {

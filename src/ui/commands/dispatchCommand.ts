@@ -69,6 +69,16 @@ export async function dispatchCommand(
     },
     () => deps.manager.dispatch(options),
   );
+  if (record.status === 'queued') {
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t(
+        'Agent "{0}" is queued (position {1}): {2} agents of this repository are running (parallelAgents.maxConcurrentAgents). It starts when one ends.',
+        record.title,
+        deps.manager.queuePosition(record.id) ?? '?',
+        record.queuedAtCap ?? '?',
+      ),
+    );
+  }
   return record.id;
 }
 

@@ -1,0 +1,205 @@
+/**
+ * Dispatches beyond parallelAgents.maxConcurrentAgents: their record waits as `queued` (nothing
+ * created yet) and starts, oldest first, once a live agent of its repository ends. The queue is
+ * the records themselves, in the registry every window on the repository shares: it survives a
+ * reload, and every window sees it. Any window with room may start a queued agent; it claims it
+ * first with a locked read-modify-write of the stored record (queued → preparing), so of two
+ * windows trying at once exactly one starts it, and the other learns who did.
+ */
+import type { AgentRecord } from '../agent';
+import type { Clock, Logger, StateStore } from '../ports';
+import type { AgentRecords } from './agentRecords';
+import { capOf, dueToStart, mustQueue, queuedRepositories } from './queueOrder';
+import type { Disposable } from '../../util/event';
+
+export interface AgentQueueDeps {
+  readonly store: StateStore;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly settings: () => { readonly maxConcurrentAgents?: number };
+}
+
+export class AgentQueue implements Disposable {
+  /** Starts under way per repository, not yet live in the records (a dispatch making its record, a claim). */
+  private readonly starting = new Map<string, number>();
+  /** The queued agents this window is starting: claim, worktree, launch. */
+  private readonly starts = new Map<string, Promise<void>>();
+  private scheduled = false;
+  private disposed = false;
+  private readonly subscription: Disposable;
+
+  constructor(
+    private readonly deps: AgentQueueDeps,
+    private readonly records: AgentRecords,
+    /** Whether this window follows the agent's run (its run state is this window's to keep). */
+    private readonly runsHere: (id: string) => boolean,
+    /** Prepares and launches a claimed record (status preparing), as a dispatch does; never rejects. */
+    private readonly start: (record: AgentRecord) => Promise<void>,
+  ) {
+    // An agent that ends, is stopped or forgotten, here or in another window, may make room.
+    this.subscription = records.onDidChange(() => this.pump());
+  }
+
+  private get cap(): number {
+    return capOf(this.deps.settings().maxConcurrentAgents);
+  }
+
+  /**
+   * Synchronously decides a dispatch: true when it may start now, counted as a start under way
+   * until `admitted` ends; false when it must wait in the queue.
+   */
+  admit(repoRoot: string): boolean {
+    if (mustQueue(this.records.list(), repoRoot, this.cap, this.starting.get(repoRoot) ?? 0)) {
+      return false;
+    }
+    this.count(repoRoot, 1);
+    return true;
+  }
+
+  /** Runs the start of an admitted dispatch; the queue looks again once it is done. */
+  async admitted<T>(repoRoot: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } finally {
+      this.count(repoRoot, -1);
+      this.pump();
+    }
+  }
+
+  /**
+   * Adds the record as queued (the cap it found reached with it) and returns it. It has no folder of
+   * its own yet (worktreePresent false): nothing refreshes, watches or reviews its `cwd` until it starts.
+   */
+  enqueue(record: AgentRecord): AgentRecord {
+    const queued: AgentRecord = { ...record, status: 'queued', queuedAtCap: this.cap, worktreePresent: false };
+    this.records.add(queued);
+    this.deps.logger.info(`[AgentQueue] ${record.id} queued: ${this.cap} agents of ${record.repoRoot} are live`);
+    return queued;
+  }
+
+  /** Looks for queued agents that may start (soon, once per burst of changes). */
+  pump(): void {
+    if (this.scheduled || this.disposed) {
+      return;
+    }
+    this.scheduled = true;
+    queueMicrotask(() => {
+      this.scheduled = false;
+      this.startDue();
+    });
+  }
+
+  /** Resolves once the agent is no longer queued and this window is not starting it. */
+  async started(id: string): Promise<void> {
+    for (;;) {
+      const start = this.starts.get(id);
+      if (start) {
+        await start;
+        continue;
+      }
+      if (this.disposed || !this.records.has(id) || this.records.get(id).status !== 'queued') {
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        const sub = this.records.onDidChange((change) => {
+          if (change.id === id) {
+            sub.dispose();
+            resolve();
+          }
+        });
+      });
+    }
+  }
+
+  /**
+   * Stop on a queued agent: stopped before anything was created, with the same locked write as a
+   * claim, so it is either cancelled or started, never both. False when it is not queued (any more):
+   * a start this window had under way is awaited, so that the caller can stop the run.
+   */
+  async cancel(id: string): Promise<boolean> {
+    if (this.records.get(id).status === 'queued') {
+      const endedAt = this.deps.clock.now();
+      if (await this.take(id, { status: 'stopped', endedAt })) {
+        this.deps.logger.info(`[AgentQueue] ${id} cancelled before it started`);
+        return true;
+      }
+    }
+    await this.starts.get(id);
+    return false;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.subscription.dispose();
+  }
+
+  private startDue(): void {
+    if (this.disposed) {
+      return;
+    }
+    const records = this.records.list();
+    for (const repoRoot of queuedRepositories(records)) {
+      const due = dueToStart(records, repoRoot, this.cap, this.starting.get(repoRoot) ?? 0);
+      for (const record of due.filter((r) => !this.starts.has(r.id))) {
+        this.startOne(record);
+      }
+    }
+  }
+
+  private startOne(record: AgentRecord): void {
+    const { id, repoRoot } = record;
+    this.count(repoRoot, 1);
+    const start = (async () => {
+      if (await this.take(id, { status: 'preparing' })) {
+        this.deps.logger.info(`[AgentQueue] starting ${id} at ${record.baseSha.slice(0, 12)}`);
+        await this.start(this.records.get(id));
+      }
+    })()
+      .catch((e: Error) => this.deps.logger.error(`[AgentQueue] starting ${id}: ${e.message}`))
+      .finally(() => {
+        this.starts.delete(id);
+        this.count(repoRoot, -1);
+        this.pump();
+      });
+    this.starts.set(id, start);
+  }
+
+  /**
+   * Moves a queued record on (to preparing: a claim; to stopped: a cancel) if it is still queued
+   * where every window reads it: true when this window did. When another window was first, its
+   * record is taken here at once (the store's watch will not announce what this read saw).
+   */
+  private async take(id: string, patch: Pick<AgentRecord, 'status' | 'endedAt'>): Promise<boolean> {
+    await this.records.flush();
+    const update = this.deps.store.update;
+    const result = update
+      ? await update.call(this.deps.store, id, (stored) =>
+          stored.status === 'queued' ? { ...stored, ...patch } : undefined,
+        )
+      : undefined;
+    if (!this.records.has(id)) {
+      return false; // forgotten meanwhile: its file goes with the next save
+    }
+    const ours = this.records.get(id);
+    if (result && !result.written) {
+      this.deps.logger.info(`[AgentQueue] ${id}: another window moved it first (${result.record.status})`);
+      this.records.applyElsewhere([{ record: result.record, base: ours }], [], this.runsHere);
+      return false;
+    }
+    if (ours.status !== 'queued') {
+      return false; // cancelled or started here meanwhile
+    }
+    // Written, or a store of this window alone (no update, or the record has no file there).
+    this.records.update(id, patch);
+    return true;
+  }
+
+  private count(repoRoot: string, delta: number): void {
+    const next = (this.starting.get(repoRoot) ?? 0) + delta;
+    if (next > 0) {
+      this.starting.set(repoRoot, next);
+    } else {
+      this.starting.delete(repoRoot);
+    }
+  }
+}
