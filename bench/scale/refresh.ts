@@ -88,6 +88,7 @@ export async function measureRefresh(demoScript: string, count = 200, someChange
   const refreshAll = new RefreshAll({
     list: () => manager.list(),
     refreshChanges: (id) => manager.refreshChanges(id),
+    refreshSeen: (id) => manager.refreshSeen(id),
     unchanged: (cwd, baseSha) => bench.git.freshness.unchanged(cwd, baseSha),
   });
   const samples: Record<string, number[]> = {
