@@ -2,15 +2,15 @@
 // from its store, real git worktrees), as the command runs it, against two baselines in the same
 // run: the change-set computation as it was before (diff + ls-files per agent, every agent at
 // once) and one bare git process per agent (no computation at all: the cost of a spawn).
-import { watch as watchFolder } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { AgentRecord, ChangedFile } from '../../src/core/agent';
-import type { FolderWatcher, StateStore } from '../../src/core/ports';
+import type { FolderWatch, FolderWatcher, StateStore } from '../../src/core/ports';
 import { sniffUntracked } from '../../src/node/git/binarySniffer';
 import { buildChangeSet, parsePathList } from '../../src/node/git/changeParsers';
 import { createGit, type NodeGit } from '../../src/node/git/createGit';
 import type { GitRunner } from '../../src/node/git/runner';
+import { NodeFolderWatcher } from '../../src/node/watch/nodeFolderWatcher';
 import { createBenchManager } from '../manager';
 import { RefreshAll } from '../../src/ui/commands/refreshAll';
 import { median, timed, waitUntil } from '../stats';
@@ -61,22 +61,22 @@ export interface RefreshFigures {
   readonly samples: Record<string, readonly number[]>;
 }
 
-/** Recursive fs.watch per folder (the extension uses VS Code's watcher), counting events per folder. */
-class NodeWatcher implements FolderWatcher {
+/** The extension's watcher of agent worktrees (it names the paths written), counting events per folder. */
+class CountingWatcher implements FolderWatcher {
   readonly counts = new Map<string, number>();
-  watch(folder: string, onChange: () => void): { dispose(): void } {
-    const watcher = watchFolder(folder, { recursive: true }, () => {
+  private readonly inner = new NodeFolderWatcher();
+  watch(folder: string, onChange: (paths?: readonly string[]) => void): FolderWatch {
+    return this.inner.watch(folder, (paths) => {
       this.counts.set(folder, (this.counts.get(folder) ?? 0) + 1);
-      onChange();
+      onChange(paths);
     });
-    return { dispose: () => watcher.close() };
   }
 }
 
 export async function measureRefresh(demoScript: string, count = 200, someChanged = 16): Promise<RefreshFigures> {
   const fixture = await createScaleFixture(count);
   const { repo, records } = fixture;
-  const watcher = new NodeWatcher();
+  const watcher = new CountingWatcher();
   const bench = createBenchManager(
     repo,
     demoScript,
@@ -88,6 +88,7 @@ export async function measureRefresh(demoScript: string, count = 200, someChange
   const refreshAll = new RefreshAll({
     list: () => manager.list(),
     refreshChanges: (id) => manager.refreshChanges(id),
+    refreshSeen: (id) => manager.refreshSeen(id),
     unchanged: (cwd, baseSha) => bench.git.freshness.unchanged(cwd, baseSha),
   });
   const samples: Record<string, number[]> = {

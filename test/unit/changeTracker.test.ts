@@ -141,4 +141,59 @@ describe('ChangeTracker', () => {
     assert.deepEqual(calls, ['full', 'full']);
     tracker.dispose();
   });
+
+  it('refreshSeen joins the pass under way, re-examines only the paths reported, and says when it was whole', async () => {
+    const calls: string[] = [];
+    let onChange: ((paths?: readonly string[]) => void) | undefined;
+    const state: { complete?: boolean } = {};
+    const slow = () => new Promise((r) => setTimeout(r, 40));
+    const tracker = new ChangeTracker(
+      {
+        watch: (_f, c) => {
+          onChange = c;
+          return {
+            get complete() {
+              return state.complete;
+            },
+            dispose() {},
+          };
+        },
+      },
+      async () => (calls.push('full'), await slow(), []),
+      () => undefined,
+      quiet,
+      10,
+      { computePaths: async (_f, paths) => (calls.push(`paths ${paths.join(',')}`), await slow(), []) },
+    );
+    tracker.track('a', { cwd: '/w/a', baseSha: 'x' });
+    assert.equal(await tracker.refreshSeen('a'), true, 'never computed: a whole pass');
+    // Nothing reported since a whole pass (Refresh asks because of a stage or a commit): a whole pass again.
+    assert.equal(await tracker.refreshSeen('a'), true);
+    assert.deepEqual(calls, ['full', 'full']);
+    onChange!(['src/x.ts']); // its settle not over yet: the Refresh starts the pass
+    assert.equal(await tracker.refreshSeen('a'), false);
+    assert.deepEqual(calls.slice(2), ['paths src/x.ts']);
+    assert.equal(await tracker.refreshSeen('a'), false, 'nothing reported since a pass of paths: none now');
+    assert.equal(calls.length, 3);
+    onChange!(['src/y.ts']);
+    await new Promise((r) => setTimeout(r, 25)); // the watcher's own pass has started
+    assert.equal(calls.length, 4);
+    const joined = tracker.refreshSeen('a');
+    assert.equal(await joined, false);
+    assert.deepEqual(calls.slice(3), ['paths src/y.ts'], 'joined: no second pass');
+    onChange!(['src/z.ts']);
+    await new Promise((r) => setTimeout(r, 25));
+    const during = tracker.refreshSeen('a');
+    onChange!(['src/w.ts']); // an event during the pass: exactly one more
+    assert.equal(await during, false);
+    assert.deepEqual(calls.slice(4), ['paths src/z.ts', 'paths src/w.ts']);
+    onChange!(undefined); // paths unknown: a whole pass, which also sees what no event shows
+    assert.equal(await tracker.refreshSeen('a'), true);
+    assert.deepEqual(calls.slice(6), ['full']);
+    state.complete = false; // part of the folder unwatched: what was reported is not all
+    onChange!(['src/v.ts']);
+    assert.equal(await tracker.refreshSeen('a'), true);
+    assert.deepEqual(calls.slice(7), ['full']);
+    tracker.dispose();
+  });
 });

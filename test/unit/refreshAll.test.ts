@@ -57,4 +57,20 @@ describe('RefreshAll', () => {
     await refresh.settled();
     assert.ok(!calls.includes('d'), `d was refreshed after the pass was stopped: ${calls.join(',')}`);
   });
+
+  it('recomputes whole, in the background, the agents whose refresh covered only what the watcher reported', async () => {
+    const calls: string[] = [];
+    const refresh = new RefreshAll({
+      list: () => records,
+      refreshChanges: async (id) => {
+        calls.push(`whole ${id}`);
+      },
+      refreshSeen: async (id) => (calls.push(`seen ${id}`), id === 'a'),
+      unchanged: async (c) => c === cwd('c') || c === cwd('d'),
+    });
+    assert.deepEqual(await refresh.run(), { refreshed: 3, deferred: 2 });
+    assert.deepEqual(calls, ['seen a', 'seen b', 'seen broken'], 'the command waits for these only');
+    await refresh.settled();
+    assert.deepEqual(calls.slice(3).sort(), ['whole b', 'whole broken', 'whole c', 'whole d'], 'a was whole already');
+  });
 });

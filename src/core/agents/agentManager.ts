@@ -220,6 +220,11 @@ export class AgentManager implements Disposable {
     return this.tracker.refresh(id);
   }
 
+  /** Every change the watcher reported (ChangeTracker.refreshSeen); true when that was a whole recompute. */
+  refreshSeen(id: string): Promise<boolean> {
+    return this.tracker.refreshSeen(id);
+  }
+
   /** Resolves when every state change so far has been written. */
   flush(): Promise<void> {
     return this.records.flush();

@@ -65,3 +65,8 @@ export function sameChanges(a: readonly ChangedFile[], b: readonly ChangedFile[]
     })
   );
 }
+
+/** Few enough paths, short enough together, for one command line (Windows allows 32,767 characters). */
+export function fitsArgv(paths: readonly string[], maxPaths: number): boolean {
+  return paths.length <= maxPaths && paths.reduce((sum, p) => sum + p.length + 13, 0) <= 16_000;
+}

@@ -1,7 +1,7 @@
 import type { ChangedFile } from '../agent';
 import type { ChangeGit } from '../git';
 import type { FolderWatch, FolderWatcher, Logger } from '../ports';
-import { incrementalScope, mergeChanges, sameChanges } from './changeMerge';
+import { fitsArgv, incrementalScope, mergeChanges, sameChanges } from './changeMerge';
 import { Limiter, yieldToEventLoop } from '../../util/limiter';
 import type { Disposable } from '../../util/event';
 
@@ -41,6 +41,8 @@ interface Entry {
   /** Paths changed since the last computation began; 'all' when unknown. */
   pending: Set<string> | 'all';
   published: ChangedFile[] | undefined;
+  /** Whether the last computation was of the whole folder, not of named paths. */
+  lastFull: boolean;
   lastFullAt: number;
   /** Whether the last computation changed the set (the poll backs off while it does not). */
   lastChanged: boolean;
@@ -88,6 +90,7 @@ export class ChangeTracker implements Disposable {
       dirty: false,
       pending: 'all',
       published: undefined,
+      lastFull: false,
       lastFullAt: 0,
       lastChanged: false,
       agentRunning: this.runningIds.has(id),
@@ -118,6 +121,21 @@ export class ChangeTracker implements Disposable {
     }
     entry.pending = 'all';
     return this.start(id, entry);
+  }
+
+  /**
+   * What Refresh Agents waits for: every change the watcher reported, a computation under way joined, named paths
+   * alone. True: a whole-folder pass begun now, which sees a stage too; false leaves that to a later refresh().
+   */
+  refreshSeen(id: string): Promise<boolean> {
+    const entry = this.entries.get(id);
+    if (!entry || entry.watch.complete === false || entry.pending === 'all') {
+      return this.refresh(id).then(() => true);
+    }
+    if (entry.running || entry.settle || entry.pending.size > 0) {
+      return (entry.running ?? this.start(id, entry)).then(() => false);
+    }
+    return entry.lastFull ? this.refresh(id).then(() => true) : Promise.resolve(false);
   }
 
   /** While its agent runs, a folder the watcher does not fully cover is polled. */
@@ -244,6 +262,7 @@ export class ChangeTracker implements Disposable {
       }
       entry.lastChanged = previous === undefined || !sameChanges(previous, files);
       entry.published = files;
+      entry.lastFull = full;
       if (full) {
         entry.lastFullAt = startedAt;
         entry.watch.focus?.(files.flatMap((f) => (f.oldPath !== undefined ? [f.path, f.oldPath] : [f.path])));
@@ -260,11 +279,6 @@ export class ChangeTracker implements Disposable {
       this.untrack(id);
     }
   }
-}
-
-/** Few enough paths, short enough together, for one command line (Windows allows 32,767 characters). */
-function fitsArgv(paths: readonly string[], maxPaths: number): boolean {
-  return paths.length <= maxPaths && paths.reduce((sum, p) => sum + p.length + 13, 0) <= 16_000;
 }
 
 /** The tracker an AgentManager uses: full and incremental change sets from its git. */

@@ -30,6 +30,7 @@ export function agentCommands(deps: AgentCommandDeps) {
   const refreshAll = new RefreshAll({
     list: () => manager.list(),
     refreshChanges: (id) => manager.refreshChanges(id),
+    refreshSeen: (id) => manager.refreshSeen(id),
     unchanged: (cwd, baseSha) => deps.freshness?.unchanged(cwd, baseSha) ?? Promise.resolve(false),
   });
   const pickAgent = async (arg: unknown, filter?: (r: AgentRecord) => boolean): Promise<AgentRecord> => {

@@ -1,14 +1,18 @@
 /**
  * Refresh of every agent: the agents whose folder may have changed since their change set was
- * computed are recomputed at once (the command waits for them); the others, taken as current
- * (no file event, same index, HEAD and branch ref), are still recomputed afterwards, a few at a
- * time in the background, so a change the file watcher missed shows up too.
+ * computed show every change their watcher reported before the command answers (a computation
+ * under way joined, the paths named re-examined alone); the others, taken as current (no file
+ * event, same index, HEAD and branch ref), and those not recomputed whole, are recomputed whole
+ * afterwards, a few at a time in the background, so a change the file watcher missed shows up too.
  */
 import type { AgentRecord } from '../../core/agent';
 
 export interface RefreshAllDeps {
   list(): readonly AgentRecord[];
+  /** A whole recompute. */
   refreshChanges(id: string): Promise<void>;
+  /** What the watcher reported; true when that was a whole recompute. Without it: refreshChanges. */
+  refreshSeen?(id: string): Promise<boolean>;
   /** Whether the agent's folder is as it was when its change set was last computed. */
   unchanged(cwd: string, baseSha: string): Promise<boolean>;
 }
@@ -36,8 +40,9 @@ export class RefreshAll {
     );
     const now = records.filter((_, i) => !current[i]).map((r) => r.id);
     const later = records.filter((_, i) => current[i]).map((r) => r.id);
-    await Promise.all(now.map((id) => this.deps.refreshChanges(id)));
-    this.background = this.recomputeLater(pass, later);
+    const seen = this.deps.refreshSeen?.bind(this.deps) ?? ((id) => this.deps.refreshChanges(id).then(() => true));
+    const whole = await Promise.all(now.map((id) => seen(id)));
+    this.background = this.recomputeLater(pass, [...now.filter((_, i) => !whole[i]), ...later]);
     return { refreshed: now.length, deferred: later.length };
   }
 
