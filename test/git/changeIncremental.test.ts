@@ -1,22 +1,13 @@
 // Incremental change sets (only the paths a watcher names, merged into the previous set) against a
 // full recompute, with the real git binary on a temp repository.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChangedFile } from '../../src/core/agent';
 import { incrementalScope, mergeChanges } from '../../src/core/agents/changeMerge';
 import { NodeGit } from '../../src/node/git/createGit';
-
-const env = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 'T',
-  GIT_AUTHOR_EMAIL: 't@example.invalid',
-  GIT_COMMITTER_NAME: 'T',
-  GIT_COMMITTER_EMAIL: 't@example.invalid',
-};
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env, encoding: 'utf8' });
+import { git } from './managerFixture';
 
 describe('incremental change sets (real git)', function () {
   this.timeout(30_000);

@@ -3,7 +3,6 @@
 // The refusal comes from a watch factory that fails after a few watches: lowering
 // fs.inotify.max_user_watches would need root and would starve every other program on the machine.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,15 +13,8 @@ import { NodeGit } from '../../src/node/git/createGit';
 import { NodeFolderWatcher, inotifyWatchLimit } from '../../src/node/watch/nodeFolderWatcher';
 import type { WatchDir } from '../../src/node/watch/treeWatch';
 import { Limiter } from '../../src/util/limiter';
+import { git } from './managerFixture';
 
-const env = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 'T',
-  GIT_AUTHOR_EMAIL: 't@example.invalid',
-  GIT_COMMITTER_NAME: 'T',
-  GIT_COMMITTER_EMAIL: 't@example.invalid',
-};
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env, encoding: 'utf8' });
 const quiet = { info() {}, warn() {}, error() {} };
 
 async function until(what: string, test: () => boolean, ms = 8000): Promise<void> {

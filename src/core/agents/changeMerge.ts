@@ -48,24 +48,6 @@ export function mergeChanges(
   return [...kept, ...fresh].sort(comparePaths);
 }
 
-/** Same paths, kinds and line counts in the same order. */
-export function sameChanges(a: readonly ChangedFile[], b: readonly ChangedFile[]): boolean {
-  return (
-    a.length === b.length &&
-    a.every((f, i) => {
-      const g = b[i];
-      return (
-        f.path === g.path &&
-        f.kind === g.kind &&
-        f.oldPath === g.oldPath &&
-        f.binary === g.binary &&
-        f.added === g.added &&
-        f.removed === g.removed
-      );
-    })
-  );
-}
-
 /** Few enough paths, short enough together, for one command line (Windows allows 32,767 characters). */
 export function fitsArgv(paths: readonly string[], maxPaths: number): boolean {
   return paths.length <= maxPaths && paths.reduce((sum, p) => sum + p.length + 13, 0) <= 16_000;

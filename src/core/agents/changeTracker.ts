@@ -1,7 +1,7 @@
 import type { ChangedFile } from '../agent';
-import type { ChangeGit } from '../git';
 import type { FolderWatch, FolderWatcher, Logger } from '../ports';
-import { fitsArgv, incrementalScope, mergeChanges, sameChanges } from './changeMerge';
+import { fitsArgv, incrementalScope, mergeChanges } from './changeMerge';
+import { sameChangeSet } from '../landing';
 import { Limiter, yieldToEventLoop } from '../../util/limiter';
 import type { Disposable } from '../../util/event';
 
@@ -14,7 +14,7 @@ type Compute = (folder: TrackedFolder) => Promise<ChangedFile[]>;
 /** The change set of some paths alone (relative to the folder; a folder path covers what is under it). */
 type ComputePaths = (folder: TrackedFolder, paths: readonly string[]) => Promise<ChangedFile[]>;
 /** Takes a computed change set; a returned promise is awaited before the refresh resolves. */
-type Publish = (id: string, files: ChangedFile[]) => unknown;
+export type Publish = (id: string, files: ChangedFile[]) => unknown;
 
 export interface ChangeTrackerOptions {
   /** Without it every refresh recomputes the whole folder. */
@@ -260,7 +260,7 @@ export class ChangeTracker implements Disposable {
       if (this.entries.get(id) !== entry) {
         return;
       }
-      entry.lastChanged = previous === undefined || !sameChanges(previous, files);
+      entry.lastChanged = previous === undefined || !sameChangeSet(previous, files);
       entry.published = files;
       entry.lastFull = full;
       if (full) {
@@ -279,23 +279,4 @@ export class ChangeTracker implements Disposable {
       this.untrack(id);
     }
   }
-}
-
-/** The tracker an AgentManager uses: full and incremental change sets from its git. */
-export function changeTrackerFor(
-  deps: { readonly git: ChangeGit; readonly watcher: FolderWatcher; readonly logger: Logger },
-  publish: Publish,
-): ChangeTracker {
-  const git = deps.git;
-  const computePaths = git.changeSetOf
-    ? (folder: TrackedFolder, paths: readonly string[]) => git.changeSetOf!(folder.cwd, folder.baseSha, paths)
-    : undefined;
-  return new ChangeTracker(
-    deps.watcher,
-    (folder) => git.changeSet(folder.cwd, folder.baseSha),
-    publish,
-    deps.logger,
-    undefined,
-    { computePaths },
-  );
 }
