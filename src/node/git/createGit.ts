@@ -21,6 +21,7 @@ import { Refs } from './refs';
 import { Remotes } from './remotes';
 import { GitRunner, type GitRunnerOptions } from './runner';
 import { Snapshots } from './snapshots';
+import { rebaseOnto } from './stack';
 import { Worktrees, type WorktreeCheckout } from './worktrees';
 
 export interface CreateGitOptions extends GitRunnerOptions {
@@ -179,6 +180,11 @@ export class NodeGit implements Git {
   }
   stashFiles(cwd: string, files: readonly string[], message: string): Promise<void> {
     return this.landing.stashFiles(cwd, files, message);
+  }
+
+  // StackGit
+  rebaseOnto(cwd: string, oldBase: string, newBase: string): Promise<void> {
+    return rebaseOnto(this.runner, cwd, oldBase, newBase);
   }
 
   // SnapshotGit
