@@ -28,7 +28,8 @@ export function checkBestOfCount(count: number): void {
  * Checks the count, the task and every profile before anything is created, then dispatches the
  * candidates one after the other, titled "<title> (i/N)". The first one's base is every other's, so
  * all start from the same commit even when HEAD moves meanwhile. Candidates beyond
- * parallelAgents.maxConcurrentAgents are queued like any agent.
+ * parallelAgents.maxConcurrentAgents are queued like any agent. A candidate whose worktree cannot be
+ * made (a git failure, a full disk) ends the dispatch with its error; those made before it stay listed.
  */
 export async function dispatchBestOf(
   deps: Pick<AgentManagerDeps, 'profiles' | 'resolver' | 'newId'>,
