@@ -55,6 +55,10 @@ export const commands = {
   addReviewComment: 'parallelAgents.addReviewComment',
   deleteReviewComment: 'parallelAgents.deleteReviewComment',
   sendReview: 'parallelAgents.sendReview',
+  dispatchBestOf: 'parallelAgents.dispatchBestOf',
+  compareCandidates: 'parallelAgents.compareCandidates',
+  diffCandidates: 'parallelAgents.diffCandidates',
+  pickCandidate: 'parallelAgents.pickCandidate',
 } as const;
 
 /** The only commands that exist in an untrusted workspace (Restricted Mode): none of them runs anything. */
@@ -96,6 +100,8 @@ export const schemes = {
   base: 'parallel-agents-base',
   change: 'parallel-agents-change',
   account: 'parallel-agents-account',
+  /** The comparison of the candidates of a Best of N (ui/bestOf/compareDocument.ts). */
+  bestOf: 'parallel-agents-bestof',
 } as const;
 
 /**

@@ -19,6 +19,7 @@ import { registerCommands } from './ui/commands/commandRunner';
 import { type DispatchArgs, dispatchCommand } from './ui/commands/dispatchCommand';
 import { planDiagnostics } from './ui/commands/planFile';
 import { AccountDocuments } from './ui/account/accountDocument';
+import { CompareDocuments } from './ui/bestOf/compareDocument';
 import { trackAgentDiffContext } from './ui/diff/agentDiffContext';
 import { BaseContentProvider } from './ui/diff/baseContentProvider';
 import { ChangeDecorationProvider } from './ui/diff/changeDecorations';
@@ -73,6 +74,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
   const review = new ReviewComments({ manager, files, clock: { now: () => Date.now() }, newId: () => randomUUID() });
   const reviewThreads = new ReviewThreads(manager, review);
   const accounts = new AccountDocuments(manager);
+  const comparisons = new CompareDocuments(manager);
   const dispatchDeps = {
     manager,
     git,
@@ -94,6 +96,8 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
     vscode.workspace.registerTextDocumentContentProvider(schemes.base, new BaseContentProvider(git)),
     accounts,
     vscode.workspace.registerTextDocumentContentProvider(schemes.account, accounts),
+    comparisons,
+    vscode.workspace.registerTextDocumentContentProvider(schemes.bestOf, comparisons),
     vscode.window.registerFileDecorationProvider(new ChangeDecorationProvider(overlaps)),
     new AgentsStatusBar(manager),
     new FinishNotifications(manager, () => config.notifyOnFinish()),

@@ -101,6 +101,13 @@ export interface ReviewComment {
   readonly addressed?: boolean;
 }
 
+/** A candidate's place among the agents given one task by Dispatch Best of N. */
+export interface BestOf {
+  readonly group: string;
+  readonly index: number;
+  readonly of: number;
+}
+
 export interface AgentRecord {
   readonly id: string;
   readonly title: string;
@@ -152,6 +159,11 @@ export interface AgentRecord {
   readonly mergedInto?: string;
   /** Set for agents that run a task of a plan. */
   readonly plan?: { readonly runId: string; readonly taskId: string };
+  /**
+   * Set on each candidate of Dispatch Best of N: the group they share, this one's place (1-based) and
+   * how many there are. Pick merges one candidate and discards the others of its group.
+   */
+  readonly bestOf?: BestOf;
   /** Set by Reconcile Agents when the worktree folder was deleted outside VS Code (Restore or Forget it). */
   readonly worktreeMissing?: boolean;
   /** Set for an agent made from an orphaned worktree or branch by Reconcile Agents' Adopt. */

@@ -151,6 +151,8 @@ export interface AgentErrorData {
   executableMissing: { readonly command: string; readonly profile: string };
   executableNotOnPath: { readonly command: string; readonly profile: string };
   emptyTask: Empty;
+  /** Dispatch Best of N with a count outside bestOfLimits (core/agents/bestOf.ts): nothing was created. */
+  bestOfCount: { readonly count: number; readonly min: number; readonly max: number };
   emptyFollowUp: Empty;
   nulInTask: Empty;
   nulInFollowUp: Empty;
@@ -248,6 +250,8 @@ export interface AgentErrorData {
   noFolderIsARepository: { readonly folders: readonly string[] };
   noAgentApplies: Empty;
   noResult: Titled;
+  /** Compare, Diff or Pick on an agent that no Dispatch Best of N made. */
+  notBestOfCandidate: Titled;
   noLog: Titled;
   notInWorktree: Titled;
   terminalClosed: Titled;

@@ -11,6 +11,7 @@ import type { CheckVerdict } from './checks';
 import { checkPrompt, resolveProfile } from './dispatchChecks';
 import { Dispatcher } from './dispatcher';
 import { rebaseOnParent } from './stacking';
+import { type BestOfOptions, dispatchBestOf } from './bestOf';
 import { AgentQueue } from './agentQueue';
 import { queuePosition } from './queueOrder';
 import { AgentError } from '../errors';
@@ -98,6 +99,11 @@ export class AgentManager implements Disposable {
    */
   dispatch(options: DispatchOptions): Promise<AgentRecord> {
     return this.dispatcher.dispatch(options);
+  }
+
+  /** Dispatch Best of N: one candidate per profile of `options.profiles`, checked before any is created (bestOf.ts). */
+  dispatchBestOf(options: BestOfOptions): Promise<AgentRecord[]> {
+    return dispatchBestOf(this.deps, (o) => this.dispatcher.dispatch(o), options);
   }
 
   /** A new prompt for a finished agent: a new run in the same folder, with the profile's continueArgs. */

@@ -80,6 +80,7 @@ export class Dispatcher {
       logPath: joinPath(settings.logDirOf?.(repoRoot) ?? settings.logDir, `${id}.log`),
       changedFiles: [],
       plan: options.plan,
+      ...(options.bestOf ? { bestOf: options.bestOf } : {}),
       worktreeEnv,
     };
     // Beyond parallelAgents.maxConcurrentAgents it waits, nothing created, at the base resolved now.

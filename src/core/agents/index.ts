@@ -11,3 +11,5 @@ export type { InputState } from './inputState';
 export { checkVerdict, fixPrompt, checkCommandFor, fixOutputBytes } from './checks';
 export type { CheckVerdict } from './checks';
 export { agentPorts, envFileName } from './worktreeEnv';
+export { bestOfLimits, candidatesOf, checkBestOfCount } from './bestOf';
+export type { BestOfOptions } from './bestOf';

@@ -37,6 +37,8 @@ export interface DispatchOptions {
   readonly stackOn?: string;
   /** Marks the agent as a task of a plan run. */
   readonly plan?: AgentRecord['plan'];
+  /** Marks the agent as a candidate of Dispatch Best of N (see bestOf.ts). */
+  readonly bestOf?: AgentRecord['bestOf'];
   /** Runs the agent in an integrated terminal whatever its profile's mode (a plan task's `isolation: "terminal"`). */
   readonly inTerminal?: boolean;
 }

@@ -24,3 +24,5 @@ export {
   webRepository,
 } from './pullRequests';
 export type { PullRequestRequest, PullRequestRoute, RouteInputs, WebRepository } from './pullRequests';
+export { discardOtherCandidates, groupOf, pickCandidate } from './bestOfPick';
+export type { PickResult } from './bestOfPick';

@@ -23,6 +23,8 @@ import { reconcileCommands } from './reconcileCommands';
 import { progressCommands } from './progressCommands';
 import { reviewCommands } from './reviewCommands';
 import { reviewCommentCommands } from './sendReviewCommand';
+import { bestOfCommands } from '../bestOf/bestOfCommands';
+import { type BestOfArgs, dispatchBestOfCommand } from '../bestOf/bestOfDispatch';
 import type { ReviewComments } from '../../core/review';
 import type { ReviewThreads } from '../diff/reviewThreads';
 
@@ -79,6 +81,7 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
   const land = landCommands(deps);
   const checks = checkCommands(deps.manager);
   const stack = stackCommands(deps.dispatch);
+  const bestOf = bestOfCommands({ manager: deps.manager, landing: deps.landing, merge: land.merge });
   const reconcile = reconcileCommands({ manager: deps.manager, reconciler: deps.reconciler });
   const plan = planCommands({
     ...deps,
@@ -149,6 +152,10 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
     [commands.discardOrphan]: reconcile.discardOrphan,
     [commands.restoreMissing]: reconcile.restoreMissing,
     [commands.forgetAgent]: reconcile.forgetAgent,
+    [commands.dispatchBestOf]: (args) => dispatchBestOfCommand(deps.dispatch, (args ?? {}) as BestOfArgs),
+    [commands.compareCandidates]: bestOf.compare,
+    [commands.diffCandidates]: bestOf.diff,
+    [commands.pickCandidate]: bestOf.pick,
     ...reviewCommentCommands({ manager: deps.manager, review: deps.review, threads: deps.reviewThreads }),
   };
 }

@@ -121,7 +121,7 @@ function stepTitles(
       };
 }
 
-async function askPrompt(stepTitle: string): Promise<string> {
+export async function askPrompt(stepTitle: string): Promise<string> {
   const editor = vscode.window.activeTextEditor;
   const selection = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : undefined;
   // The input box is one line: a longer task is written in any editor and dispatched as a selection.
@@ -156,7 +156,7 @@ async function askPrompt(stepTitle: string): Promise<string> {
   return value ?? cancelled();
 }
 
-async function pickProfile(deps: DispatchDeps, stepTitle: string): Promise<string> {
+export async function pickProfile(deps: DispatchDeps, stepTitle: string): Promise<string> {
   const recent = deps.memento.get<string[]>(stateKeys.lastProfiles, []);
   const rank = (p: Profile) => {
     const i = recent.indexOf(p.name);
@@ -197,7 +197,7 @@ async function pickIsolation(): Promise<Isolation> {
   return picked?.value ?? cancelled();
 }
 
-async function askTitle(prompt: string, stepTitle: string): Promise<string> {
+export async function askTitle(prompt: string, stepTitle: string): Promise<string> {
   const value = await vscode.window.showInputBox({
     title: stepTitle,
     prompt: vscode.l10n.t('A short title for the Agents view (optional)'),
@@ -207,7 +207,7 @@ async function askTitle(prompt: string, stepTitle: string): Promise<string> {
   return value ?? cancelled();
 }
 
-async function rememberProfile(memento: vscode.Memento, profile: string): Promise<void> {
+export async function rememberProfile(memento: vscode.Memento, profile: string): Promise<void> {
   const recent = memento.get<string[]>(stateKeys.lastProfiles, []).filter((p) => p !== profile);
   await memento.update(stateKeys.lastProfiles, [profile, ...recent].slice(0, 10));
 }

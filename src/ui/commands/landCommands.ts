@@ -22,6 +22,8 @@ interface MergeArgs {
   /** Without dialogs: commit uncommitted agent work first when true, refuse otherwise. */
   readonly commit?: boolean;
   readonly confirm?: boolean;
+  /** No "Merged … Remove Worktree" message after a merge (Pick says what it did itself). */
+  readonly quietOnMerge?: boolean;
 }
 
 /** Agents with a branch whose work can be committed or merged now. */
@@ -114,7 +116,7 @@ export function landCommands({ manager, landing, strategy }: LandDeps) {
         await landing.stashBlockingChanges(id, result.files);
         result = await landing.merge(id, how, message);
       }
-      if (!interactive) {
+      if (!interactive || (result.kind === 'merged' && o.quietOnMerge)) {
         return result;
       }
       await report(result, id);

@@ -66,6 +66,8 @@ export const agentTexts = {
       d.command,
       d.profile,
     ),
+  bestOfCount: (d) =>
+    l10n.t('Best of N takes from {1} to {2} candidates, not {0}: nothing was dispatched.', d.count, d.min, d.max),
   emptyTask: () => l10n.t('The task is empty — describe what the agent should do.'),
   emptyFollowUp: () => l10n.t('The follow-up is empty — say what the agent should do next.'),
   nulInTask: () => l10n.t('The task contains a NUL character (\\0), which cannot be passed to an agent — remove it.'),

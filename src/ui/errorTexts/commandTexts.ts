@@ -18,6 +18,8 @@ export const commandTexts = {
       d.folders.join(', '),
     ),
   noAgentApplies: () => l10n.t('There is no agent this applies to.'),
+  notBestOfCandidate: (d) =>
+    l10n.t('Agent "{0}" is not a candidate of a Best of N: dispatch one with Dispatch Best of N.', d.title),
   noResult: (d) => l10n.t('Agent "{0}" has reported no result.', d.title),
   noLog: (d) => l10n.t('Agent "{0}" has no log file: it has written no output yet, or its log was deleted.', d.title),
   notInWorktree: (d) => l10n.t('Agent "{0}" works in the workspace itself, not in a worktree.', d.title),
