@@ -21,6 +21,7 @@ import { Refs } from './refs';
 import { Remotes } from './remotes';
 import { GitRunner, type GitRunnerOptions } from './runner';
 import { Snapshots } from './snapshots';
+import { WorktreeMerge } from './worktreeMerge';
 import { Worktrees, type WorktreeCheckout } from './worktrees';
 
 export interface CreateGitOptions extends GitRunnerOptions {
@@ -45,6 +46,7 @@ export class NodeGit implements Git {
   private readonly landing: Landing;
   private readonly snapshots: Snapshots;
   private readonly remoteGit: Remotes;
+  private readonly worktreeMerge: WorktreeMerge;
 
   constructor(options: CreateGitOptions = {}) {
     this.runner = options.runner ?? new GitRunner(options);
@@ -54,6 +56,7 @@ export class NodeGit implements Git {
     this.landing = new Landing(this.runner, options.mergeTree);
     this.snapshots = new Snapshots(this.runner);
     this.remoteGit = new Remotes(this.runner);
+    this.worktreeMerge = new WorktreeMerge(this.runner);
   }
 
   // WorktreeGit
@@ -168,8 +171,12 @@ export class NodeGit implements Git {
   land(cwd: string, agentCwd: string, branch: string, strategy: MergeStrategy, message: string): Promise<MergeOutcome> {
     return this.landing.land(cwd, agentCwd, branch, strategy, message);
   }
-  mergeLeavingConflicts(cwd: string, ref: string): Promise<{ readonly conflicts: readonly string[] }> {
-    return this.landing.mergeLeavingConflicts(cwd, ref);
+  mergeLeavingConflicts(
+    cwd: string,
+    ref: string,
+    message?: string,
+  ): Promise<{ readonly conflicts: readonly string[] }> {
+    return this.landing.mergeLeavingConflicts(cwd, ref, message);
   }
   isMergedByContent(repoRoot: string, branch: string, into: string): Promise<boolean> {
     return this.landing.isMergedByContent(repoRoot, branch, into);
@@ -179,6 +186,17 @@ export class NodeGit implements Git {
   }
   stashFiles(cwd: string, files: readonly string[], message: string): Promise<void> {
     return this.landing.stashFiles(cwd, files, message);
+  }
+
+  // ConflictGit
+  mergeInProgress(cwd: string): Promise<boolean> {
+    return this.worktreeMerge.mergeInProgress(cwd);
+  }
+  abortMerge(cwd: string): Promise<void> {
+    return this.worktreeMerge.abortMerge(cwd);
+  }
+  worktreeTexts(cwd: string, paths: readonly string[], maxBytes: number): Promise<(string | undefined)[]> {
+    return this.worktreeMerge.worktreeTexts(cwd, paths, maxBytes);
   }
 
   // SnapshotGit
