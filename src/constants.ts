@@ -4,6 +4,8 @@ export const extensionId = 'parallel-agents.parallel-agents';
 export const commands = {
   dispatch: 'parallelAgents.dispatch',
   dispatchOnBranch: 'parallelAgents.dispatchOnBranch',
+  dispatchStacked: 'parallelAgents.dispatchStacked',
+  rebaseOnParent: 'parallelAgents.rebaseOnParent',
   tryDemo: 'parallelAgents.tryDemo',
   stop: 'parallelAgents.stop',
   showOutput: 'parallelAgents.showOutput',

@@ -130,6 +130,11 @@ export interface AgentRecord {
    * (Discard, Clean Up, Forget) never deletes that branch.
    */
   readonly branchExisted?: true;
+  /**
+   * A stacked agent: it started from a snapshot of this agent's worktree (its `baseSha`), so its
+   * diff is its own work on top of the parent's; Rebase on Parent moves it onto a newer snapshot.
+   */
+  readonly stackedOn?: { readonly id: string; readonly title: string };
   readonly worktreePath?: string;
   readonly baseSha: string;
   readonly createdAt: number;

@@ -116,6 +116,15 @@ export interface AgentErrorData {
   };
   /** The remote has no `refs/pull/<number>/head`; git's words are the detail. */
   pullRequestNotFound: { readonly number: number; readonly remote: string };
+  // Stacked agents (src/core/agents/stacking.ts)
+  /** The agent to stack on has no worktree of its own: it works in the workspace, it is gone, or it landed. */
+  stackParentUnfit: Titled & { readonly reason: 'terminal' | 'noWorktree' | 'landed' };
+  notStacked: Titled;
+  /** The parent agent `parent` of the stacked agent is no longer in the list. */
+  stackParentGone: Titled & { readonly parent: string };
+  /** git's words are the detail; the worktree at `cwd` is as it was. */
+  rebaseOnParentConflict: { readonly cwd: string };
+  rebaseOnParentUncommitted: { readonly cwd: string; readonly commits: number };
   // agents and plans, src/core
   noSuchAgent: { readonly id: string };
   duplicateAgentId: { readonly id: string };

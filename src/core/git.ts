@@ -250,7 +250,17 @@ export interface ConflictGit {
   worktreeTexts(cwd: string, paths: readonly string[], maxBytes: number): Promise<(string | undefined)[]>;
 }
 
-export type Git = WorktreeGit & RefGit & ChangeGit & LandingGit & SnapshotGit & RemoteGit & ConflictGit;
+/** Stacked agents: an agent's work moved onto a newer snapshot of its parent's worktree. */
+export interface StackGit {
+  /**
+   * Moves the worktree at `cwd` from `oldBase` to `newBase`: its commits since `oldBase` replayed on
+   * `newBase`, its uncommitted changes carried. Refused, nothing changed, on a conflict
+   * (rebaseOnParentConflict) or with both commits and uncommitted changes (rebaseOnParentUncommitted).
+   */
+  rebaseOnto(cwd: string, oldBase: string, newBase: string): Promise<void>;
+}
+
+export type Git = WorktreeGit & RefGit & ChangeGit & LandingGit & SnapshotGit & RemoteGit & StackGit & ConflictGit;
 
 /** What preparing a new worktree asks: which ignored files it gets, local excludes, submodules. */
 export type WorktreeSetupGit = Pick<

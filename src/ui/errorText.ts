@@ -11,6 +11,7 @@ import { envTexts } from './errorTexts/envTexts';
 import { gitTexts } from './errorTexts/gitTexts';
 import { remoteTexts } from './errorTexts/remoteTexts';
 import { startTexts } from './errorTexts/startTexts';
+import { stackTexts } from './errorTexts/stackTexts';
 import { reviewTexts } from './errorTexts/reviewTexts';
 import type { ErrorText, TextArg, Texts } from './errorTexts/textTemplate';
 
@@ -21,6 +22,7 @@ const texts: Texts = {
   ...gitTexts,
   ...remoteTexts,
   ...startTexts,
+  ...stackTexts,
   ...agentTexts,
   ...commandTexts,
   ...reviewTexts,

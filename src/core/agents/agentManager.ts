@@ -10,6 +10,7 @@ import { CheckRuns } from './checkRuns';
 import type { CheckVerdict } from './checks';
 import { checkPrompt, resolveProfile } from './dispatchChecks';
 import { Dispatcher } from './dispatcher';
+import { rebaseOnParent } from './stacking';
 import { AgentQueue } from './agentQueue';
 import { queuePosition } from './queueOrder';
 import { AgentError } from '../errors';
@@ -172,6 +173,18 @@ export class AgentManager implements Disposable {
   /** Marks changed files of an agent viewed or not viewed; a file the agent changes again is unviewed. */
   markViewed(id: string, paths: readonly string[], viewed: boolean): Promise<void> {
     return this.marks.mark(id, paths, viewed);
+  }
+
+  /** Rebase on Parent: a stacked agent's work moved onto its parent's worktree as it is now (stacking.ts). */
+  async rebaseOnParent(id: string): Promise<void> {
+    if (this.runs.isRunning(id)) {
+      throw new AgentError('agentStillRunning', { title: this.get(id).title });
+    }
+    const baseSha = await rebaseOnParent(this.deps.git, this.records, id);
+    this.records.update(id, { baseSha });
+    this.tracker.untrack(id);
+    this.setTracked(id, true);
+    await this.tracker.refresh(id);
   }
 
   /** Stops or resumes watching an agent's folder, for when its worktree is removed or restored. */

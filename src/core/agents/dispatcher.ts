@@ -19,6 +19,8 @@ import {
 import { slugify, titleFromPrompt } from '../naming';
 import type { WorktreeNames } from '../worktrees';
 import { locateStart, makeWorktree } from './dispatchStart';
+import { snapshotOf, stackParent } from './stacking';
+import { AgentError } from '../errors';
 import type { AgentManagerDeps, DispatchOptions } from './managerDeps';
 import { joinPath } from '../../util/paths';
 
@@ -43,15 +45,22 @@ export class Dispatcher {
     const isolation = options.isolation ?? 'worktree';
     const mode = isolation === 'terminal' || options.inTerminal ? 'terminal' : profile.mode;
     checkPromptRoute(profile, mode);
+    // On top of another agent's work (options.stackOn): see stacking.ts.
+    const parent = options.stackOn !== undefined ? stackParent(this.records, options.stackOn) : undefined;
+    if (parent && isolation !== 'worktree') {
+      throw new AgentError('startNeedsWorktree', {});
+    }
     // An existing branch or a pull request (options.start): see dispatchStart.ts.
-    const startPoint = await locateStart(this.deps.git, options, isolation, settings.branchPrefix);
+    const folder = parent?.repoRoot ?? options.folder;
+    const startPoint = await locateStart(this.deps.git, { ...options, folder }, isolation, settings.branchPrefix);
     const located = startPoint.located;
-    const { repoRoot, sha: baseSha } = located;
+    const { repoRoot } = located;
     if (isolation === 'worktree') {
       checkWorktreeRoot(settings, repoRoot);
     }
     const title = options.title?.trim() || titleFromPrompt(prompt);
     const id = this.deps.newId();
+    const baseSha = parent ? await snapshotOf(this.deps.git, parent, id) : located.sha;
     const worktreeEnv = await this.runs.envs.reserve(id, repoRoot, settings);
     const draft: AgentRecord = {
       id,
@@ -62,9 +71,10 @@ export class Dispatcher {
       isolation,
       status: 'preparing',
       repoRoot,
-      cwd: options.folder,
+      cwd: folder,
       // On an existing branch (never deleted by a discard or clean-up), kept on the record while it waits.
       ...(startPoint.existingBranch ? { branch: startPoint.existingBranch, branchExisted: true } : {}),
+      ...(parent ? { stackedOn: { id: parent.id, title: parent.title } } : {}),
       baseSha,
       createdAt: this.deps.clock.now(),
       logPath: joinPath(settings.logDirOf?.(repoRoot) ?? settings.logDir, `${id}.log`),

@@ -11,7 +11,7 @@ import type {
   PortProbe,
   StateStore,
 } from '../ports';
-import type { ChangeGit, RefGit, RemoteGit, WorktreeGit, WorktreeSetupGit } from '../git';
+import type { ChangeGit, RefGit, RemoteGit, SnapshotGit, StackGit, WorktreeGit, WorktreeSetupGit } from '../git';
 import type { Profile } from '../clis';
 import type { WorktreePool } from '../worktrees';
 
@@ -33,6 +33,8 @@ export interface DispatchOptions {
    * isolation only; see dispatchStart.ts.
    */
   readonly start?: DispatchStart;
+  /** Stacked: starts from a snapshot of this agent's worktree (its id) instead; see stacking.ts. */
+  readonly stackOn?: string;
   /** Marks the agent as a task of a plan run. */
   readonly plan?: AgentRecord['plan'];
   /** Runs the agent in an integrated terminal whatever its profile's mode (a plan task's `isolation: "terminal"`). */
@@ -40,7 +42,12 @@ export interface DispatchOptions {
 }
 
 export interface AgentManagerDeps {
-  readonly git: WorktreeGit & RefGit & ChangeGit & Pick<RemoteGit, 'remotes' | 'fetchPullRequest'>;
+  readonly git: WorktreeGit &
+    RefGit &
+    ChangeGit &
+    Pick<RemoteGit, 'remotes' | 'fetchPullRequest'> &
+    Pick<SnapshotGit, 'saveWork'> &
+    StackGit;
   readonly fs: FileSystemPort;
   /** Which ignored files of the main worktree a new worktree gets (.worktreeinclude, symlinkFolders). */
   readonly worktreeSource: WorktreeSetupGit;

@@ -21,6 +21,7 @@ import { Refs } from './refs';
 import { Remotes } from './remotes';
 import { GitRunner, type GitRunnerOptions } from './runner';
 import { Snapshots } from './snapshots';
+import { rebaseOnto } from './stack';
 import { WorktreeMerge } from './worktreeMerge';
 import { Worktrees, type WorktreeCheckout } from './worktrees';
 
@@ -197,6 +198,11 @@ export class NodeGit implements Git {
   }
   worktreeTexts(cwd: string, paths: readonly string[], maxBytes: number): Promise<(string | undefined)[]> {
     return this.worktreeMerge.worktreeTexts(cwd, paths, maxBytes);
+  }
+
+  // StackGit
+  rebaseOnto(cwd: string, oldBase: string, newBase: string): Promise<void> {
+    return rebaseOnto(this.runner, cwd, oldBase, newBase);
   }
 
   // SnapshotGit

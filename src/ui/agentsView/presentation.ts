@@ -208,6 +208,7 @@ export function agentTooltip(record: AgentRecord, queuePosition?: number): vscod
     [vscode.l10n.t('Worktree'), record.worktreePath],
     [vscode.l10n.t('Folder'), record.worktreePath ? undefined : record.cwd],
     [vscode.l10n.t('Base commit'), record.baseSha.slice(0, 12)],
+    [vscode.l10n.t('Stacked on'), record.stackedOn?.title],
     [
       vscode.l10n.t('Duration'),
       record.startedAt !== undefined ? formatDuration(elapsed(record, Date.now())) : undefined,

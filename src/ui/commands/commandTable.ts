@@ -10,6 +10,7 @@ import type { TerminalRunner } from '../../host/terminalRunner';
 import type { AgentOutputViews } from '../outputViews';
 import { type AgentCommandDeps, agentCommands } from './agentCommands';
 import { checkCommands } from './checkCommands';
+import { stackCommands } from './stackCommands';
 import { openInBrowserCommand } from './browserCommand';
 import type { CommandHandler } from './commandRunner';
 import { type DispatchArgs, type DispatchDeps, dispatchCommand } from './dispatchCommand';
@@ -81,6 +82,7 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
   const hunks = hunkCommands({ manager: deps.manager, git: deps.git, files: deps.files });
   const land = landCommands(deps);
   const checks = checkCommands(deps.manager);
+  const stack = stackCommands(deps.dispatch);
   const reconcile = reconcileCommands({ manager: deps.manager, reconciler: deps.reconciler });
   const plan = planCommands({
     ...deps,
@@ -122,6 +124,8 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
     [commands.followUp]: review.followUp,
     [commands.runCheck]: checks.runCheck,
     [commands.fixFailingCheck]: checks.fixFailingCheck,
+    [commands.dispatchStacked]: stack.dispatchStacked,
+    [commands.rebaseOnParent]: stack.rebaseOnParent,
     [commands.openCheckLog]: checks.openCheckLog,
     [commands.commit]: land.commit,
     [commands.merge]: land.merge,

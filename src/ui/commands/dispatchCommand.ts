@@ -20,6 +20,8 @@ export interface DispatchArgs {
   /** A pull request to work on: its head is fetched from `remote` (default origin) onto a new branch. */
   readonly pullRequest?: number;
   readonly remote?: string;
+  /** Stacked: the id of the agent whose worktree, as it is, the new agent starts from (Dispatch Stacked Agent). */
+  readonly stackOn?: string;
 }
 
 export interface DispatchDeps {
@@ -44,8 +46,10 @@ export async function dispatchCommand(
     throw new AgentError('untrustedDispatch', {});
   }
   const interactive = args.prompt === undefined;
-  const folder =
-    args.folder !== undefined
+  const parent = args.stackOn !== undefined ? deps.manager.get(args.stackOn) : undefined;
+  const folder = parent
+    ? parent.repoRoot
+    : args.folder !== undefined
       ? await checkedRepositoryFolder(deps.git, args.folder)
       : await pickRepositoryFolder(deps.git, {
           title: onBranch
@@ -54,14 +58,14 @@ export async function dispatchCommand(
           noFolder: 'noFolderToDispatch',
         });
   const start = startOf(args) ?? (onBranch ? await pickStart(deps.git, folder) : undefined);
-  const steps = stepTitles(onBranch);
+  const steps = stepTitles(onBranch, parent?.title);
   const prompt = args.prompt ?? (await askPrompt(steps.task));
   const profile = args.profile ?? (interactive ? await pickProfile(deps, steps.agent) : deps.defaultProfile());
   // An existing branch or a pull request has a worktree of its own: no isolation to choose.
-  const isolation = args.isolation ?? (interactive && !start ? await pickIsolation() : 'worktree');
+  const isolation = args.isolation ?? (interactive && !start && !parent ? await pickIsolation() : 'worktree');
   const title = args.title ?? (interactive ? await askTitle(prompt, steps.title) : undefined);
   await rememberProfile(deps.memento, profile);
-  const options: DispatchOptions = { prompt, profile, isolation, title, folder, start };
+  const options: DispatchOptions = { prompt, profile, isolation, title, folder, start, stackOn: args.stackOn };
   const record = await vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
@@ -89,8 +93,21 @@ function startOf(args: DispatchArgs): DispatchStart | undefined {
   return args.pullRequest !== undefined ? { pullRequest: args.pullRequest, remote: args.remote } : undefined;
 }
 
-/** The titles of the task, agent and title steps: Dispatch Agent on Branch has its branch as step 1. */
-function stepTitles(onBranch: boolean): { readonly task: string; readonly agent: string; readonly title: string } {
+/**
+ * The titles of the task, agent and title steps: Dispatch Agent on Branch has its branch as step 1;
+ * Dispatch Stacked Agent (on `parent`) has no isolation step.
+ */
+function stepTitles(
+  onBranch: boolean,
+  parent?: string,
+): { readonly task: string; readonly agent: string; readonly title: string } {
+  if (parent !== undefined) {
+    return {
+      task: vscode.l10n.t('Dispatch Stacked Agent on "{0}" (1/3): task', parent),
+      agent: vscode.l10n.t('Dispatch Stacked Agent on "{0}" (2/3): agent', parent),
+      title: vscode.l10n.t('Dispatch Stacked Agent on "{0}" (3/3): title', parent),
+    };
+  }
   return onBranch
     ? {
         task: vscode.l10n.t('Dispatch Agent on Branch (2/4): task'),

@@ -27,7 +27,7 @@ export const startTexts = {
   },
   startNeedsWorktree: () =>
     l10n.t(
-      'An agent on an existing branch or a pull request works in a worktree of its own: choose worktree isolation.',
+      "An agent on an existing branch, a pull request or another agent's work works in a worktree of its own: choose worktree isolation.",
     ),
   invalidPullRequest: (d) => l10n.t('"{0}" is not a pull request number: give a whole number such as 42.', d.value),
   pullRequestNoRemote: (d) =>

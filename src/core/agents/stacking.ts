@@ -1,0 +1,66 @@
+/**
+ * Stacked agents: an agent dispatched on top of another agent's work starts from a snapshot of its
+ * parent's worktree as it is then (its commits, uncommitted and untracked files), taken without
+ * touching the parent; its diff is its own work alone. When the parent works on, Rebase on Parent
+ * moves the stacked agent's work onto a new snapshot (see StackGit.rebaseOnto).
+ */
+import type { AgentRecord } from '../agent';
+import { AgentError } from '../errors';
+import type { RefGit, SnapshotGit, StackGit } from '../git';
+
+export type StackingGit = Pick<SnapshotGit, 'saveWork'> & Pick<RefGit, 'deleteRef'> & StackGit;
+
+interface Records {
+  has(id: string): boolean;
+  get(id: string): AgentRecord;
+}
+
+/** The agent to stack on, when it has a worktree of its own to snapshot. */
+export function stackParent(records: Records, id: string): AgentRecord {
+  const parent = records.get(id);
+  const title = parent.title;
+  if (parent.isolation !== 'worktree' || !parent.worktreePath) {
+    throw new AgentError('stackParentUnfit', { title, reason: 'terminal' });
+  }
+  if (parent.status === 'merged' || parent.status === 'discarded') {
+    throw new AgentError('stackParentUnfit', { title, reason: 'landed' });
+  }
+  if (parent.worktreePresent === false || parent.worktreeMissing) {
+    throw new AgentError('stackParentUnfit', { title, reason: 'noWorktree' });
+  }
+  return parent;
+}
+
+/**
+ * A commit of the parent's worktree as it is now. Its ref is deleted at once: the stacked agent's
+ * branch, made from it next, keeps it (git prunes no new object for two weeks meanwhile).
+ */
+export async function snapshotOf(git: StackingGit, parent: AgentRecord, childId: string): Promise<string> {
+  const ref = `refs/parallel-agents/stack/${childId}`;
+  const saved = await git.saveWork(parent.cwd, ref, `Parallel Agents: the work of "${parent.title}" to stack on`);
+  await git.deleteRef(parent.repoRoot, ref);
+  return saved.sha;
+}
+
+/**
+ * Rebase on Parent: moves the stacked agent's work (committed or not) onto a snapshot of its
+ * parent's worktree as it is now; resolves with the new base. Refused, nothing changed, when it is
+ * not stacked, its parent is gone or has no worktree, or its work does not apply there.
+ */
+export async function rebaseOnParent(git: StackingGit, records: Records, id: string): Promise<string> {
+  const record = records.get(id);
+  const title = record.title;
+  if (!record.stackedOn) {
+    throw new AgentError('notStacked', { title });
+  }
+  if (record.worktreePresent === false || record.worktreeMissing || !record.worktreePath) {
+    throw new AgentError('worktreeMissing', { title });
+  }
+  if (!records.has(record.stackedOn.id)) {
+    throw new AgentError('stackParentGone', { title, parent: record.stackedOn.title });
+  }
+  const parent = stackParent(records, record.stackedOn.id);
+  const base = await snapshotOf(git, parent, id);
+  await git.rebaseOnto(record.cwd, record.baseSha, base);
+  return base;
+}

@@ -1,0 +1,84 @@
+// Stacked agents in a real VS Code: Dispatch Stacked Agent on a row asks the task, agent and title
+// (no isolation step) and starts from the parent's worktree; the row offers Rebase on Parent, which
+// carries the stacked agent's work onto the parent's newer work.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ParallelAgentsApi } from '../../src/extension';
+import { activateApi, waitFor } from './helpers';
+
+type Window = { showQuickPick: unknown; showInputBox: unknown };
+
+describe('Stacked agents', function () {
+  this.timeout(90_000);
+  let api: ParallelAgentsApi;
+  const original = { showQuickPick: vscode.window.showQuickPick, showInputBox: vscode.window.showInputBox };
+  const agent = (id: string) => api.agents().find((a) => a.id === id)!;
+  const finished = (id: string) => waitFor(`agent ${id} to finish`, () => agent(id).status === 'succeeded', 60_000);
+
+  before(async () => {
+    api = await activateApi();
+  });
+
+  after(() => {
+    Object.assign(vscode.window as Window, original);
+  });
+
+  it('dispatches on top of a row, then rebases it on its parent', async () => {
+    const parent = await vscode.commands.executeCommand<string>('parallelAgents.dispatch', {
+      prompt: 'create stack-base.txt: one',
+      profile: 'demo',
+      title: 'Stack parent',
+    });
+    await finished(parent);
+    const titles: string[] = [];
+    // The extension shares this vscode API object: the steps are answered here, as a user would.
+    (vscode.window as Window).showQuickPick = async (
+      items: readonly vscode.QuickPickItem[],
+      options: vscode.QuickPickOptions,
+    ) => {
+      titles.push(options.title ?? '');
+      return items.find((i) => i.label === 'demo');
+    };
+    (vscode.window as Window).showInputBox = async (options: vscode.InputBoxOptions) => {
+      titles.push(options.title ?? '');
+      return options.title?.includes('task') ? 'create stack-child.txt: two' : 'Stack child';
+    };
+    let child: string;
+    try {
+      child = (await vscode.commands.executeCommand<string>('parallelAgents.dispatchStacked', parent))!;
+    } finally {
+      Object.assign(vscode.window as Window, original);
+    }
+    assert.deepEqual(titles, [
+      'Dispatch Stacked Agent on "Stack parent" (1/3): task',
+      'Dispatch Stacked Agent on "Stack parent" (2/3): agent',
+      'Dispatch Stacked Agent on "Stack parent" (3/3): title',
+    ]);
+    await finished(child);
+    const record = agent(child);
+    assert.deepEqual(record.stackedOn, { id: parent, title: 'Stack parent' });
+    assert.equal(fs.readFileSync(path.join(record.cwd, 'stack-base.txt'), 'utf8'), 'one');
+    assert.deepEqual(
+      record.changedFiles.map((f) => f.path),
+      ['stack-child.txt'],
+    );
+    const row = api.viewSnapshot().find((r) => r.label === 'Stack child');
+    assert.match(row?.contextValue ?? '', /^agent\.succeeded\.worktree\.headless\.stacked(\.|$)/);
+
+    await vscode.commands.executeCommand('parallelAgents.followUp', { id: parent, prompt: 'create stack-more.txt: m' });
+    await waitFor('the follow-up to finish', () => agent(parent).followUps?.length === 1);
+    await finished(parent);
+    await vscode.commands.executeCommand('parallelAgents.rebaseOnParent', { id: child });
+    assert.equal(fs.readFileSync(path.join(record.cwd, 'stack-more.txt'), 'utf8'), 'm');
+    assert.notEqual(agent(child).baseSha, record.baseSha);
+    await waitFor(
+      'its own work alone in its change set',
+      () =>
+        agent(child)
+          .changedFiles.map((f) => f.path)
+          .join() === 'stack-child.txt',
+    );
+  });
+});
