@@ -264,6 +264,8 @@ export interface AgentErrorData {
   mergeTouchesDirtyFiles: { readonly files: readonly string[] };
   /** Ask Agent to Resolve Conflicts: uncommitted changes in the agent's worktree would end up in the merge. */
   resolveUncommitted: Titled & { readonly count: number };
+  /** Ask Agent to Resolve Conflicts while the merge of an earlier request is still in progress. */
+  resolveMergeInProgress: Titled;
   /** Ask Agent to Resolve Conflicts from the palette, and the last forecast found no agent with conflicts. */
   noForecastConflicts: Empty;
   /** Ask Agent to Resolve Conflicts for an agent the last forecast found no conflict for. */

@@ -160,6 +160,7 @@ const reasons: { readonly [C in AgentErrorCode]: AgentErrorReason } = {
   uncommittedFiles: 'invalidTransition',
   mergeTouchesDirtyFiles: 'invalidTransition',
   resolveUncommitted: 'dirtyWorkspace',
+  resolveMergeInProgress: 'mergeConflicts',
   noForecastConflicts: 'unknownAgent',
   agentHasNoConflicts: 'invalidTransition',
   noMissingAgent: 'unknownAgent',

@@ -106,9 +106,18 @@ describe('Ask Agent to Resolve Conflicts: real git, real demo agents writing the
     // A prompt without a command: the demo agent kept it in its notes and ran none of the quoted lines.
     assert.match(read(b.cwd, 'AGENT_NOTES.md'), /<<<<<<< HEAD/);
     const before = recordWorkspace(b.cwd);
-    const again = await assert.rejects(repair.start(b.id, 'main'), (e) => AgentError.isCode(e, 'resolveUncommitted'));
-    assert.equal(again, undefined);
+    await assert.rejects(repair.start(b.id, 'main'), (e) => AgentError.isCode(e, 'resolveMergeInProgress'));
     assertRestored(before, 'a second request during the merge changes nothing');
+  });
+
+  it('commits nothing for a run that failed: the merge stays in progress, even with the markers resolved', async () => {
+    const { b } = await conflictWithMain();
+    await repair.start(b.id, 'main', 'resolve app.js: keep ours\nexit 3');
+    const end = await repair.finish(b.id, 'main');
+    assert.deepEqual(end, { kind: 'runFailed', status: 'failed' });
+    assert.ok(mergeInProgress(b.cwd));
+    assert.equal(read(b.cwd, 'app.js'), 'console.log("from B");\n');
+    assert.notEqual(git(b.cwd, 'log', '-1', '--format=%s'), `Merge main into ${b.branch}`);
   });
 
   it('merges the branch of the other agent of a conflicting pair, when that is the target', async () => {

@@ -179,6 +179,7 @@ const samples: { readonly [C in AgentErrorCode]: AgentErrorData[C] } = {
   uncommittedFiles: { title: 'Fix', count: 2 },
   mergeTouchesDirtyFiles: { files: ['a.txt'] },
   resolveUncommitted: { title: 'Fix', count: 2 },
+  resolveMergeInProgress: { title: 'Fix' },
   noForecastConflicts: {},
   agentHasNoConflicts: { title: 'Fix' },
   noMissingAgent: {},

@@ -5,7 +5,7 @@
  * that run ends, a merge the agent resolved but did not commit is committed, and the agent is
  * forecast again. Nothing ever lands in the workspace: the user still merges.
  */
-import type { AgentRecord, ForecastedConflicts } from '../agent';
+import type { AgentRecord, AgentStatus, ForecastedConflicts } from '../agent';
 import { isActive } from '../agent';
 import type { AgentManager } from '../agents';
 import { AgentError } from '../errors';
@@ -39,6 +39,8 @@ export type RepairStart =
 export type RepairEnd =
   /** Files still holding conflict markers after the agent's run: the merge stays in progress. */
   | { readonly kind: 'unresolved'; readonly files: readonly string[] }
+  /** The run did not succeed (`status`) and left the merge in progress: nothing is committed for it. */
+  | { readonly kind: 'runFailed'; readonly status: AgentStatus }
   /** The agent forecast again; `conflicts` are those it still has (none: it merges cleanly). */
   | { readonly kind: 'forecast'; readonly conflicts: readonly ForecastConflict[]; readonly currentBranch?: string };
 
@@ -72,6 +74,9 @@ export class ConflictRepair {
    */
   async start(id: string, target: string, instructions?: string): Promise<RepairStart> {
     const record = this.repairable(id);
+    if (await this.git.mergeInProgress(record.cwd)) {
+      throw new AgentError('resolveMergeInProgress', { title: record.title });
+    }
     const work = await this.git.workState(record.cwd, record.baseSha);
     if (work.uncommittedFiles > 0) {
       throw new AgentError('resolveUncommitted', { title: record.title, count: work.uncommittedFiles });
@@ -97,12 +102,16 @@ export class ConflictRepair {
   }
 
   /**
-   * After the agent's run: a merge it resolved but left uncommitted is committed; files it left with
-   * markers are reported (the merge stays in progress); otherwise the agent is forecast again.
+   * After the agent's run: a merge it resolved but left uncommitted is committed (only after a run
+   * that succeeded); files it left with markers are reported (the merge stays in progress);
+   * otherwise the agent is forecast again.
    */
   async finish(id: string, target: string): Promise<RepairEnd> {
     const record = await this.manager.whenEnded(id);
     if (record.branch && record.worktreePresent !== false && (await this.git.mergeInProgress(record.cwd))) {
+      if (record.status !== 'succeeded') {
+        return { kind: 'runFailed', status: record.status };
+      }
       try {
         await this.git.commitAll(record.cwd, mergeMessage(target, record.branch));
       } catch (e) {

@@ -12,6 +12,7 @@ import { AgentError } from '../../core/errors';
 import { ConflictRepair, type RepairEnd, type RepairGit, type RepairStart } from '../../core/landing';
 import type { Logger } from '../../core/ports';
 import { joinPath } from '../../util/paths';
+import { statusText } from '../agentsView/presentation';
 import { pickAgentId } from './agentPick';
 import { agentIdOf, cancelled, reportError } from './commandRunner';
 
@@ -163,6 +164,16 @@ async function showEnd(manager: AgentManager, id: string, end: RepairEnd): Promi
         await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(joinPath(record.cwd, file)));
       }
     }
+    return;
+  }
+  if (end.kind === 'runFailed') {
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'The run of agent "{0}" ended {1}: its merge is left in progress in its worktree, uncommitted.',
+        record.title,
+        statusText(end.status),
+      ),
+    );
     return;
   }
   if (end.conflicts.length === 0) {

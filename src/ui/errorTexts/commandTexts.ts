@@ -44,6 +44,11 @@ export const commandTexts = {
       d.title,
       d.count,
     ),
+  resolveMergeInProgress: (d) =>
+    l10n.t(
+      'The worktree of agent "{0}" already has a merge in progress: send the agent a follow-up to resolve its conflict markers, or resolve them yourself and run Commit Agent Work (git merge --abort there gives the merge up). Nothing was changed.',
+      d.title,
+    ),
   noForecastConflicts: () =>
     l10n.t('The last forecast found no agent with conflicts: run Forecast Conflicts first. Nothing was changed.'),
   agentHasNoConflicts: (d) =>
