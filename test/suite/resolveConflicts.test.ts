@@ -20,8 +20,15 @@ describe('Ask Agent to Resolve Conflicts', function () {
   const finished = (id: string) => waitFor(`agent ${id} to finish`, () => agent(id).status === 'succeeded', 60_000);
   const row = (title: string) => api.viewSnapshot().find((r) => r.label === title)?.contextValue ?? '';
 
+  const original = { showQuickPick: vscode.window.showQuickPick, showInputBox: vscode.window.showInputBox };
+  type Window = { showQuickPick: unknown; showInputBox: unknown };
+
   before(async () => {
     api = await activateApi();
+  });
+
+  after(() => {
+    Object.assign(vscode.window as Window, original);
   });
 
   it('merges the branch into the agent, the agent resolves, and its merge then lands', async () => {
@@ -64,5 +71,39 @@ describe('Ask Agent to Resolve Conflicts', function () {
     });
     assert.equal(landed.kind, 'merged');
     assert.equal(fs.readFileSync(path.join(workspaceDir(), 'resolve-me.txt'), 'utf8'), 'from B\nfrom A\n');
+  });
+
+  it('picking a pair conflict in Forecast Conflicts asks the later agent to merge the earlier one and resolve', async () => {
+    const dispatch = (prompt: string, title: string) =>
+      vscode.commands.executeCommand<string>('parallelAgents.dispatch', { prompt, profile: 'demo', title });
+    const a = await dispatch('create pair.txt: from A\\n', 'Pair A');
+    const b = await dispatch('create pair.txt: from B\\n', 'Pair B');
+    await finished(a);
+    await finished(b);
+    await vscode.commands.executeCommand('parallelAgents.commit', { id: a, message: 'A' });
+    await vscode.commands.executeCommand('parallelAgents.commit', { id: b, message: 'B' });
+    const asked: string[] = [];
+    // The extension shares this vscode API object: the forecast's list and the input box are answered here.
+    (vscode.window as Window).showQuickPick = async (items: readonly vscode.QuickPickItem[]) => {
+      const item = items.find((i) => i.label.includes('Pair A ↔ Pair B'));
+      asked.push(item?.description ?? 'no pair item');
+      return item;
+    };
+    (vscode.window as Window).showInputBox = async (options: vscode.InputBoxOptions) => {
+      asked.push(options.title ?? '');
+      return 'resolve pair.txt: keep theirs';
+    };
+    try {
+      await vscode.commands.executeCommand('parallelAgents.forecastConflicts');
+    } finally {
+      Object.assign(vscode.window as Window, original);
+    }
+    assert.deepEqual(asked, ['1 files · pick to ask the agent to resolve', 'Ask Agent "Pair B" to Resolve Conflicts']);
+    await waitFor('the follow-up to start', () => agent(b).followUps?.length === 1);
+    await finished(b);
+    const record = agent(b);
+    await waitFor('the clean forecast', () => agent(b).forecastConflicts === undefined, 30_000);
+    assert.equal(fs.readFileSync(path.join(record.cwd, 'pair.txt'), 'utf8'), 'from A\n');
+    assert.equal(git('-C', record.cwd, 'log', '-1', '--format=%s'), `Merge ${agent(a).branch} into ${record.branch}`);
   });
 });
