@@ -39,6 +39,7 @@ export const commands = {
   restore: 'parallelAgents.restore',
   cleanUp: 'parallelAgents.cleanUp',
   forecastConflicts: 'parallelAgents.forecastConflicts',
+  resolveConflicts: 'parallelAgents.resolveConflicts',
   dispatchPlan: 'parallelAgents.dispatchPlan',
   retryTask: 'parallelAgents.retryTask',
   skipTask: 'parallelAgents.skipTask',

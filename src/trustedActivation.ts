@@ -135,6 +135,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
         review,
         reviewThreads,
         freshness: git.freshness,
+        logger,
         revealAgent: (id) =>
           shell.treeView.reveal(tree.rowOf(manager.get(id)), { select: true, focus: false, expand: false }),
       }),

@@ -108,6 +108,16 @@ export interface BestOf {
   readonly of: number;
 }
 
+/** An agent's conflicts in the last forecast; plain JSON (registry). */
+export interface ForecastedConflicts {
+  /** The branch of the main worktree ('HEAD' when detached), when the agent conflicts with it. */
+  readonly branch?: string;
+  /** The other agents it conflicts with. */
+  readonly agents: readonly string[];
+  /** Every file in conflict, with the branch or any of the agents. */
+  readonly files: readonly string[];
+}
+
 export interface AgentRecord {
   readonly id: string;
   readonly title: string;
@@ -178,6 +188,8 @@ export interface AgentRecord {
   readonly check?: AgentCheck;
   /** Review comments on its changed files, pending or sent (core/review/reviewComments.ts). */
   readonly comments?: readonly ReviewComment[];
+  /** What the last Forecast Conflicts found for it; unset when it found none (core/landing/conflictRepair.ts). */
+  readonly forecastConflicts?: ForecastedConflicts;
   /**
    * Set on an agent dispatched while parallelAgents.maxConcurrentAgents agents of its repository
    * were live: the cap it found reached (it waited as `queued`, nothing created, until one ended).

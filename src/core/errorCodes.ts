@@ -266,6 +266,14 @@ export interface AgentErrorData {
   unsavedAgentEditor: { readonly path: string };
   uncommittedFiles: Titled & { readonly count: number };
   mergeTouchesDirtyFiles: { readonly files: readonly string[] };
+  /** Ask Agent to Resolve Conflicts: uncommitted changes in the agent's worktree would end up in the merge. */
+  resolveUncommitted: Titled & { readonly count: number };
+  /** Ask Agent to Resolve Conflicts while the merge of an earlier request is still in progress. */
+  resolveMergeInProgress: Titled;
+  /** Ask Agent to Resolve Conflicts from the palette, and the last forecast found no agent with conflicts. */
+  noForecastConflicts: Empty;
+  /** Ask Agent to Resolve Conflicts for an agent the last forecast found no conflict for. */
+  agentHasNoConflicts: Titled;
   noMissingAgent: Empty;
   /** Send Review to Agent from the palette, and no agent has a pending comment. */
   noPendingReview: Empty;

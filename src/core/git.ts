@@ -191,8 +191,11 @@ export interface LandingGit {
    * inside `agentCwd`, then fast-forwarded. On conflicts everything is aborted and left as before.
    */
   land(cwd: string, agentCwd: string, branch: string, strategy: MergeStrategy, message: string): Promise<MergeOutcome>;
-  /** Merges `ref` into the branch of `cwd` and leaves any conflicts in place for the merge editor. */
-  mergeLeavingConflicts(cwd: string, ref: string): Promise<{ readonly conflicts: readonly string[] }>;
+  /**
+   * Merges `ref` into the branch of `cwd` and leaves any conflicts in place for the merge editor; a
+   * clean merge is committed (with `message` when given, else git's own).
+   */
+  mergeLeavingConflicts(cwd: string, ref: string, message?: string): Promise<{ readonly conflicts: readonly string[] }>;
   /** Whether `into` already holds `branch`'s content (so squash- and rebase-merges count). */
   isMergedByContent(repoRoot: string, branch: string, into: string): Promise<boolean>;
   /** Sets `path` in the worktree to its content at `sha`, deleting it when absent there. */
@@ -234,6 +237,19 @@ export interface RemoteGit {
   fetchPullRequest(repoRoot: string, remote: string, number: number): Promise<string>;
 }
 
+/** A merge left in progress in an agent's worktree (Ask Agent to Resolve Conflicts). */
+export interface ConflictGit {
+  /** Whether a merge is in progress in `cwd` (MERGE_HEAD exists). */
+  mergeInProgress(cwd: string): Promise<boolean>;
+  /** `git merge --abort` in `cwd` when a merge is in progress; nothing otherwise. */
+  abortMerge(cwd: string): Promise<void>;
+  /**
+   * The text of each file (relative to the top of `cwd`'s worktree) as it is on disk, conflict
+   * markers included; undefined for a missing or binary file. Longer files are cut at `maxBytes`.
+   */
+  worktreeTexts(cwd: string, paths: readonly string[], maxBytes: number): Promise<(string | undefined)[]>;
+}
+
 /** Stacked agents: an agent's work moved onto a newer snapshot of its parent's worktree. */
 export interface StackGit {
   /**
@@ -244,7 +260,7 @@ export interface StackGit {
   rebaseOnto(cwd: string, oldBase: string, newBase: string): Promise<void>;
 }
 
-export type Git = WorktreeGit & RefGit & ChangeGit & LandingGit & SnapshotGit & RemoteGit & StackGit;
+export type Git = WorktreeGit & RefGit & ChangeGit & LandingGit & SnapshotGit & RemoteGit & StackGit & ConflictGit;
 
 /** What preparing a new worktree asks: which ignored files it gets, local excludes, submodules. */
 export type WorktreeSetupGit = Pick<

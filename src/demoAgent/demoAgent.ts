@@ -17,6 +17,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type OwnEvent, ownEventLine, ownOutput } from '../core/clis';
 import { delay } from '../util/async';
+import { type KeepSide, resolveConflictBlocks } from './conflictMarkers';
 import { DemoStep, describeStep, isCommand, parsePrompt } from './language';
 import { planReply } from './planner';
 
@@ -146,6 +147,9 @@ async function execute(step: DemoStep, state: RunState): Promise<void> {
     case 'print':
       process.stdout.write(`${step.text}\n`);
       return;
+    case 'resolve':
+      resolveIn(state, step.path, step.keep, step.line);
+      return;
     case 'ignored':
       return;
     case 'error':
@@ -175,6 +179,19 @@ function replaceIn(state: RunState, rel: string, oldText: string, newText: strin
   }
   // split/join, not String.replace: `$&` and friends in the new text stay literal.
   fs.writeFileSync(abs, parts.join(newText));
+  state.changed.add(rel);
+}
+
+function resolveIn(state: RunState, rel: string, keep: KeepSide, line: number): void {
+  const abs = resolveInside(state, rel, false);
+  if (!fs.existsSync(abs)) {
+    throw new StepFailure(`line ${line}: resolve ${rel}: the file does not exist`);
+  }
+  const resolved = resolveConflictBlocks(fs.readFileSync(abs, 'utf8'), keep);
+  if (!resolved.ok) {
+    throw new StepFailure(`line ${line}: resolve ${rel}: ${resolved.message}`);
+  }
+  fs.writeFileSync(abs, resolved.text);
   state.changed.add(rel);
 }
 

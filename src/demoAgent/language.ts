@@ -11,13 +11,19 @@
  *   sleep <seconds>             wait, e.g. `sleep 2` or `sleep 0.5`
  *   exit <code>                 stop at once with exit code 0-255
  *   print <text>                write <text> to standard output
+ *   resolve <path>: keep ours|theirs|both   replace each git conflict block of the file by its first
+ *                               side (ours), its second (theirs) or both, ours first; fails when the
+ *                               file has no conflict block (conflictMarkers.ts)
  * Paths are relative to the agent's folder, contain no whitespace, and may not leave it (no absolute
  * paths, no `..` escape, nothing inside `.git`). In <text>, `\n` is a newline, `\t` a tab, `\\` a
  * backslash. Lines are trimmed and blank ones skipped; any other line is prose and becomes an
  * `ignored` step, so an ordinary prompt still runs. A line that starts with a keyword but breaks its
  * grammar is prose too, except a refused path, an exit code out of range or a replace with nothing
- * to find, which are `error` steps (the run fails there).
+ * to find, which are `error` steps (the run fails there). Lines inside a code fence (a line of three
+ * or more backticks, up to a line of at least as many) are quoted text, never commands: a follow-up
+ * that quotes a file (Ask Agent to Resolve Conflicts) runs none of its lines.
  */
+import type { KeepSide } from './conflictMarkers';
 
 interface StepBase {
   /** 1-based line of the prompt the step came from. */
@@ -35,6 +41,7 @@ export type DemoStep = StepBase &
     | { readonly kind: 'sleep'; readonly seconds: number }
     | { readonly kind: 'exit'; readonly code: number }
     | { readonly kind: 'print'; readonly text: string }
+    | { readonly kind: 'resolve'; readonly path: string; readonly keep: KeepSide }
     | { readonly kind: 'ignored'; readonly text: string; readonly note: string }
     | { readonly kind: 'error'; readonly text: string; readonly message: string }
   );
@@ -48,9 +55,20 @@ export function isCommand(step: DemoStep): boolean {
 
 export function parsePrompt(prompt: string): DemoStep[] {
   const steps: DemoStep[] = [];
+  let fence: string | undefined;
   prompt.split(/\r?\n/).forEach((raw, index) => {
-    if (raw.trim() !== '') {
-      steps.push(parseLine(raw.trim(), index + 1));
+    const text = raw.trim();
+    const ticks = /^`{3,}/.exec(text)?.[0];
+    if (fence !== undefined) {
+      if (ticks !== undefined && ticks.length >= fence.length && text === ticks) {
+        fence = undefined;
+      }
+      steps.push({ kind: 'ignored', text, note: 'quoted text (inside a code fence)', line: index + 1 });
+    } else if (ticks !== undefined) {
+      fence = ticks;
+      steps.push({ kind: 'ignored', text, note: 'quoted text (inside a code fence)', line: index + 1 });
+    } else if (text !== '') {
+      steps.push(parseLine(text, index + 1));
     }
   });
   return steps;
@@ -76,6 +94,10 @@ const grammar: ReadonlyArray<readonly [RegExp, Parser]> = [
   [/^sleep\s+(\d+(?:\.\d+)?|\.\d+)$/, (m, line) => ({ kind: 'sleep', seconds: Number(m[1]), line })],
   [/^exit\s+(-?\d+)$/, (m, line, text) => parseExit(m[1], line, text)],
   [/^print(?:\s(.*))?$/, (m, line) => ({ kind: 'print', text: unescapeText(m[1] ?? ''), line })],
+  [
+    /^resolve\s+([^\s:]+)\s*:\s*keep\s+(ours|theirs|both)$/,
+    (m, line, text) => withPath(m[1], line, text, (path) => ({ kind: 'resolve', path, keep: m[2] as KeepSide, line })),
+  ],
 ];
 
 function parseLine(text: string, line: number): DemoStep {
@@ -164,6 +186,8 @@ export function describeStep(step: DemoStep): string {
     case 'delete':
     case 'mkdir':
       return `${step.kind} ${step.path}`;
+    case 'resolve':
+      return `resolve ${step.path} (keep ${step.keep})`;
     case 'rename':
       return `rename ${step.from} -> ${step.to}`;
     case 'sleep':

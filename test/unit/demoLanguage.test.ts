@@ -189,6 +189,38 @@ describe('demo agent language', () => {
     });
   });
 
+  describe('resolve and quoted text', () => {
+    it('resolve <path>: keep ours|theirs|both; anything else after it is prose', () => {
+      assert.deepEqual(one('resolve src/a.js: keep both'), {
+        kind: 'resolve',
+        path: 'src/a.js',
+        keep: 'both',
+        line: 1,
+      });
+      assert.deepEqual(one('resolve a.js:keep theirs'), { kind: 'resolve', path: 'a.js', keep: 'theirs', line: 1 });
+      assert.equal(one('resolve a.js: keep mine').kind, 'ignored');
+      assert.equal(one('resolve the conflicts please').kind, 'ignored');
+      assert.equal(one('resolve ../a.js: keep ours').kind, 'error');
+      assert.equal(describeStep(one('resolve a.js: keep ours')), 'resolve a.js (keep ours)');
+    });
+
+    it('runs no line inside a code fence, up to a closing fence at least as long', () => {
+      const steps = parsePrompt(
+        ['print before', '````', 'delete app.js', '```', 'create x: y', '````', 'print after'].join('\n'),
+      );
+      assert.deepEqual(
+        steps.map((s) => s.kind),
+        ['print', 'ignored', 'ignored', 'ignored', 'ignored', 'ignored', 'print'],
+      );
+      assert.ok(steps.slice(1, 6).every((s) => s.kind === 'ignored' && /code fence/.test(s.note)));
+      // An unclosed fence quotes everything after it.
+      assert.deepEqual(
+        parsePrompt('```\ndelete app.js').map((s) => s.kind),
+        ['ignored', 'ignored'],
+      );
+    });
+  });
+
   it('describeStep gives one short progress line', () => {
     assert.equal(describeStep(one('create src/a.txt: x')), 'create src/a.txt');
     assert.equal(describeStep(one('rename a -> b')), 'rename a -> b');

@@ -1,12 +1,17 @@
 /**
  * Landing: what an agent changed (its change set), where agents overlap, the order to merge them in
  * from the conflict forecasts, and landing one agent (forecast, merge, squash or rebase, saved work
- * before a discard) with the promise that a refused landing leaves the workspace untouched.
+ * before a discard) with the promise that a refused landing leaves the workspace untouched; and an
+ * agent asked to resolve its own conflicts in its worktree (ConflictRepair).
  */
 export { AgentLanding, inProcessOnly, savedRefPrefix } from './agentLanding';
 export type { MergeResult } from './agentLanding';
 export { changeStats, sameChangeSet } from './changeSet';
 export type { ChangeStats } from './changeSet';
+export { ConflictRepair, mergeMessage, recordForecast } from './conflictRepair';
+export type { RepairEnd, RepairGit, RepairManager, RepairStart, RepairTarget } from './conflictRepair';
+export { conflictPrompt, conflictPromptBytes, markerExcerpt } from './conflictPrompt';
+export type { ConflictedFile, ConflictPromptInput } from './conflictPrompt';
 export { forecastRepo } from './conflictForecast';
 export type { ForecastGit, RepoForecast } from './conflictForecast';
 export { forecastPairs, liveBranchAgents, readForecasts, suggestMergeOrder } from './mergeOrder';

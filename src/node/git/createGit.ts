@@ -22,6 +22,7 @@ import { Remotes } from './remotes';
 import { GitRunner, type GitRunnerOptions } from './runner';
 import { Snapshots } from './snapshots';
 import { rebaseOnto } from './stack';
+import { WorktreeMerge } from './worktreeMerge';
 import { Worktrees, type WorktreeCheckout } from './worktrees';
 
 export interface CreateGitOptions extends GitRunnerOptions {
@@ -46,6 +47,7 @@ export class NodeGit implements Git {
   private readonly landing: Landing;
   private readonly snapshots: Snapshots;
   private readonly remoteGit: Remotes;
+  private readonly worktreeMerge: WorktreeMerge;
 
   constructor(options: CreateGitOptions = {}) {
     this.runner = options.runner ?? new GitRunner(options);
@@ -55,6 +57,7 @@ export class NodeGit implements Git {
     this.landing = new Landing(this.runner, options.mergeTree);
     this.snapshots = new Snapshots(this.runner);
     this.remoteGit = new Remotes(this.runner);
+    this.worktreeMerge = new WorktreeMerge(this.runner);
   }
 
   // WorktreeGit
@@ -169,8 +172,12 @@ export class NodeGit implements Git {
   land(cwd: string, agentCwd: string, branch: string, strategy: MergeStrategy, message: string): Promise<MergeOutcome> {
     return this.landing.land(cwd, agentCwd, branch, strategy, message);
   }
-  mergeLeavingConflicts(cwd: string, ref: string): Promise<{ readonly conflicts: readonly string[] }> {
-    return this.landing.mergeLeavingConflicts(cwd, ref);
+  mergeLeavingConflicts(
+    cwd: string,
+    ref: string,
+    message?: string,
+  ): Promise<{ readonly conflicts: readonly string[] }> {
+    return this.landing.mergeLeavingConflicts(cwd, ref, message);
   }
   isMergedByContent(repoRoot: string, branch: string, into: string): Promise<boolean> {
     return this.landing.isMergedByContent(repoRoot, branch, into);
@@ -180,6 +187,17 @@ export class NodeGit implements Git {
   }
   stashFiles(cwd: string, files: readonly string[], message: string): Promise<void> {
     return this.landing.stashFiles(cwd, files, message);
+  }
+
+  // ConflictGit
+  mergeInProgress(cwd: string): Promise<boolean> {
+    return this.worktreeMerge.mergeInProgress(cwd);
+  }
+  abortMerge(cwd: string): Promise<void> {
+    return this.worktreeMerge.abortMerge(cwd);
+  }
+  worktreeTexts(cwd: string, paths: readonly string[], maxBytes: number): Promise<(string | undefined)[]> {
+    return this.worktreeMerge.worktreeTexts(cwd, paths, maxBytes);
   }
 
   // StackGit

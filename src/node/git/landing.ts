@@ -45,10 +45,18 @@ export class Landing implements LandingGit {
     return this.runner.write(cwd, () => this.lander.land(cwd, agentCwd, branch, strategy, message));
   }
 
-  /** `git merge --no-ff --no-edit ref`; conflicts stay in place. Any other failure is undone and thrown. */
-  mergeLeavingConflicts(cwd: string, ref: string): Promise<{ readonly conflicts: readonly string[] }> {
+  /**
+   * `git merge --no-ff --no-edit ref` (`-m message` when given); conflicts stay in place. Any other
+   * failure is undone and thrown.
+   */
+  mergeLeavingConflicts(
+    cwd: string,
+    ref: string,
+    message?: string,
+  ): Promise<{ readonly conflicts: readonly string[] }> {
     return this.runner.write(cwd, async () => {
-      const args = [...safeMergeConfig, 'merge', '--no-ff', '--no-edit', ref];
+      const how = message === undefined ? ['--no-edit'] : ['-m', message];
+      const args = [...safeMergeConfig, 'merge', '--no-ff', ...how, ref];
       const result = await this.runner.run(cwd, args, { okCodes: 'any', env: noEditor });
       if (result.exitCode === 0) {
         return { conflicts: [] };

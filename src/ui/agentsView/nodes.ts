@@ -44,9 +44,11 @@ function agentItem(r: AgentRecord, overlapping: readonly string[], now: number, 
   // e.g. "agent.running.worktree.headless": menus match on the parts they need. A missing
   // worktree takes the status's place, so no menu that needs the folder matches.
   // A checked agent gets a last part, e.g. ".check-failed" (Fix Failing Check shows for that one only).
-  // An agent holding ports gets ".ports" before it (Open in Browser), a stacked one ".stacked" (Rebase on Parent).
+  // An agent holding ports gets ".ports" before it (Open in Browser), a stacked one ".stacked" (Rebase on Parent),
+  // and one the last forecast found in conflict ".conflicts" before those (Ask Agent to Resolve Conflicts).
   // A candidate of a Best of N gets ".bestof" right after its mode (Compare, Diff, Pick).
-  item.contextValue = `agent.${r.worktreeMissing ? 'missing' : r.status}.${r.isolation}.${r.mode}${r.bestOf ? '.bestof' : ''}${r.stackedOn ? '.stacked' : ''}${portsContext(r)}${r.check ? `.check-${r.check.state}` : ''}`;
+  const conflicts = r.forecastConflicts ? '.conflicts' : '';
+  item.contextValue = `agent.${r.worktreeMissing ? 'missing' : r.status}.${r.isolation}.${r.mode}${r.bestOf ? '.bestof' : ''}${conflicts}${r.stackedOn ? '.stacked' : ''}${portsContext(r)}${r.check ? `.check-${r.check.state}` : ''}`;
   if (resultSummary(r) !== undefined) {
     // An agent that changed no file has its answer as its outcome: a click opens it.
     item.command = { command: commands.showResult, title: vscode.l10n.t('Show Agent Result'), arguments: [r.id] };

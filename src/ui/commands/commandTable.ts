@@ -20,6 +20,7 @@ import { landCommands } from './landCommands';
 import { planCommands } from './planCommands';
 import { pullRequestCommand, type PullRequestDeps } from './pullRequestCommand';
 import { reconcileCommands } from './reconcileCommands';
+import { resolveConflictsCommand } from './resolveConflictsCommand';
 import { progressCommands } from './progressCommands';
 import { reviewCommands } from './reviewCommands';
 import { reviewCommentCommands } from './sendReviewCommand';
@@ -27,6 +28,7 @@ import { bestOfCommands } from '../bestOf/bestOfCommands';
 import { type BestOfArgs, dispatchBestOfCommand } from '../bestOf/bestOfDispatch';
 import type { ReviewComments } from '../../core/review';
 import type { ReviewThreads } from '../diff/reviewThreads';
+import type { Logger } from '../../core/ports';
 
 export interface CommandTableDeps {
   readonly manager: AgentManager;
@@ -50,6 +52,8 @@ export interface CommandTableDeps {
   readonly revealAgent: (id: string) => Thenable<void>;
   /** Which agents' change sets are still current (git.freshness). */
   readonly freshness?: AgentCommandDeps['freshness'];
+  /** Where failures of work that goes on after a command returned are logged. */
+  readonly logger?: Logger;
 }
 
 /** What Try the Demo Agent asks of the demo agent: it only creates a file, so it works in any repository. */
@@ -139,6 +143,7 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
         },
         arg,
       ),
+    [commands.resolveConflicts]: resolveConflictsCommand({ manager: deps.manager, git: deps.git, logger: deps.logger }),
     [commands.dispatchPlan]: plan.dispatchPlan,
     [commands.retryTask]: plan.retryTask,
     [commands.skipTask]: plan.skipTask,

@@ -1,6 +1,13 @@
 import * as vscode from 'vscode';
+import { commands } from '../../constants';
 import type { AgentManager } from '../../core/agents';
-import { forecastRepo, liveBranchAgents, type ForecastGit, type RepoForecast } from '../../core/landing';
+import {
+  forecastRepo,
+  liveBranchAgents,
+  recordForecast,
+  type ForecastGit,
+  type RepoForecast,
+} from '../../core/landing';
 
 export interface ForecastDeps {
   readonly manager: AgentManager;
@@ -30,6 +37,8 @@ export async function forecastConflicts(deps: ForecastDeps, arg?: unknown): Prom
           { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Forecasting merge conflicts…') },
           run,
         );
+  // The Agents view offers Ask Agent to Resolve Conflicts on the agents found in conflict.
+  repos.forEach((repo) => recordForecast(deps.manager, repo));
   const report: ForecastReport = { repos };
   if (!quiet) {
     await show(deps.manager, report);
@@ -50,32 +59,59 @@ async function show(manager: AgentManager, report: ForecastReport): Promise<void
     return;
   }
   const titles = new Map(manager.list().map((r) => [r.id, r.title]));
-  const items = report.repos.flatMap((repo) => repoItems(repo, (id) => titles.get(id) ?? id, report.repos.length > 1));
-  await vscode.window.showQuickPick(items, {
+  const branches = new Map(manager.list().map((r) => [r.id, r.branch ?? '']));
+  const names = { title: (id: string) => titles.get(id) ?? id, branch: (id: string) => branches.get(id) ?? '' };
+  const items = report.repos.flatMap((repo) => repoItems(repo, names, report.repos.length > 1));
+  const picked = await vscode.window.showQuickPick(items, {
     title: vscode.l10n.t('Forecast Conflicts'),
     placeHolder: vscode.l10n.t(
       'Forecast from the work committed on each branch; uncommitted changes are not included.',
     ),
     matchOnDetail: true,
   });
+  if (picked?.resolve) {
+    await vscode.commands.executeCommand(commands.resolveConflicts, picked.resolve);
+  }
 }
 
-function repoItems(repo: RepoForecast, title: (id: string) => string, namedRepo: boolean): vscode.QuickPickItem[] {
+/** A row of the forecast; a conflict's row asks its agent to resolve it when picked. */
+interface ForecastItem extends vscode.QuickPickItem {
+  readonly resolve?: { readonly agentId: string; readonly target: string };
+}
+
+/**
+ * Who resolves: the agent, against the branch; of a pair, the later agent, merging in the earlier
+ * one's branch (Ask Agent to Resolve Conflicts on the other agent's row does it the other way round).
+ */
+function resolution(repo: RepoForecast, c: RepoForecast['conflicts'][number], branchOf: (id: string) => string) {
+  if (c.otherId === undefined) {
+    return repo.currentBranch === undefined ? undefined : { agentId: c.agentId, target: repo.currentBranch };
+  }
+  return { agentId: c.otherId, target: branchOf(c.agentId) };
+}
+
+function repoItems(
+  repo: RepoForecast,
+  names: { title: (id: string) => string; branch: (id: string) => string },
+  namedRepo: boolean,
+): ForecastItem[] {
+  const title = names.title;
   const branch = repo.currentBranch ?? 'HEAD';
   const suffix = namedRepo ? ` · ${repo.repoRoot.split(/[\\/]/).pop()}` : '';
   const separator = (label: string): vscode.QuickPickItem => ({
     label: label + suffix,
     kind: vscode.QuickPickItemKind.Separator,
   });
-  const items: vscode.QuickPickItem[] = [];
+  const items: ForecastItem[] = [];
   if (repo.conflicts.length > 0) {
     items.push(separator(vscode.l10n.t('Conflicts')));
     for (const c of repo.conflicts) {
       const [left, right] = c.otherId === undefined ? [branch, title(c.agentId)] : [title(c.agentId), title(c.otherId)];
       items.push({
         label: `$(warning) ${left} ↔ ${right}`,
-        description: vscode.l10n.t('{0} files', c.files.length),
+        description: vscode.l10n.t('{0} files · pick to ask the agent to resolve', c.files.length),
         detail: c.files.join(', ') || vscode.l10n.t('git reported a conflict without naming files'),
+        resolve: resolution(repo, c, names.branch),
       });
     }
   }

@@ -40,6 +40,24 @@ export const commandTexts = {
       'The workspace has uncommitted changes to files this merge touches ({0}) — commit or stash them, then merge again.',
       d.files.join(', '),
     ),
+  resolveUncommitted: (d) =>
+    l10n.t(
+      'Agent "{0}" has {1} uncommitted files in its worktree, and they would end up in the merge: commit them (Commit Agent Work) or discard them, then ask again. Nothing was changed.',
+      d.title,
+      d.count,
+    ),
+  resolveMergeInProgress: (d) =>
+    l10n.t(
+      'The worktree of agent "{0}" already has a merge in progress: send the agent a follow-up to resolve its conflict markers, or resolve them yourself and run Commit Agent Work (git merge --abort there gives the merge up). Nothing was changed.',
+      d.title,
+    ),
+  noForecastConflicts: () =>
+    l10n.t('The last forecast found no agent with conflicts: run Forecast Conflicts first. Nothing was changed.'),
+  agentHasNoConflicts: (d) =>
+    l10n.t(
+      'The last forecast found no conflict for agent "{0}": run Forecast Conflicts again if its branch or the workspace moved on. Nothing was changed.',
+      d.title,
+    ),
   noMissingAgent: () => l10n.t('No agent is missing its worktree — run Reconcile Agents first.'),
   noPlanTask: () => l10n.t('Choose a task of a plan in the Agents view.'),
   noPlanRunning: () => l10n.t('No plan is running.'),

@@ -1,0 +1,203 @@
+/**
+ * Ask Agent to Resolve Conflicts: merges the branch an agent conflicts with into the agent's branch
+ * in its worktree (core/landing/conflictRepair.ts), sends the conflicts as a follow-up, and shows
+ * the forecast made when the agent's run ends. The workspace is never touched: the user merges.
+ */
+import * as vscode from 'vscode';
+import { commands } from '../../constants';
+import type { AgentRecord } from '../../core/agent';
+import { isActive } from '../../core/agent';
+import type { AgentManager } from '../../core/agents';
+import { AgentError } from '../../core/errors';
+import { ConflictRepair, type RepairEnd, type RepairGit, type RepairStart } from '../../core/landing';
+import type { Logger } from '../../core/ports';
+import { joinPath } from '../../util/paths';
+import { statusText } from '../agentsView/presentation';
+import { pickAgentId } from './agentPick';
+import { agentIdOf, cancelled, reportError } from './commandRunner';
+
+export interface ResolveConflictsDeps {
+  readonly manager: AgentManager;
+  readonly git: RepairGit;
+  readonly logger?: Logger;
+}
+
+interface ResolveArgs {
+  /** The branch to merge into the agent's; asked when there is a choice. */
+  readonly target?: string;
+  /** Added to the follow-up; asked (optional) when absent. */
+  readonly instructions?: string;
+  /** Resolve only once the agent's run has ended and it is forecast again. */
+  readonly wait?: boolean;
+}
+
+export interface ResolveOutcome {
+  readonly start: RepairStart;
+  /** Set when the command waited (`wait`, or a clean merge, which is forecast at once). */
+  readonly end?: RepairEnd;
+}
+
+/** Agents the last forecast found in conflict, that can take a follow-up now. */
+function hasConflicts(r: AgentRecord): boolean {
+  return (
+    r.forecastConflicts !== undefined &&
+    !!r.branch &&
+    r.worktreePresent !== false &&
+    !['merged', 'discarded'].includes(r.status)
+  );
+}
+
+export function resolveConflictsCommand(deps: ResolveConflictsDeps) {
+  const { manager } = deps;
+  const repair = new ConflictRepair(manager, deps.git);
+  const quiet: Logger = { info() {}, warn() {}, error() {} };
+  return async (arg?: unknown): Promise<ResolveOutcome> => {
+    const o = (arg && typeof arg === 'object' ? arg : {}) as ResolveArgs;
+    const named = agentIdOf(arg);
+    if (named === undefined && !manager.list().some(hasConflicts)) {
+      throw new AgentError('noForecastConflicts', {});
+    }
+    const id = await pickAgentId(manager, arg, {
+      filter: hasConflicts,
+      describe: (r) => r.forecastConflicts?.files.join(', '),
+      takeOnlyOne: true,
+    });
+    const record = manager.get(id);
+    if (!record.forecastConflicts) {
+      throw new AgentError('agentHasNoConflicts', { title: record.title });
+    }
+    if (isActive(record.status)) {
+      throw new AgentError('agentStillRunning', { title: record.title });
+    }
+    const target = o.target ?? (await pickTarget(repair, manager, record));
+    const instructions = o.instructions ?? (await askInstructions(record));
+    const start = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Merging {0} into the branch of agent "{1}"…', target, record.title),
+      },
+      () => repair.start(id, target, instructions),
+    );
+    if (start.kind === 'merged') {
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          'Merged {0} into the branch of agent "{1}" without conflicts; nothing was sent to the agent.',
+          target,
+          record.title,
+        ),
+      );
+      const end = await repair.reforecast(id);
+      void showEnd(manager, id, end);
+      return { start, end };
+    }
+    void vscode.window.setStatusBarMessage(
+      vscode.l10n.t(
+        '$(git-merge) Sent {0} conflicted file(s) to agent "{1}"; it is forecast again when it ends.',
+        start.files.length,
+        record.title,
+      ),
+      6000,
+    );
+    const ending = repair.finish(id, target).then(async (end) => {
+      void showEnd(manager, id, end);
+      return end;
+    });
+    if (o.wait) {
+      return { start, end: await ending };
+    }
+    ending.catch((e: unknown) => reportError(e, deps.logger ?? quiet));
+    return { start };
+  };
+}
+
+async function pickTarget(repair: ConflictRepair, manager: AgentManager, record: AgentRecord): Promise<string> {
+  const targets = await repair.targets(record.id);
+  const agentTargets = targets.filter((t) => t.agentId !== undefined);
+  // Offer the workspace's branch alone when the forecast named no other agent.
+  if (agentTargets.length === 0) {
+    return targets[0].branch;
+  }
+  const picked = await vscode.window.showQuickPick(
+    targets.map((t) => ({
+      label: t.branch,
+      description:
+        t.agentId === undefined
+          ? vscode.l10n.t("the workspace's branch")
+          : vscode.l10n.t(
+              'branch of agent "{0}": its work comes along when this agent is merged',
+              manager.get(t.agentId).title,
+            ),
+      branch: t.branch,
+    })),
+    { title: vscode.l10n.t('Merge which branch into the branch of agent "{0}"?', record.title) },
+  );
+  return picked?.branch ?? cancelled();
+}
+
+async function askInstructions(record: AgentRecord): Promise<string> {
+  const text = await vscode.window.showInputBox({
+    title: vscode.l10n.t('Ask Agent "{0}" to Resolve Conflicts', record.title),
+    prompt: vscode.l10n.t(
+      'Anything to add to the follow-up (optional)? It lists each conflicted file with its conflict markers.',
+    ),
+    placeHolder:
+      record.profile === 'demo' ? 'resolve <file>: keep ours|theirs|both' : vscode.l10n.t('e.g. keep both versions'),
+    ignoreFocusOut: true,
+  });
+  return text ?? cancelled();
+}
+
+async function showEnd(manager: AgentManager, id: string, end: RepairEnd): Promise<void> {
+  const record = manager.get(id);
+  if (end.kind === 'unresolved') {
+    const open = vscode.l10n.t('Open Files');
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'Agent "{0}" ended with conflict markers left in {1}: the merge is still in progress in its worktree.',
+        record.title,
+        end.files.join(', '),
+      ),
+      open,
+    );
+    if (choice === open) {
+      for (const file of end.files.slice(0, 5)) {
+        await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(joinPath(record.cwd, file)));
+      }
+    }
+    return;
+  }
+  if (end.kind === 'runFailed') {
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'The run of agent "{0}" ended {1}: its merge is left in progress in its worktree, uncommitted.',
+        record.title,
+        statusText(end.status),
+      ),
+    );
+    return;
+  }
+  if (end.conflicts.length === 0) {
+    const merge = vscode.l10n.t('Merge Agent');
+    const choice = await vscode.window.showInformationMessage(
+      vscode.l10n.t('Agent "{0}" now merges cleanly into {1}.', record.title, end.currentBranch ?? 'HEAD'),
+      merge,
+    );
+    if (choice === merge) {
+      await vscode.commands.executeCommand(commands.merge, id);
+    }
+    return;
+  }
+  const title = (other: string) => manager.list().find((r) => r.id === other)?.title ?? other;
+  const withWhom = end.conflicts.map((c) =>
+    c.otherId === undefined ? (end.currentBranch ?? 'HEAD') : title(c.agentId === id ? c.otherId : c.agentId),
+  );
+  const files = [...new Set(end.conflicts.flatMap((c) => c.files))];
+  const again = vscode.l10n.t('Ask Agent to Resolve');
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('Agent "{0}" still conflicts with {1} in {2}.', record.title, withWhom.join(', '), files.join(', ')),
+    again,
+  );
+  if (choice === again) {
+    await vscode.commands.executeCommand(commands.resolveConflicts, id);
+  }
+}
