@@ -36,6 +36,7 @@ export const commands = {
   createPullRequest: 'parallelAgents.createPullRequest',
   restore: 'parallelAgents.restore',
   cleanUp: 'parallelAgents.cleanUp',
+  showWorktreesSummary: 'parallelAgents.showWorktreesSummary',
   forecastConflicts: 'parallelAgents.forecastConflicts',
   dispatchPlan: 'parallelAgents.dispatchPlan',
   retryTask: 'parallelAgents.retryTask',

@@ -24,6 +24,8 @@ import { reviewCommands } from './reviewCommands';
 import { reviewCommentCommands } from './sendReviewCommand';
 import type { ReviewComments } from '../../core/review';
 import type { ReviewThreads } from '../diff/reviewThreads';
+import type { WorktreeSizes } from '../../core/usage';
+import { showWorktreesSummary } from './worktreesCommand';
 
 export interface CommandTableDeps {
   readonly manager: AgentManager;
@@ -47,6 +49,8 @@ export interface CommandTableDeps {
   readonly revealAgent: (id: string) => Thenable<void>;
   /** Which agents' change sets are still current (git.freshness). */
   readonly freshness?: AgentCommandDeps['freshness'];
+  /** The sizes of agents' worktrees (Show Worktrees Summary), cached for the window. */
+  readonly worktreeSizes: WorktreeSizes;
 }
 
 /** What Try the Demo Agent asks of the demo agent: it only creates a file, so it works in any repository. */
@@ -123,6 +127,8 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
     [commands.merge]: land.merge,
     [commands.createPullRequest]: pullRequestCommand({ ...deps.pullRequests, manager: deps.manager, git: deps.git }),
     [commands.cleanUp]: land.cleanUp,
+    [commands.showWorktreesSummary]: () =>
+      showWorktreesSummary({ manager: deps.manager, landing: deps.landing, sizes: deps.worktreeSizes }),
     [commands.forecastConflicts]: (arg) =>
       forecastConflicts(
         {
