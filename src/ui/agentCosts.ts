@@ -17,6 +17,7 @@ export class WindowAgentCosts implements AgentCosts, vscode.Disposable {
   readonly sizes: WorktreeSizes;
   private readonly sized = new Emitter<readonly string[]>();
   private readonly subscriptions: { dispose(): void }[] = [];
+  private pokeDue = false;
   readonly onDidChange;
 
   constructor(
@@ -38,12 +39,26 @@ export class WindowAgentCosts implements AgentCosts, vscode.Disposable {
       this.sampler.onDidChange((ids) => changes.fire(ids)),
       this.sized.event((ids) => changes.fire(ids)),
       mapEvent(view.onDidChangeVisibility, (e) => e.visible)((visible) => this.sampler.setWanted(visible)),
-      manager.onDidChangeAgent(() => this.sampler.poke()),
+      manager.onDidChangeAgent(() => this.pokeSoon()),
       changes,
       this.sized,
       this.sampler,
     );
     this.sampler.setWanted(view.visible);
+  }
+
+  /**
+   * After the change event's turn: a run becomes "running" before the manager holds its process, so
+   * its root is known only once the update that announced it is over.
+   */
+  private pokeSoon(): void {
+    if (!this.pokeDue) {
+      this.pokeDue = true;
+      setTimeout(() => {
+        this.pokeDue = false;
+        this.sampler.poke();
+      }, 0);
+    }
   }
 
   usage(id: string) {

@@ -143,6 +143,8 @@ describe('UsageSampler: samples only while wanted and some agent is live', () =>
     await timers.advance(0);
     assert.equal(reads, 3);
     roots = new Map();
+    sampler.poke(); // the manager's change event
+    assert.equal(sampler.usage('a'), undefined, 'an agent that ended has no figures');
     await timers.advance(2000);
     assert.equal(reads, 3, 'no live agent: no read');
     assert.equal(timers.pending.size, 0);

@@ -69,8 +69,22 @@ export class UsageSampler implements Disposable {
 
   /** Starts sampling when it is wanted and an agent is live; an idle sampler holds no timer. */
   poke(): void {
+    this.dropEnded();
     if (this.timer === undefined && !this.busy && this.shouldRun()) {
       this.timer = this.deps.timers.setTimeout(() => void this.tick(), 0);
+    }
+  }
+
+  /** An agent that ended has no figures, even when no sample follows. */
+  private dropEnded(): void {
+    if (this.samples.size === 0) {
+      return;
+    }
+    const roots = this.deps.roots();
+    const ended = [...this.samples.keys()].filter((id) => !roots.has(id));
+    ended.forEach((id) => this.samples.delete(id));
+    if (ended.length > 0) {
+      this.emitter.fire(ended);
     }
   }
 

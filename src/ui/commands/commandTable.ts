@@ -127,8 +127,8 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
     [commands.merge]: land.merge,
     [commands.createPullRequest]: pullRequestCommand({ ...deps.pullRequests, manager: deps.manager, git: deps.git }),
     [commands.cleanUp]: land.cleanUp,
-    [commands.showWorktreesSummary]: () =>
-      showWorktreesSummary({ manager: deps.manager, landing: deps.landing, sizes: deps.worktreeSizes }),
+    [commands.showWorktreesSummary]: (arg) =>
+      showWorktreesSummary({ manager: deps.manager, landing: deps.landing, sizes: deps.worktreeSizes }, arg),
     [commands.forecastConflicts]: (arg) =>
       forecastConflicts(
         {

@@ -18,12 +18,16 @@ const preselected = 3;
  * Show Worktrees Summary: how many worktrees the agents keep, their size and what can go (merged
  * and discarded agents'); then, if the user wants, removes the ones picked, largest first, through
  * the same path as Clean Up: their work is saved under refs/parallel-agents/saved/ first.
+ * `{ quiet: true }`: the summary only, without UI (as Forecast Conflicts takes it).
  */
-export async function showWorktreesSummary(deps: WorktreesCommandDeps): Promise<WorktreeSummary> {
+export async function showWorktreesSummary(deps: WorktreesCommandDeps, arg?: unknown): Promise<WorktreeSummary> {
   const summary = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Measuring worktrees…') },
     () => summarizeWorktrees(deps.manager.list(), deps.sizes),
   );
+  if (arg && typeof arg === 'object' && (arg as { quiet?: unknown }).quiet === true) {
+    return summary;
+  }
   const text = vscode.l10n.t(
     '{0} worktrees, {1}; reclaimable: {2} ({3}) of merged or discarded agents.',
     summary.count,
