@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
 import { type AgentRecord, isActive } from '../core/agent';
 import type { AgentManager } from '../core/agents';
-import { type ProcessTable, type FolderSizes, UsageSampler, WorktreeSizes } from '../core/usage';
+import { type ProcessTable, type FolderSizes, UsageSampler, WorktreeSizes, worktreeOnDisk } from '../core/usage';
 import { Emitter, mapEvent } from '../util/event';
 import type { AgentCosts } from './agentsView/costText';
 
@@ -70,7 +70,7 @@ export class WindowAgentCosts implements AgentCosts, vscode.Disposable {
   }
 
   measureLater(record: AgentRecord): void {
-    if (this.sizes.known(record) === undefined) {
+    if (worktreeOnDisk(record) && this.sizes.known(record) === undefined) {
       void this.measure(record).catch(() => undefined);
     }
   }
