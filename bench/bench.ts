@@ -2,7 +2,8 @@
 // bench-results/bench.json. Timings are never asserted (the machine is noisy): a missed target is
 // information and the exit code stays 0; only a bench that broke exits non-zero.
 // Usage: node out/bench/bench.js [--only=overhead,burst,discard,costs,plan,tmpfs,profile,activation,
-//   bundle,propagation,registry,output,chatty,idle,hunks,forecast,review,pool,scale,watch] [--files=10000[,50000]]
+//   bundle,propagation,registry,output,chatty,idle,hunks,forecast,review,pool,scale,watch,
+//   sampler] [--files=10000[,50000]]
 //   [--agents=16]; through npm: npm run bench -- --only=overhead,burst,discard --files=10000,50000
 // --files: files of the generated repository (folders of 100), one size after another (in
 // bench.json under byFiles when several); --agents: dispatches at once (burst).
@@ -35,6 +36,7 @@ import { measurePool } from './pool';
 import { measureReviewAll } from './reviewAll/measure';
 import { measureRefresh } from './scale/refresh';
 import { measureWatch } from './watch';
+import { measureSampler } from './sampler';
 import { errorText, printTable } from './stats';
 
 const sections = [
@@ -58,6 +60,7 @@ const sections = [
   'review',
   'scale',
   'watch',
+  'sampler',
 ] as const;
 type Section = (typeof sections)[number];
 
@@ -203,6 +206,7 @@ async function main(): Promise<void> {
   await section('output', measureOutputView);
   await section('chatty', () => measureChatty(demoScript));
   await section('idle', () => measureIdle(demoScript));
+  await section('sampler', () => measureSampler());
   await section('hunks', () => measureHunks());
   await section('forecast', measureForecast);
   await section('review', () => measureReviewAll());

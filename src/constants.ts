@@ -38,6 +38,7 @@ export const commands = {
   createPullRequest: 'parallelAgents.createPullRequest',
   restore: 'parallelAgents.restore',
   cleanUp: 'parallelAgents.cleanUp',
+  showWorktreesSummary: 'parallelAgents.showWorktreesSummary',
   forecastConflicts: 'parallelAgents.forecastConflicts',
   resolveConflicts: 'parallelAgents.resolveConflicts',
   dispatchPlan: 'parallelAgents.dispatchPlan',

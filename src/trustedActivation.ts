@@ -34,6 +34,9 @@ import { showTimeline } from './ui/timeline/timelineSources';
 import { showRegistryProblems } from './ui/registryProblems';
 import { showRegistryWriteWarnings } from './ui/registryWriteWarning';
 import { showPoolUsage } from './ui/poolUsage';
+import { WindowAgentCosts } from './ui/agentCosts';
+import { procTable } from './node/procTable';
+import { nodeFolderSizes } from './node/folderSizes';
 
 /** Settings a pool entry is made with: a change refreshes (or, at size 0, empties) the pools. */
 const poolSettings = [
@@ -68,7 +71,8 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
   const services = createServices(context, config, logger);
   const { git, terminals, manager, landing, plans, reconciler, registryProblems, writeWarnings, resolver } = services;
   const overlaps = new OverlapModel(manager);
-  const tree = new AgentsTreeProvider(manager, overlaps, plans, reconciler, treeView);
+  const costs = new WindowAgentCosts(manager, procTable(), nodeFolderSizes, treeView);
+  const tree = new AgentsTreeProvider(manager, overlaps, plans, reconciler, treeView, costs);
   const outputs = new AgentOutputViews(manager, logViewSource);
   const files = new NodeFileBytes();
   const review = new ReviewComments({ manager, files, clock: { now: () => Date.now() }, newId: () => randomUUID() });
@@ -89,6 +93,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
     plans,
     reconciler,
     overlaps,
+    costs,
     tree,
     outputs,
     review,
@@ -136,6 +141,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
         reviewThreads,
         freshness: git.freshness,
         logger,
+        worktreeSizes: costs.sizes,
         revealAgent: (id) =>
           shell.treeView.reveal(tree.rowOf(manager.get(id)), { select: true, focus: false, expand: false }),
       }),

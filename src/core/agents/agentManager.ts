@@ -236,6 +236,11 @@ export class AgentManager implements Disposable {
     return this.runs.isRunning(id) || (this.records.has(id) && this.get(id).status === 'queued');
   }
 
+  /** The root process of the agent's run: its supervisor's, or its terminal's; undefined when none runs here. */
+  processOf(id: string): number | undefined {
+    return this.runs.pid(id) ?? (this.records.has(id) ? this.get(id).terminalPid : undefined);
+  }
+
   refreshChanges(id: string): Promise<void> {
     return this.tracker.refresh(id);
   }

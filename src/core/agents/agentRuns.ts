@@ -74,6 +74,12 @@ export class AgentRuns implements Disposable {
     return this.current.has(id);
   }
 
+  /** The root process of the agent's run here (a supervisor, a terminal's shell); not of a setup run. */
+  pid(id: string): number | undefined {
+    const run = this.current.get(id)?.run;
+    return run instanceof Run ? run.pid : undefined;
+  }
+
   /** Undefined when the agent is not running; not async, so awaiting it costs no extra turn. */
   ended(id: string): Promise<void> | undefined {
     return this.current.get(id)?.ended;

@@ -4,6 +4,7 @@ import { type AgentRecord, isActive } from '../../core/agent';
 import type { PlanService } from '../../core/plans';
 import type { OverlapModel } from '../overlapModel';
 import { AgentsViewModel, type OrphanSource } from './agentsViewModel';
+import type { AgentCosts } from './costText';
 import { runningClock, untilClockChanges } from './clock';
 import { AgentNode, type ViewNode } from './nodes';
 import { OrphanNode } from './orphanNodes';
@@ -46,8 +47,9 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<ViewNode>, vs
     plans: PlanService,
     orphanSource?: OrphanSource,
     private readonly visibility?: ViewVisibility,
+    costs?: AgentCosts,
   ) {
-    this.model = new AgentsViewModel(manager, overlaps, plans, orphanSource);
+    this.model = new AgentsViewModel(manager, overlaps, plans, orphanSource, costs);
     this.subscriptions.push(
       plans.onDidChange(() => this.emitter.fire(undefined)),
       ...(orphanSource ? [orphanSource.onDidChange(() => this.emitter.fire(undefined))] : []),
@@ -58,6 +60,7 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<ViewNode>, vs
         this.updateTicker();
       }),
       ...(visibility ? [visibility.onDidChangeVisibility(() => this.updateTicker())] : []),
+      ...(costs ? [costs.onDidChange((ids) => this.refreshRows(ids))] : []),
     );
     this.updateTicker();
   }
@@ -167,6 +170,16 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<ViewNode>, vs
       }
     }
     this.updateTicker();
+  }
+
+  /** Refreshes the rows of these agents that the view shows (their costs changed). */
+  private refreshRows(ids: readonly string[]): void {
+    for (const id of ids) {
+      const node = this.agentNodes.get(id);
+      if (node) {
+        this.emitter.fire(node);
+      }
+    }
   }
 
   /** The rows of the view (top-level agents) whose agent is active. */

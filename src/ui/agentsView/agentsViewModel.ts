@@ -5,6 +5,7 @@ import type { PlanService } from '../../core/plans';
 import type { Orphan } from '../../core/reconcile';
 import type { Event } from '../../util/event';
 import type { OverlapModel } from '../overlapModel';
+import type { AgentCosts } from './costText';
 
 /** Reconcile Agents' last findings, held in memory. */
 export interface OrphanSource {
@@ -32,6 +33,8 @@ export class AgentsViewModel {
     private readonly overlaps: OverlapModel,
     private readonly plans: PlanService,
     private readonly orphanSource?: OrphanSource,
+    /** Each agent's CPU, memory and disk, when the window measures them. */
+    readonly costs?: AgentCosts,
   ) {}
 
   /** One map lookup: rows ask for their record on every read, and a list is a sorted copy. */

@@ -8,6 +8,7 @@ import type { AgentsViewModel } from './agentsViewModel';
 import { fileOf, RecordMemo } from './rowMemo';
 import { agentDescription, agentTooltip, changeLetters, resultSummary, statusIcon } from './presentation';
 import { portsBadge, portsContext } from './portsText';
+import { costRows, usageBadge } from './costText';
 
 /**
  * One row kind of the Agents view. A node holds keys only (ids, paths) and reads what it shows
@@ -28,7 +29,13 @@ export function fileNodes(record: AgentRecord | undefined): FileNode[] {
 /** Whether the row's description follows the clock (a running agent's time so far). */
 const ticking = (r: AgentRecord) => isActive(r.status) || r.endedAt === undefined;
 
-function agentItem(r: AgentRecord, overlapping: readonly string[], now: number, queued?: number): vscode.TreeItem {
+function agentItem(
+  r: AgentRecord,
+  overlapping: readonly string[],
+  now: number,
+  queued?: number,
+  usage?: string,
+): vscode.TreeItem {
   const item = new vscode.TreeItem(
     r.title,
     r.changedFiles.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
@@ -38,6 +45,7 @@ function agentItem(r: AgentRecord, overlapping: readonly string[], now: number, 
   item.description =
     agentDescription(r, now, queued) +
     (ports ? ` · ${ports}` : '') +
+    (usage ? ` · ${usage}` : '') +
     (overlapping.length > 0 ? ` · ⚠ ${vscode.l10n.t('overlaps')}` : '');
   item.iconPath = statusIcon(r.status);
   // The tooltip is built on hover (AgentsTreeProvider.resolveTreeItem): the view draws many rows, shows few tooltips.
@@ -82,7 +90,9 @@ export class AgentNode implements ViewNode {
     const overlapping = model.agentsOverlapping(r.id);
     // A queued row is active, so built on every read: its place in the queue stays current.
     const queued = model.queuePosition(r.id);
-    return agentItems.get(r, overlapping.join('\n'), () => agentItem(r, overlapping, model.now(), queued));
+    // A running row is built on every read (ticking), so its CPU and memory are current.
+    const usage = usageBadge(model.costs?.usage(r.id));
+    return agentItems.get(r, overlapping.join('\n'), () => agentItem(r, overlapping, model.now(), queued, usage));
   }
 
   /** The row's tooltip: the task, where it works, what it did, and the agents it overlaps. */
@@ -91,7 +101,12 @@ export class AgentNode implements ViewNode {
     if (!r) {
       return undefined;
     }
-    const tooltip = agentTooltip(r, model.queuePosition(r.id));
+    const disk = model.costs?.diskBytes(r);
+    if (disk === undefined) {
+      model.costs?.measureLater(r); // shown at the next hover
+    }
+    const costs = costRows(model.costs?.usage(r.id), disk);
+    const tooltip = agentTooltip(r, model.queuePosition(r.id), costs);
     const overlapping = model.agentsOverlapping(r.id);
     if (overlapping.length > 0) {
       tooltip.appendMarkdown(

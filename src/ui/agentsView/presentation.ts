@@ -194,7 +194,12 @@ function activityRows(activity: AgentActivity | undefined): [string, string | un
   ];
 }
 
-export function agentTooltip(record: AgentRecord, queuePosition?: number): vscode.MarkdownString {
+/** `extraRows`: more name/value rows after the record's own (the agent's cost, ui/agentsView/costText.ts). */
+export function agentTooltip(
+  record: AgentRecord,
+  queuePosition?: number,
+  extraRows: readonly [string, string | undefined][] = [],
+): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${escape(record.title)}** — ${statusLabel(record)}\n\n`);
   md.appendCodeblock(record.prompt, 'text');
@@ -221,6 +226,7 @@ export function agentTooltip(record: AgentRecord, queuePosition?: number): vscod
     [vscode.l10n.t('Check'), checkRow(record.check)],
     [vscode.l10n.t('Ports'), portsRow(record)],
     ...activityRows(record.activity),
+    ...extraRows,
   ];
   for (const [name, value] of rows) {
     if (value) {

@@ -29,6 +29,8 @@ import { type BestOfArgs, dispatchBestOfCommand } from '../bestOf/bestOfDispatch
 import type { ReviewComments } from '../../core/review';
 import type { ReviewThreads } from '../diff/reviewThreads';
 import type { Logger } from '../../core/ports';
+import type { WorktreeSizes } from '../../core/usage';
+import { showWorktreesSummary } from './worktreesCommand';
 
 export interface CommandTableDeps {
   readonly manager: AgentManager;
@@ -54,6 +56,8 @@ export interface CommandTableDeps {
   readonly freshness?: AgentCommandDeps['freshness'];
   /** Where failures of work that goes on after a command returned are logged. */
   readonly logger?: Logger;
+  /** The sizes of agents' worktrees (Show Worktrees Summary), cached for the window. */
+  readonly worktreeSizes: WorktreeSizes;
 }
 
 /** What Try the Demo Agent asks of the demo agent: it only creates a file, so it works in any repository. */
@@ -134,6 +138,8 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
     [commands.merge]: land.merge,
     [commands.createPullRequest]: pullRequestCommand({ ...deps.pullRequests, manager: deps.manager, git: deps.git }),
     [commands.cleanUp]: land.cleanUp,
+    [commands.showWorktreesSummary]: (arg) =>
+      showWorktreesSummary({ manager: deps.manager, landing: deps.landing, sizes: deps.worktreeSizes }, arg),
     [commands.forecastConflicts]: (arg) =>
       forecastConflicts(
         {

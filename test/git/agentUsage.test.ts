@@ -1,0 +1,79 @@
+// The sampler on real agents: a running demo agent's process tree (its supervisor, the agent) is
+// found from the manager, measured from /proc, and dropped once the agent ends.
+import * as assert from 'node:assert/strict';
+import type { AgentManager } from '../../src/core/agents/agentManager';
+import { procTable } from '../../src/node/procTable';
+import { WindowAgentCosts } from '../../src/ui/agentCosts';
+import { nodeFolderSizes } from '../../src/node/folderSizes';
+import { ManagerFixture } from './managerFixture';
+
+describe("An agent's CPU and memory, from its real process tree", function () {
+  this.timeout(60000);
+  let fx: ManagerFixture;
+  let manager: AgentManager;
+
+  beforeEach(function () {
+    if (!procTable()) {
+      this.skip(); // Linux only (README)
+    }
+    fx = new ManagerFixture();
+    manager = fx.manager();
+  });
+
+  afterEach(() => fx?.dispose());
+
+  /** The Agents view's visibility, as the test sets it. */
+  function fakeView(initially: boolean) {
+    const listeners = new Set<(e: { visible: boolean }) => void>();
+    const view = {
+      visible: initially,
+      onDidChangeVisibility: (listener: (e: { visible: boolean }) => void) => {
+        listeners.add(listener);
+        return { dispose: () => listeners.delete(listener) };
+      },
+      show: () => ((view.visible = true), listeners.forEach((l) => l({ visible: true }))),
+    };
+    return view;
+  }
+
+  async function until(probe: () => boolean, ms = 15000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!probe() && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  it("samples an agent dispatched while the view is visible, from the manager's events alone", async () => {
+    const costs = new WindowAgentCosts(manager, procTable(), nodeFolderSizes, fakeView(true));
+    try {
+      const record = await manager.dispatch({ prompt: 'sleep 8', profile: 'demo', folder: fx.repo, title: 'Seen' });
+      await until(() => costs.usage(record.id)?.cpuPercent !== undefined);
+      assert.ok(costs.usage(record.id)?.cpuPercent !== undefined, 'CPU after two samples');
+      await manager.stop(record.id);
+    } finally {
+      costs.dispose();
+    }
+  });
+
+  it("shows a running demo agent's tree while wanted, and nothing once it ended", async () => {
+    const view = fakeView(false);
+    const costs = new WindowAgentCosts(manager, procTable(), nodeFolderSizes, view);
+    try {
+      const record = await manager.dispatch({ prompt: 'sleep 8', profile: 'demo', folder: fx.repo, title: 'Sampled' });
+      assert.ok(manager.processOf(record.id), 'the root process of its run is known');
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      assert.equal(costs.usage(record.id), undefined, 'the view is hidden: nothing sampled');
+      view.show();
+      await until(() => costs.usage(record.id)?.cpuPercent !== undefined);
+      const usage = costs.usage(record.id);
+      assert.ok(usage?.cpuPercent !== undefined, 'CPU after two samples');
+      assert.ok(usage.rssBytes > 1024 * 1024, `memory: ${usage.rssBytes}`);
+      assert.ok(usage.processes >= 2, `the supervisor and the agent: ${usage.processes}`);
+      await fx.finished(manager, record.id);
+      await new Promise((resolve) => setTimeout(resolve, 3500));
+      assert.equal(costs.usage(record.id), undefined, 'an ended agent has no figures');
+    } finally {
+      costs.dispose();
+    }
+  });
+});
