@@ -66,7 +66,11 @@ export async function measurePool(repo: BenchRepo, demoScript: string, runs = 5)
     // createBenchManager hands the manager a NodeGit: the pool shares its runner and write queues.
     const nodeGit = deps.git as NodeGit;
     pool = new WorktreePool({
-      git: new NodePoolGit(nodeGit.runner, (r, d, f) => nodeGit.removeWorktree(r, d, f)),
+      git: new NodePoolGit(
+        nodeGit.runner,
+        (r, d, f) => nodeGit.removeWorktree(r, d, f),
+        () => nodeGit.whenFilesDeleted(),
+      ),
       disk: new NodePoolDisk(path.join(repo.parent, 'pools.json')),
       source: deps.git,
       prep: new WorktreePrep(deps.fs, deps.git, logger),

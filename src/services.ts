@@ -82,7 +82,11 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     runtime: process.execPath,
   });
   const pool = new WorktreePool({
-    git: new NodePoolGit(git.runner, (repoRoot, dir, force) => git.removeWorktree(repoRoot, dir, force)),
+    git: new NodePoolGit(
+      git.runner,
+      (repoRoot, dir, force) => git.removeWorktree(repoRoot, dir, force),
+      () => git.whenFilesDeleted(),
+    ),
     disk: new NodePoolDisk(),
     source: git,
     prep: new WorktreePrep(fs, git, logger),

@@ -48,7 +48,11 @@ describe('Warm worktree pool with real git', function () {
     settings = { branchPrefix: 'agents', logDir: path.join(fx.tmp, 'logs'), worktreePool: 2 };
     const fsPort = new NodeFileSystem();
     pool = new WorktreePool({
-      git: new NodePoolGit(fx.git.runner, (r, d, f) => fx.git.removeWorktree(r, d, f)),
+      git: new NodePoolGit(
+        fx.git.runner,
+        (r, d, f) => fx.git.removeWorktree(r, d, f),
+        () => fx.git.whenFilesDeleted(),
+      ),
       disk: new NodePoolDisk(listFile),
       source: fx.git,
       prep: new WorktreePrep(fsPort, fx.git, logger),

@@ -189,7 +189,7 @@ export class AgentManager implements Disposable {
     const baseSha = await rebaseOnParent(this.deps.git, this.records, id);
     this.records.update(id, { baseSha });
     this.tracker.untrack(id);
-    this.setTracked(id, true);
+    this.tracker.track(id, this.get(id));
     await this.tracker.refresh(id);
   }
 

@@ -41,6 +41,8 @@ export interface PoolGit {
   takeInto(repoRoot: string, dir: string, target: string, branch: string, sha: string): Promise<void>;
   /** Removes a pool worktree, its registration and its files (forced: nothing in it is anyone's work). */
   removeEntry(repoRoot: string, dir: string): Promise<void>;
+  /** Resolves once the files of the entries removed so far are deleted (they go in the background). */
+  whenRemoved(): Promise<void>;
 }
 
 export interface PoolDisk {

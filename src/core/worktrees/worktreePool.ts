@@ -181,6 +181,8 @@ export class WorktreePool implements Disposable {
       }
     }
     if (size === 0) {
+      // The folder goes once empty: wait for the removed entries' files, deleted in the background.
+      await (entries.length > 0 ? this.deps.git.whenRemoved() : undefined);
       await this.deps.disk.remember(repoRoot, poolDir, false);
       return;
     }

@@ -22,7 +22,13 @@ export class NodePoolGit implements PoolGit {
     private readonly runner: GitRunner,
     /** WorktreeGit.removeWorktree: forced, the folder is renamed aside and deleted in the background. */
     private readonly removeWorktree: Remover,
+    /** WorktreeGit.whenFilesDeleted: resolves once the background deletions started so far have ended. */
+    private readonly filesDeleted: () => Promise<void>,
   ) {}
+
+  whenRemoved(): Promise<void> {
+    return this.filesDeleted();
+  }
 
   head(repoRoot: string): Promise<string> {
     return this.runner.out(repoRoot, ['rev-parse', '--verify', 'HEAD^{commit}']);
