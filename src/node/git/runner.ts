@@ -18,6 +18,7 @@ import {
   type LockRetry,
   type LockRetryPolicy,
 } from './locks';
+import { asWriteTask, ProcessLimiter } from './processLimiter';
 import { gitEnvironment, spawnGit, type GitExecOptions, type GitExecResult, type GitRawResult } from './process';
 
 export interface GitRunnerOptions {
@@ -42,37 +43,11 @@ class LockedResult extends GitProcessError {
   }
 }
 
-/** Caps concurrent tasks; a finishing task hands its slot straight to the next waiting one. */
-class Limiter {
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(private readonly max: number) {}
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running < this.max) {
-      this.running++;
-    } else {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    }
-    try {
-      return await task();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) {
-        next();
-      } else {
-        this.running--;
-      }
-    }
-  }
-}
-
 export class GitRunner {
   readonly binary: string;
   readonly logger?: Logger;
   private readonly env = gitEnvironment();
-  private readonly limiter: Limiter;
+  private readonly limiter: ProcessLimiter;
   private readonly lockRetry: LockRetryPolicy;
   private readonly queues = new Map<string, SerialQueue>();
   /** Folder → the repository's common git dir, which all of its worktrees share. */
@@ -86,7 +61,7 @@ export class GitRunner {
     this.binary = options.binary ?? 'git';
     this.logger = options.logger;
     this.lockRetry = options.lockRetry ?? defaultLockRetry;
-    this.limiter = new Limiter(Math.max(1, options.maxConcurrentProcesses ?? 8));
+    this.limiter = new ProcessLimiter(Math.max(1, options.maxConcurrentProcesses ?? 8));
   }
 
   /**
@@ -150,7 +125,8 @@ export class GitRunner {
       queue = new SerialQueue();
       this.queues.set(key, queue);
     }
-    return queue.run(task);
+    // Its git processes go before those of readers and checkouts (see processLimiter.ts).
+    return queue.run(() => asWriteTask(task));
   }
 
   /** Git processes started so far (each try of a retried command counts): what the bench reports per dispatch. */
