@@ -163,7 +163,7 @@ async function execute(step: DemoStep, state: RunState): Promise<void> {
       return;
     case 'ratelimit':
       if (hitLimit(state.root, step.resets, state.task.split(/\r?\n/).slice(step.line).join('\n'), state.resumed)) {
-        state.done.push('stopped: usage limit reached');
+        state.done.push('stopped on the usage limit');
         state.exitCode = 1;
       }
       return;

@@ -26,7 +26,7 @@ describe('quota signals in agent CLI output', () => {
     assert.equal(signal?.resetAt, Date.UTC(2026, 2, 10, 19, 0));
   });
 
-  it("Claude Code: \"You've hit your session limit · resets 11:20am (Europe/Budapest)\" past today → tomorrow", () => {
+  it('Claude Code: "You\'ve hit your session limit · resets 11:20am (Europe/Budapest)" past today → tomorrow', () => {
     const signal = detectQuotaStop("You've hit your session limit · resets 11:20am (Europe/Budapest)", now);
     // 11:20 in Budapest (UTC+1 in March) is 10:20 UTC, already past at 14:07 UTC: tomorrow's.
     assert.equal(signal?.resetAt, Date.UTC(2026, 2, 11, 10, 20));
@@ -69,7 +69,7 @@ describe('quota signals in agent CLI output', () => {
     assert.ok(a);
     assert.equal(a.resetAt, undefined);
     const b = detectQuotaStop(
-      'Quota exceeded for quota metric \'Generate Content API requests per minute\'. Please retry in 23.5s.',
+      "Quota exceeded for quota metric 'Generate Content API requests per minute'. Please retry in 23.5s.",
       now,
     );
     assert.equal(b?.resetAt, now + 23_500);

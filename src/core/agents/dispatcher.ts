@@ -90,7 +90,8 @@ export class Dispatcher {
     if (!this.queue.admit(repoRoot, provider)) {
       return this.queue.enqueue(draft);
     }
-    return this.queue.admitted(repoRoot, provider, () => this.begin(draft, executable, located.branches, startPoint.slug));
+    const begin = () => this.begin(draft, executable, located.branches, startPoint.slug);
+    return this.queue.admitted(repoRoot, provider, begin);
   }
 
   /** Starts a queued agent that this window claimed (status preparing): the same path as a dispatch. */

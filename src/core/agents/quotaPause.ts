@@ -36,7 +36,8 @@ export function quotaPause(
   const floor = attempt > 1 ? now + backoffMs(attempt - 1) : now;
   const resumeAt =
     signal.resetAt !== undefined ? Math.max(signal.resetAt + resetMarginMs, floor) : now + backoffMs(attempt);
-  return { provider, pausedAt: now, resumeAt, resetGiven: signal.resetAt !== undefined, attempt, message: signal.message };
+  const resetGiven = signal.resetAt !== undefined;
+  return { provider, pausedAt: now, resumeAt, resetGiven, attempt, message: signal.message };
 }
 
 /** The follow-up a resume sends: the CLI continues its conversation (continueArgs) in the same worktree. */

@@ -180,7 +180,13 @@ export class Run implements Disposable {
         : undefined;
     if (quota) {
       this.options.logger.info(`[AgentManager] ${this.options.agentId} hit a limit: ${quota.message}`);
-      return { status: 'paused', exitCode: exit.exitCode, signal: exit.signal, quota, ...(activity ? { activity } : {}) };
+      return {
+        status: 'paused',
+        exitCode: exit.exitCode,
+        signal: exit.signal,
+        quota,
+        ...(activity ? { activity } : {}),
+      };
     }
     const reported = status === 'failed' && activity?.reportedError ? activity.result : undefined;
     return {

@@ -7,7 +7,8 @@
  *   reached. Your limit will reset at 3pm (America/Santiago).`, `You've hit your session limit ·
  *   resets 11:20am (Europe/Budapest)`, `API Error: 429 {"type":"error","error":{"type":"rate_limit_error",…}}`.
  * - Codex: `You've hit your usage limit. Upgrade to Pro (…) or try again in 5 days 22 hours 11
- *   minutes.`, `… or try again at Jul 5th, 2026 8:19 PM.`, `{"type":"usage_limit_reached",…,"resets_in_seconds":602705}`.
+ *   minutes.`, `… or try again at Jul 5th, 2026 8:19 PM.`,
+ *   `{"type":"usage_limit_reached",…,"resets_in_seconds":602705}`.
  * - Gemini: `[API Error: {"error":{"code":429,"message":"Resource has been exhausted (e.g. check
  *   quota).","status":"RESOURCE_EXHAUSTED"}}]`, `Quota exceeded for quota metric … Please retry in 23.5s.`
  * - Any: `HTTP 429`, `429 Too Many Requests`, `rate limit exceeded`.
@@ -44,16 +45,21 @@ export function detectQuotaStop(output: string, now: number): QuotaSignal | unde
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l !== '');
-  // The last such line is the one that stopped the run.
-  const index = findLastIndex(lines, (l) => limitPatterns.some((p) => p.test(l)));
-  if (index < 0) {
+  const hits = lines.flatMap((l, i) => (limitPatterns.some((p) => p.test(l)) ? [i] : []));
+  if (hits.length === 0) {
     return undefined;
   }
-  const line = lines[index];
-  // The reset time may be on the line itself or on the lines right after it (a wrapped message).
-  const around = lines.slice(index, index + 3).join(' ');
-  const resetAt = resetTime(around, now) ?? resetTime(lines.slice(Math.max(0, index - 2), index + 1).join(' '), now);
-  return { ...(resetAt !== undefined ? { resetAt } : {}), message: capped(line) };
+  // The last line that gives a reset time (on it or the lines around it: a wrapped message) tells;
+  // else the last such line, with no reset time.
+  for (const index of [...hits].reverse()) {
+    const resetAt =
+      resetTime(lines.slice(index, index + 3).join(' '), now) ??
+      resetTime(lines.slice(Math.max(0, index - 2), index + 1).join(' '), now);
+    if (resetAt !== undefined) {
+      return { resetAt, message: capped(lines[index]) };
+    }
+  }
+  return { message: capped(lines[hits[hits.length - 1]]) };
 }
 
 /** The reset time a message gives, as an instant after `now`; undefined when it gives none. */
@@ -94,7 +100,9 @@ function relativeReset(text: string, now: number): number | undefined {
   if (seconds) {
     return now + Math.round(Number(seconds[1]) * 1000);
   }
-  const m = /\b(?:again|retry|resets?|reset|available)\s+in\s+((?:\d+(?:\.\d+)?\s*[a-z]+[\s,]*(?:and\s+)?)+)/i.exec(text);
+  const m = /\b(?:again|retry|resets?|reset|available)\s+in\s+((?:\d+(?:\.\d+)?\s*[a-z]+[\s,]*(?:and\s+)?)+)/i.exec(
+    text,
+  );
   if (!m) {
     return undefined;
   }
@@ -199,13 +207,4 @@ function instantOf(y: number, mo: number, d: number, h: number, mi: number, zone
 
 function capped(line: string): string {
   return line.length > messageLimit ? `${line.slice(0, messageLimit - 1)}…` : line;
-}
-
-function findLastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {
-  for (let i = items.length - 1; i >= 0; i--) {
-    if (test(items[i])) {
-      return i;
-    }
-  }
-  return -1;
 }
