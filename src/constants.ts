@@ -87,6 +87,7 @@ export const settings = {
   mergeStrategy: 'mergeStrategy',
   maxParallel: 'maxParallel',
   maxConcurrentAgents: 'maxConcurrentAgents',
+  providerLimits: 'providerLimits',
   agentTimeoutMinutes: 'agentTimeoutMinutes',
   maxLogMegabytes: 'maxLogMegabytes',
   setupCommand: 'setupCommand',

@@ -115,6 +115,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
     showPoolUsage(services.pool, treeView),
     // A raised cap starts queued agents at once; a lowered one lets live agents finish.
     config.onDidChangeSetting(settings.maxConcurrentAgents, () => manager.continueQueue()),
+    config.onDidChangeSetting(settings.providerLimits, () => manager.continueQueue()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (poolSettings.some((key) => e.affectsConfiguration(`${settings.section}.${key}`))) {
         void services.pool.refreshAll();

@@ -18,6 +18,11 @@ export type AgentStatus =
    * in Terminal starts it again.
    */
   | 'detached'
+  /**
+   * Stopped on a rate or usage limit of its provider (`quota` says until when): its worktree and work
+   * stay, and it resumes by itself as a follow-up once the limit resets (core/agents/quotaResumer.ts).
+   */
+  | 'paused'
   | 'reviewed'
   | 'merged'
   | 'discarded';
@@ -118,6 +123,23 @@ export interface ForecastedConflicts {
   readonly files: readonly string[];
 }
 
+/** Why and until when an agent is paused on its provider's limit; plain JSON (registry). */
+export interface QuotaPause {
+  /** The provider whose limit it hit (parallelAgents.providerLimits' keys). */
+  readonly provider: string;
+  readonly pausedAt: number;
+  /** When it resumes: the reset time the CLI gave (plus a margin), or the end of a backoff. */
+  readonly resumeAt: number;
+  /** True when the CLI gave the reset time; false: `resumeAt` is a backoff. */
+  readonly resetGiven: boolean;
+  /** Pauses in a row of this agent (1 for the first); the backoff doubles with each. */
+  readonly attempt: number;
+  /** The CLI's line that told (capped). */
+  readonly message: string;
+  /** Set by the window that is resuming it (claimed in the registry), so that one window resumes it. */
+  readonly claimedAt?: number;
+}
+
 export interface AgentRecord {
   readonly id: string;
   readonly title: string;
@@ -195,6 +217,18 @@ export interface AgentRecord {
    * were live: the cap it found reached (it waited as `queued`, nothing created, until one ended).
    */
   readonly queuedAtCap?: number;
+  /**
+   * Set on a queued agent that waited for its provider rather than the repository's cap: `provider`,
+   * its parallelAgents.providerLimits cap was reached; `quota`, an agent of its provider was paused.
+   */
+  readonly queuedFor?: 'provider' | 'quota';
+  /**
+   * The provider of its profile when it was dispatched (core/clis/providers.ts): what
+   * parallelAgents.providerLimits counts and a quota pause holds back.
+   */
+  readonly provider?: string;
+  /** Its last quota pause: kept while it resumes (the pauses in a row), cleared by a run that ends otherwise. */
+  readonly quota?: QuotaPause;
   /**
    * Its `parallelAgents.worktreeEnv` variables, index and ports, fixed at dispatch (follow-ups get the
    * same); held until it is merged or discarded (core/agents/worktreeEnv.ts).

@@ -194,6 +194,8 @@ export interface AgentErrorData {
   /** The cause follows on the next line. */
   worktreePrepFailed: Empty;
   agentDiskFull: { readonly cwd: string };
+  /** Paused on its provider's limit `pauses` times in a row: it failed rather than wait again. */
+  agentQuotaGaveUp: { readonly pauses: number; readonly message: string };
   // the check command (parallelAgents.checkCommand), src/core/agents/checkRuns.ts
   /** Run Check without a check command set (globally or in the agent's profile). */
   noCheckCommand: Titled;

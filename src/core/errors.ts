@@ -116,6 +116,7 @@ const reasons: { readonly [C in AgentErrorCode]: AgentErrorReason } = {
   submodulesFailed: 'worktreeFailed',
   worktreePrepFailed: 'worktreeFailed',
   agentDiskFull: 'diskFull',
+  agentQuotaGaveUp: 'launchFailed',
   noCheckCommand: 'invalidProfile',
   checkCommandNotFound: 'executableNotFound',
   checkCommandNotStarted: 'launchFailed',

@@ -235,6 +235,8 @@ export interface ManagerSettings {
    * dispatches beyond it wait as `queued`. 0 or undefined: no limit.
    */
   readonly maxConcurrentAgents?: number;
+  /** parallelAgents.providerLimits as set: provider → most live agents of it at once (core/clis/providers.ts). */
+  readonly providerLimits?: unknown;
   /** argv run (no shell) in each new worktree before its agent starts; a failure fails the agent. */
   readonly setupCommand?: readonly string[];
   /** Repository-relative folders the new worktree gets as symlinks to the main worktree's (ignored ones only). */

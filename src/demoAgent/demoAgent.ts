@@ -20,6 +20,7 @@ import { delay } from '../util/async';
 import { type KeepSide, resolveConflictBlocks } from './conflictMarkers';
 import { DemoStep, describeStep, isCommand, parsePrompt } from './language';
 import { planReply } from './planner';
+import { hitLimit, takeSession } from './rateLimit';
 
 const notesFile = 'AGENT_NOTES.md';
 
@@ -30,6 +31,10 @@ interface RunState {
   readonly changed: Set<string>;
   /** What was done, one line each, for the final message. */
   readonly done: string[];
+  /** The task being run (the prompt, or the rest a stop on the limit kept). */
+  readonly task: string;
+  /** True when a stop on the limit in this folder was resumed: `ratelimit` steps pass. */
+  readonly resumed: boolean;
   exitCode?: number;
 }
 
@@ -56,9 +61,18 @@ function main(argv: readonly string[]): void {
     report('result', { result: reply });
     return;
   }
-  const steps = parsePrompt(prompt);
-  const state: RunState = { root: fs.realpathSync(process.cwd()), changed: new Set(), done: [] };
-  run(steps, prompt, state).then(
+  const root = fs.realpathSync(process.cwd());
+  // A follow-up without commands continues a task stopped on the limit here (rateLimit.ts).
+  const session = takeSession(root);
+  const resume = session !== undefined && !parsePrompt(prompt).some(isCommand);
+  const task = resume ? session : prompt;
+  const state: RunState = { root, changed: new Set(), done: [], task, resumed: session !== undefined };
+  if (resume) {
+    say('resuming the task stopped on the usage limit', state);
+  }
+  const steps = parsePrompt(task);
+  const ran = resume && !steps.some(isCommand) ? Promise.resolve(finish(0, state, 0)) : run(steps, prompt, state);
+  ran.then(
     (code) => {
       process.exitCode = code;
     },
@@ -146,6 +160,12 @@ async function execute(step: DemoStep, state: RunState): Promise<void> {
       return;
     case 'print':
       process.stdout.write(`${step.text}\n`);
+      return;
+    case 'ratelimit':
+      if (hitLimit(state.root, step.resets, state.task.split(/\r?\n/).slice(step.line).join('\n'), state.resumed)) {
+        state.done.push('stopped on the usage limit');
+        state.exitCode = 1;
+      }
       return;
     case 'resolve':
       resolveIn(state, step.path, step.keep, step.line);

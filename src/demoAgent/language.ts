@@ -14,6 +14,10 @@
  *   resolve <path>: keep ours|theirs|both   replace each git conflict block of the file by its first
  *                               side (ours), its second (theirs) or both, ours first; fails when the
  *                               file has no conflict block (conflictMarkers.ts)
+ *   ratelimit[: <reset>]        the first time in this folder: print a usage-limit message ending in
+ *                               <reset> (e.g. `resets in 2s`), exit 1 and keep the rest of the task;
+ *                               a later run there without commands (a follow-up) runs that rest
+ *                               (rateLimit.ts)
  * Paths are relative to the agent's folder, contain no whitespace, and may not leave it (no absolute
  * paths, no `..` escape, nothing inside `.git`). In <text>, `\n` is a newline, `\t` a tab, `\\` a
  * backslash. Lines are trimmed and blank ones skipped; any other line is prose and becomes an
@@ -42,6 +46,7 @@ export type DemoStep = StepBase &
     | { readonly kind: 'exit'; readonly code: number }
     | { readonly kind: 'print'; readonly text: string }
     | { readonly kind: 'resolve'; readonly path: string; readonly keep: KeepSide }
+    | { readonly kind: 'ratelimit'; readonly resets: string }
     | { readonly kind: 'ignored'; readonly text: string; readonly note: string }
     | { readonly kind: 'error'; readonly text: string; readonly message: string }
   );
@@ -94,6 +99,7 @@ const grammar: ReadonlyArray<readonly [RegExp, Parser]> = [
   [/^sleep\s+(\d+(?:\.\d+)?|\.\d+)$/, (m, line) => ({ kind: 'sleep', seconds: Number(m[1]), line })],
   [/^exit\s+(-?\d+)$/, (m, line, text) => parseExit(m[1], line, text)],
   [/^print(?:\s(.*))?$/, (m, line) => ({ kind: 'print', text: unescapeText(m[1] ?? ''), line })],
+  [/^ratelimit(?:\s*:\s*(.*))?$/, (m, line) => ({ kind: 'ratelimit', resets: (m[1] ?? '').trim(), line })],
   [
     /^resolve\s+([^\s:]+)\s*:\s*keep\s+(ours|theirs|both)$/,
     (m, line, text) => withPath(m[1], line, text, (path) => ({ kind: 'resolve', path, keep: m[2] as KeepSide, line })),
@@ -196,6 +202,8 @@ export function describeStep(step: DemoStep): string {
       return `exit ${step.code}`;
     case 'print':
       return 'print';
+    case 'ratelimit':
+      return 'ratelimit';
     case 'ignored':
       return `ignored line ${step.line}: ${truncate(step.text, 60)}`;
     case 'error':

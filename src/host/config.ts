@@ -38,6 +38,7 @@ export class Config {
       logDir,
       agentTimeoutMs: this.agentTimeoutMinutes() * 60_000,
       maxConcurrentAgents: this.maxConcurrentAgents(),
+      providerLimits: this.section.get<unknown>(settings.providerLimits, {}),
       setupCommand: this.setupCommand(),
       checkCommand: this.checkCommand(),
       symlinkFolders: this.symlinkFolders(),

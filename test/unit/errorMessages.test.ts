@@ -124,6 +124,7 @@ const samples: { readonly [C in AgentErrorCode]: AgentErrorData[C] } = {
   submodulesFailed: { command: 'git submodule update --init --recursive' },
   worktreePrepFailed: {},
   agentDiskFull: { cwd: '/wt' },
+  agentQuotaGaveUp: { pauses: 12, message: "You've hit your usage limit." },
   registryLocked: { file: '/repo/.git/parallel-agents/agents/a1.json', seconds: 5 },
   landingLocked: {
     repoRoot: '/repo',

@@ -13,6 +13,7 @@ import { Dispatcher } from './dispatcher';
 import { rebaseOnParent } from './stacking';
 import { type BestOfOptions, dispatchBestOf } from './bestOf';
 import { AgentQueue } from './agentQueue';
+import { QuotaResumer } from './quotaResumer';
 import { queuePosition } from './queueOrder';
 import { AgentError } from '../errors';
 import { WorktreeNames } from '../worktrees';
@@ -34,6 +35,7 @@ export class AgentManager implements Disposable {
   private readonly checks: CheckRuns;
   private readonly dispatcher: Dispatcher;
   private readonly queue: AgentQueue;
+  private readonly resumer: QuotaResumer;
   /** Shared with plan runs, whose integration worktrees are named the same way. */
   readonly names: WorktreeNames;
   private readonly elsewhere: Disposable | undefined;
@@ -54,6 +56,7 @@ export class AgentManager implements Disposable {
     const runsHere = (id: string) => this.runs.isRunning(id);
     this.queue = new AgentQueue(deps, records, runsHere, (record) => this.dispatcher.startQueued(record));
     this.dispatcher = new Dispatcher(deps, records, this.runs, this.names, this.tracker, this.queue);
+    this.resumer = new QuotaResumer(deps, records, runsHere, (id, prompt) => this.followUp(id, prompt));
     const adoptions = new Adoptions(deps, records, this.runs, this.tracker);
     adoptions.restore(deps.store.load());
     this.elsewhere = deps.store.onDidChangeElsewhere?.((e) => adoptions.takeElsewhere(e.changed, e.removed));
@@ -61,7 +64,7 @@ export class AgentManager implements Disposable {
 
   /**
    * Starts watching every restored agent and recomputes their change sets in the background; the
-   * queue goes on (agents queued before the reload start once there is room).
+   * queue goes on (agents queued before the reload start once there is room), paused agents resume on time.
    */
   resume(): void {
     for (const record of this.records.list()) {
@@ -72,6 +75,7 @@ export class AgentManager implements Disposable {
       }
     }
     this.queue.pump();
+    this.resumer.scan();
   }
 
   /** Starts the queued agents there is room for now (parallelAgents.maxConcurrentAgents was raised). */
@@ -81,8 +85,7 @@ export class AgentManager implements Disposable {
 
   /** 1 for the queued agent that starts next in its repository; undefined when the agent is not queued. */
   queuePosition(id: string): number | undefined {
-    const queued = this.records.has(id) && this.get(id).status === 'queued';
-    return queued ? queuePosition(this.records.list(), id) : undefined;
+    return this.records.has(id) ? queuePosition(this.records.list(), id) : undefined;
   }
 
   list(): AgentRecord[] {
@@ -148,9 +151,12 @@ export class AgentManager implements Disposable {
     this.runs.launch(this.get(id), executable, executable.profile.args, record.prompt, '\n──── reopened in a terminal');
   }
 
-  /** Ends the agent's run; a queued agent is cancelled: stopped, and nothing of it was created. */
+  /** Ends the agent's run; a queued agent is cancelled (nothing of it was created), a paused one no longer resumes. */
   async stop(id: string): Promise<void> {
     const record = this.get(id);
+    if (record.status === 'paused' && !this.runs.isRunning(id)) {
+      return this.records.update(id, { status: 'stopped', endedAt: this.deps.clock.now() });
+    }
     if (await this.queue.cancel(id)) {
       return;
     }
@@ -251,9 +257,7 @@ export class AgentManager implements Disposable {
   }
 
   /** Resolves when every state change so far has been written. */
-  flush(): Promise<void> {
-    return this.records.flush();
-  }
+  readonly flush = (): Promise<void> => this.records.flush();
 
   /** Runs the agent's check command in its folder; resolves once it runs, with the record's check. */
   runCheck(id: string): Promise<AgentCheck> {
@@ -287,6 +291,7 @@ export class AgentManager implements Disposable {
     // others as interrupted. A runner that cannot leave its agent running stops it.
     this.elsewhere?.dispose();
     this.queue.dispose();
+    this.resumer.dispose();
     this.runs.dispose();
     this.checks.dispose();
     this.tracker.dispose();

@@ -9,19 +9,23 @@
 import type { AgentRecord } from '../agent';
 import type { Clock, Logger, StateStore } from '../ports';
 import type { AgentRecords } from './agentRecords';
-import { capOf, dueToStart, mustQueue, queuedRepositories } from './queueOrder';
+import { type ProviderLimits, capOf, dueToStart, mustQueue, queueReason, queuedRepositories } from './queueOrder';
+import { recordProvider } from './quotaPause';
+import { providerCaps } from '../clis';
 import type { Disposable } from '../../util/event';
 
 export interface AgentQueueDeps {
   readonly store: StateStore;
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly settings: () => { readonly maxConcurrentAgents?: number };
+  readonly settings: () => { readonly maxConcurrentAgents?: number; readonly providerLimits?: unknown };
 }
 
 export class AgentQueue implements Disposable {
   /** Starts under way per repository, not yet live in the records (a dispatch making its record, a claim). */
   private readonly starting = new Map<string, number>();
+  /** The same starts, per provider (parallelAgents.providerLimits). */
+  private readonly startingProviders = new Map<string, number>();
   /** The queued agents this window is starting: claim, worktree, launch. */
   private readonly starts = new Map<string, Promise<void>>();
   private scheduled = false;
@@ -44,24 +48,29 @@ export class AgentQueue implements Disposable {
     return capOf(this.deps.settings().maxConcurrentAgents);
   }
 
+  private get limits(): ProviderLimits {
+    return { caps: providerCaps(this.deps.settings().providerLimits), starting: this.startingProviders };
+  }
+
   /**
    * Synchronously decides a dispatch: true when it may start now, counted as a start under way
    * until `admitted` ends; false when it must wait in the queue.
    */
-  admit(repoRoot: string): boolean {
-    if (mustQueue(this.records.list(), repoRoot, this.cap, this.starting.get(repoRoot) ?? 0)) {
+  admit(repoRoot: string, provider: string): boolean {
+    const starting = this.starting.get(repoRoot) ?? 0;
+    if (mustQueue(this.records.list(), repoRoot, this.cap, starting, this.limits, provider)) {
       return false;
     }
-    this.count(repoRoot, 1);
+    this.count(repoRoot, provider, 1);
     return true;
   }
 
   /** Runs the start of an admitted dispatch; the queue looks again once it is done. */
-  async admitted<T>(repoRoot: string, run: () => Promise<T>): Promise<T> {
+  async admitted<T>(repoRoot: string, provider: string, run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } finally {
-      this.count(repoRoot, -1);
+      this.count(repoRoot, provider, -1);
       this.pump();
     }
   }
@@ -71,9 +80,17 @@ export class AgentQueue implements Disposable {
    * its own yet (worktreePresent false): nothing refreshes, watches or reviews its `cwd` until it starts.
    */
   enqueue(record: AgentRecord): AgentRecord {
-    const queued: AgentRecord = { ...record, status: 'queued', queuedAtCap: this.cap, worktreePresent: false };
+    const provider = recordProvider(record);
+    const reason = queueReason(this.records.list(), provider, this.limits);
+    const queued: AgentRecord = {
+      ...record,
+      status: 'queued',
+      queuedAtCap: this.cap,
+      ...(reason !== 'cap' ? { queuedFor: reason } : {}),
+      worktreePresent: false,
+    };
     this.records.add(queued);
-    this.deps.logger.info(`[AgentQueue] ${record.id} queued: ${this.cap} agents of ${record.repoRoot} are live`);
+    this.deps.logger.info(`[AgentQueue] ${record.id} queued (${reason}, provider ${provider})`);
     return queued;
   }
 
@@ -139,7 +156,7 @@ export class AgentQueue implements Disposable {
     }
     const records = this.records.list();
     for (const repoRoot of queuedRepositories(records)) {
-      const due = dueToStart(records, repoRoot, this.cap, this.starting.get(repoRoot) ?? 0);
+      const due = dueToStart(records, repoRoot, this.cap, this.starting.get(repoRoot) ?? 0, this.limits);
       for (const record of due.filter((r) => !this.starts.has(r.id))) {
         this.startOne(record);
       }
@@ -148,7 +165,8 @@ export class AgentQueue implements Disposable {
 
   private startOne(record: AgentRecord): void {
     const { id, repoRoot } = record;
-    this.count(repoRoot, 1);
+    const provider = recordProvider(record);
+    this.count(repoRoot, provider, 1);
     const start = (async () => {
       if (await this.take(id, { status: 'preparing' })) {
         this.deps.logger.info(`[AgentQueue] starting ${id} at ${record.baseSha.slice(0, 12)}`);
@@ -158,7 +176,7 @@ export class AgentQueue implements Disposable {
       .catch((e: Error) => this.deps.logger.error(`[AgentQueue] starting ${id}: ${e.message}`))
       .finally(() => {
         this.starts.delete(id);
-        this.count(repoRoot, -1);
+        this.count(repoRoot, provider, -1);
         this.pump();
       });
     this.starts.set(id, start);
@@ -194,12 +212,17 @@ export class AgentQueue implements Disposable {
     return true;
   }
 
-  private count(repoRoot: string, delta: number): void {
-    const next = (this.starting.get(repoRoot) ?? 0) + delta;
-    if (next > 0) {
-      this.starting.set(repoRoot, next);
-    } else {
-      this.starting.delete(repoRoot);
+  private count(repoRoot: string, provider: string, delta: number): void {
+    for (const [map, key] of [
+      [this.starting, repoRoot],
+      [this.startingProviders, provider],
+    ] as const) {
+      const next = (map.get(key) ?? 0) + delta;
+      if (next > 0) {
+        map.set(key, next);
+      } else {
+        map.delete(key);
+      }
     }
   }
 }

@@ -15,6 +15,7 @@ import { SetupRun, WorktreePrep, setupRunId } from '../worktrees';
 import { AgentEnvs, writeEnvFile } from './agentEnvs';
 import { checkRunId } from './checkRuns';
 import { Run } from './run';
+import { quotaEnd } from './quotaPause';
 import { RunningElsewhere } from './runningElsewhere';
 import type { AgentRecords } from './agentRecords';
 import type { ChangeTracker } from './changeTracker';
@@ -274,10 +275,9 @@ export class AgentRuns implements Disposable {
       // An adopted terminal not found here whose process lives runs in another window: its record stays as is.
       if (live() && !(end.status === 'detached' && this.elsewhere.keep(this.records.get(id)))) {
         this.records.update(id, {
-          status: end.status,
+          ...quotaEnd(this.records.get(id), end, endedAt),
           exitCode: end.exitCode,
           signal: end.signal,
-          error: end.error,
           errorReason: end.errorReason,
           endedAt,
           ...(end.activity ? { activity: end.activity } : {}),

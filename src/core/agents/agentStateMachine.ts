@@ -19,6 +19,7 @@ const transitions: Record<AgentStatus, readonly AgentStatus[]> = {
     'timed-out',
     'needs-permission',
     'detached',
+    'paused',
   ],
   'waiting-for-input': [
     'running',
@@ -29,6 +30,7 @@ const transitions: Record<AgentStatus, readonly AgentStatus[]> = {
     'timed-out',
     'needs-permission',
     'detached',
+    'paused',
   ],
   succeeded: ['running', 'reviewed', 'merged', 'discarded'],
   failed: ['running', 'reviewed', 'merged', 'discarded'],
@@ -38,6 +40,8 @@ const transitions: Record<AgentStatus, readonly AgentStatus[]> = {
   // A run whose CLI was denied tools: finished like the others, reviewable, and a follow-up may grant more.
   'needs-permission': ['running', 'reviewed', 'merged', 'discarded'],
   detached: ['running', 'reviewed', 'merged', 'discarded'],
+  // Its resume is a follow-up (running); Stop ends the wait (stopped); Discard keeps its work saved.
+  paused: ['running', 'stopped', 'failed', 'discarded'],
   reviewed: ['running', 'merged', 'discarded'],
   merged: ['discarded'],
   // Restore Agent gives a discarded agent back the status it had.

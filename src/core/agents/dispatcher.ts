@@ -23,6 +23,7 @@ import { snapshotOf, stackParent } from './stacking';
 import { AgentError } from '../errors';
 import type { AgentManagerDeps, DispatchOptions } from './managerDeps';
 import { joinPath } from '../../util/paths';
+import { providerOf } from '../clis';
 
 export class Dispatcher {
   constructor(
@@ -59,6 +60,7 @@ export class Dispatcher {
       checkWorktreeRoot(settings, repoRoot);
     }
     const title = options.title?.trim() || titleFromPrompt(prompt);
+    const provider = providerOf(profile);
     const id = this.deps.newId();
     const baseSha = parent ? await snapshotOf(this.deps.git, parent, id) : located.sha;
     const worktreeEnv = await this.runs.envs.reserve(id, repoRoot, settings);
@@ -67,6 +69,7 @@ export class Dispatcher {
       title,
       prompt,
       profile: profile.name,
+      provider,
       mode,
       isolation,
       status: 'preparing',
@@ -84,10 +87,11 @@ export class Dispatcher {
       worktreeEnv,
     };
     // Beyond parallelAgents.maxConcurrentAgents it waits, nothing created, at the base resolved now.
-    if (!this.queue.admit(repoRoot)) {
+    if (!this.queue.admit(repoRoot, provider)) {
       return this.queue.enqueue(draft);
     }
-    return this.queue.admitted(repoRoot, () => this.begin(draft, executable, located.branches, startPoint.slug));
+    const begin = () => this.begin(draft, executable, located.branches, startPoint.slug);
+    return this.queue.admitted(repoRoot, provider, begin);
   }
 
   /** Starts a queued agent that this window claimed (status preparing): the same path as a dispatch. */

@@ -5,11 +5,26 @@
  * is per repository, not per window.
  */
 import type { AgentRecord, AgentStatus } from '../agent';
+import { recordProvider } from './quotaPause';
 
 /** Statuses whose run is live: these count against the cap. */
 export const liveStatuses: ReadonlySet<AgentStatus> = new Set(['preparing', 'running', 'waiting-for-input']);
 
-type Queued = Pick<AgentRecord, 'id' | 'repoRoot' | 'status' | 'createdAt'>;
+type Queued = Pick<AgentRecord, 'id' | 'repoRoot' | 'status' | 'createdAt'> &
+  Partial<Pick<AgentRecord, 'provider' | 'profile'>>;
+
+/**
+ * parallelAgents.providerLimits: most live agents of a provider at once, counted over every agent of
+ * the records (a provider's limits are the account's, not a repository's); `starting`: starts under
+ * way per provider, not live in the records yet.
+ */
+export interface ProviderLimits {
+  readonly caps: ReadonlyMap<string, number>;
+  readonly starting?: ReadonlyMap<string, number>;
+}
+
+const noProviderLimits: ProviderLimits = { caps: new Map() };
+const providerOfQueued = (r: Queued): string => recordProvider({ provider: r.provider, profile: r.profile ?? '' });
 
 /** The cap as set: a whole number above 0; anything else (0, negative, not a number) is no limit. */
 export function capOf(value: number | undefined): number {
@@ -28,21 +43,83 @@ export function queuedIn<R extends Queued>(records: readonly R[], repoRoot: stri
 }
 
 /**
- * Whether a new dispatch waits: the live agents, the starts under way (`starting`, not live in
- * the records yet) and the agents already waiting fill the cap. Those waiting count, so a new
- * dispatch never overtakes them.
+ * Whether a new dispatch of `provider` waits: it would not be among those due if it joined the queue
+ * last. So the live agents, the starts under way and the agents already waiting fill the cap (those
+ * waiting count: a new dispatch never overtakes them), and so do its provider's cap and a quota pause
+ * of its provider; agents of other providers waiting on theirs do not hold it back.
  */
-export function mustQueue(records: readonly Queued[], repoRoot: string, cap: number, starting = 0): boolean {
-  return cap > 0 && liveCount(records, repoRoot) + starting + queuedIn(records, repoRoot).length >= cap;
+export function mustQueue(
+  records: readonly Queued[],
+  repoRoot: string,
+  cap: number,
+  starting = 0,
+  limits: ProviderLimits = noProviderLimits,
+  provider?: string,
+): boolean {
+  const candidate: Queued = { id: '\uffff', repoRoot, status: 'queued', createdAt: Infinity, provider, profile: '' };
+  return !dueToStart([...records, candidate], repoRoot, cap, starting, limits).includes(candidate);
 }
 
-/** The queued agents of the repository that may start now, in the order they should. */
-export function dueToStart<R extends Queued>(records: readonly R[], repoRoot: string, cap: number, starting = 0): R[] {
-  const queued = queuedIn(records, repoRoot);
-  if (cap <= 0) {
-    return queued;
+/**
+ * The queued agents of the repository that may start now, in the order they should: oldest first
+ * within the room the cap leaves, skipping (not stopping at) one whose provider is at its cap or
+ * paused on a limit (an agent of it is `paused`).
+ */
+export function dueToStart<R extends Queued>(
+  records: readonly R[],
+  repoRoot: string,
+  cap: number,
+  starting = 0,
+  limits: ProviderLimits = noProviderLimits,
+): R[] {
+  let room = cap > 0 ? cap - liveCount(records, repoRoot) - starting : Infinity;
+  const used = providerLoad(records, limits.starting);
+  const paused = pausedProviders(records);
+  const due: R[] = [];
+  for (const record of queuedIn(records, repoRoot)) {
+    if (room <= 0) {
+      break;
+    }
+    const provider = providerOfQueued(record);
+    const providerCap = limits.caps.get(provider);
+    if (paused.has(provider) || (providerCap !== undefined && (used.get(provider) ?? 0) >= providerCap)) {
+      continue;
+    }
+    due.push(record);
+    room--;
+    used.set(provider, (used.get(provider) ?? 0) + 1);
   }
-  return queued.slice(0, Math.max(0, cap - liveCount(records, repoRoot) - starting));
+  return due;
+}
+
+/** Live agents per provider, over every repository, plus the starts under way. */
+export function providerLoad(records: readonly Queued[], starting?: ReadonlyMap<string, number>): Map<string, number> {
+  const load = new Map<string, number>(starting ?? []);
+  for (const record of records.filter((r) => liveStatuses.has(r.status))) {
+    const provider = providerOfQueued(record);
+    load.set(provider, (load.get(provider) ?? 0) + 1);
+  }
+  return load;
+}
+
+/** Providers with an agent paused on their limit: their queued agents wait rather than start into it. */
+export function pausedProviders(records: readonly Queued[]): Set<string> {
+  return new Set(records.filter((r) => r.status === 'paused').map(providerOfQueued));
+}
+
+/** Why a dispatch of `provider` waits: its provider is paused on a limit, at its cap, or the repository's cap. */
+export function queueReason(
+  records: readonly Queued[],
+  provider: string,
+  limits: ProviderLimits,
+): 'quota' | 'provider' | 'cap' {
+  if (pausedProviders(records).has(provider)) {
+    return 'quota';
+  }
+  const providerCap = limits.caps.get(provider);
+  return providerCap !== undefined && (providerLoad(records, limits.starting).get(provider) ?? 0) >= providerCap
+    ? 'provider'
+    : 'cap';
 }
 
 /** 1 for the next agent to start; undefined when the agent is not queued. */

@@ -5,7 +5,7 @@
  * and writes the record.
  */
 import type { AgentActivity, AgentStatus } from '../agent';
-import { ProgressFeed, type ProfileOutput, type Timers } from '../clis';
+import { ProgressFeed, type ProfileOutput, type QuotaSignal, type Timers, detectQuotaStop } from '../clis';
 import { isDiskFull, storedLine } from '../errors';
 import type { AgentProcess, Clock, Logger, ProcessExit } from '../ports';
 import type { InputState } from './inputState';
@@ -41,6 +41,8 @@ export interface RunEnd {
   readonly errorReason?: 'diskFull';
   /** The progress at the end; absent when the CLI prints no events. */
   readonly activity?: AgentActivity;
+  /** Set with status `paused`: the run failed on a rate or usage limit (core/clis/quotaSignals.ts). */
+  readonly quota?: QuotaSignal;
 }
 
 export class Run implements Disposable {
@@ -171,6 +173,21 @@ export class Run implements Disposable {
       `[AgentManager] ${this.options.agentId} ended: ${status} (code ${exit.exitCode ?? '-'}, signal ${exit.signal ?? '-'})`,
     );
     const full = status === 'failed' && exit.error === undefined && isDiskFull(tail);
+    // A failure whose output says the provider's limit was hit: paused, to resume when it resets.
+    const quota =
+      status === 'failed' && !full && exit.error === undefined
+        ? detectQuotaStop(`${tail}\n${activity?.result ?? ''}`, this.options.clock.now())
+        : undefined;
+    if (quota) {
+      this.options.logger.info(`[AgentManager] ${this.options.agentId} hit a limit: ${quota.message}`);
+      return {
+        status: 'paused',
+        exitCode: exit.exitCode,
+        signal: exit.signal,
+        quota,
+        ...(activity ? { activity } : {}),
+      };
+    }
     const reported = status === 'failed' && activity?.reportedError ? activity.result : undefined;
     return {
       status,

@@ -12,3 +12,6 @@ export { demoCommand, expandArgs, findProfile, mergeProfiles } from './profiles'
 export type { Profile, ProfileOutput, PromptVia } from './profiles';
 export { agentIdVariable, closeExit, findTerminalByPid, reviveWaitMs } from './terminalAgents';
 export type { CloseReason } from './terminalAgents';
+export { detectQuotaStop, resetTime } from './quotaSignals';
+export type { QuotaSignal } from './quotaSignals';
+export { providerCaps, providerOf } from './providers';

@@ -39,6 +39,8 @@ export interface Profile {
   readonly checkCommand?: readonly string[];
   /** 'stdin': the task is written to the CLI's standard input, which is then closed (headless only). */
   readonly promptVia?: PromptVia;
+  /** The provider whose limits it shares (parallelAgents.providerLimits); default from its command (providers.ts). */
+  readonly provider?: string;
 }
 
 /** The executable name that stands for the demo agent shipped with the extension. */
@@ -230,6 +232,9 @@ export function validateProfile(raw: unknown): Profile | string {
   if (output !== undefined && !profileOutputs.includes(output as ProfileOutput)) {
     return `profile "${p.name}": "output" must be one of ${profileOutputs.map((o) => `"${o}"`).join(', ')}`;
   }
+  if (p.provider !== undefined && (typeof p.provider !== 'string' || p.provider.trim() === '')) {
+    return `profile "${p.name}": "provider" must be a non-empty string`;
+  }
   const promptProblem = checkPromptVia(p.promptVia, mode, [args as string[], (continueArgs ?? []) as string[]]);
   if (promptProblem !== undefined) {
     return `profile "${p.name}": ${promptProblem}`;
@@ -245,6 +250,7 @@ export function validateProfile(raw: unknown): Profile | string {
     ...(output !== undefined ? { output: output as ProfileOutput } : {}),
     ...(checkCommand !== undefined ? { checkCommand: checkCommand as string[] } : {}),
     ...(p.promptVia !== undefined ? { promptVia: p.promptVia as PromptVia } : {}),
+    ...(typeof p.provider === 'string' ? { provider: p.provider.trim() } : {}),
   };
 }
 

@@ -98,13 +98,14 @@ export class AgentLanding {
    */
   async discard(id: string): Promise<void> {
     const record = this.manager.get(id);
-    if (this.manager.isRunning(id)) {
+    // A paused agent is stopped first: it no longer resumes.
+    if (this.manager.isRunning(id) || record.status === 'paused') {
       await this.manager.stop(id);
     }
     const savedRef = await this.removeWorktree(this.manager.get(id), { deleteBranch: 'always' });
     this.manager.transition(id, 'discarded', {
-      // Restore gives this status back: an agent discarded while it ran comes back stopped, not running.
-      statusBeforeDiscard: isActive(record.status) ? 'stopped' : record.status,
+      // Restore gives this status back: an agent discarded while it ran (or waited to) comes back stopped.
+      statusBeforeDiscard: isActive(record.status) || record.status === 'paused' ? 'stopped' : record.status,
       savedRef: savedRef ?? record.savedRef,
     });
   }

@@ -92,6 +92,7 @@ function terminalState(record: AgentRecord): BarState | undefined {
     case 'detached':
     case 'timed-out':
     case 'needs-permission':
+    case 'paused':
       return 'stopped';
     default:
       return undefined;

@@ -14,6 +14,7 @@ import { elapsed, firstLine, formatDuration, statsText } from '../account/accoun
 import { storedErrorText, translate } from '../errorMessages';
 import { runningClock } from './clock';
 import { portsRow } from './portsText';
+import { pausedLabel, pausedText, providerQueuedText } from './quotaText';
 
 const statusIcons: Record<AgentStatus, [icon: string, color?: string]> = {
   queued: ['clock', 'charts.yellow'],
@@ -27,6 +28,7 @@ const statusIcons: Record<AgentStatus, [icon: string, color?: string]> = {
   'timed-out': ['watch', 'list.warningForeground'],
   'needs-permission': ['shield', 'list.warningForeground'],
   detached: ['debug-disconnect', 'list.warningForeground'],
+  paused: ['debug-pause', 'charts.orange'],
   reviewed: ['eye', 'charts.purple'],
   merged: ['git-merge', 'charts.green'],
   discarded: ['trash', 'disabledForeground'],
@@ -45,6 +47,8 @@ export function statusLabel(record: AgentRecord): string {
         : record.exitCode !== undefined
           ? vscode.l10n.t('failed (exit {0})', record.exitCode)
           : statusText(record.status);
+    case 'paused':
+      return pausedLabel(record);
     default:
       return statusText(record.status);
   }
@@ -75,6 +79,8 @@ export function statusText(status: AgentStatus): string {
       return vscode.l10n.t('needs permission');
     case 'detached':
       return vscode.l10n.t('detached');
+    case 'paused':
+      return vscode.l10n.t('paused');
     case 'reviewed':
       return vscode.l10n.t('reviewed');
     case 'merged':
@@ -236,6 +242,10 @@ export function agentTooltip(
   if (record.status === 'queued') {
     md.appendMarkdown(`\n\n$(clock) ${queuedText(record, queuePosition)}`);
   }
+  const paused = pausedText(record);
+  if (paused) {
+    md.appendMarkdown(`\n\n$(debug-pause) ${escape(paused)}`);
+  }
   if (record.status === 'needs-permission') {
     md.appendMarkdown(
       `\n\n$(shield) ${vscode.l10n.t('The agent was not allowed to run some tools, so its task may be unfinished. Send a follow-up, or give its profile the permissions it needs.')}`,
@@ -250,10 +260,12 @@ export function agentTooltip(
 
 /** Why a queued agent waits, and what happens next. */
 function queuedText(record: AgentRecord, position: number | undefined): string {
-  const why = vscode.l10n.t(
-    'Queued: {0} agents of this repository were running (parallelAgents.maxConcurrentAgents). It starts at its base commit when one ends; Stop cancels it.',
-    record.queuedAtCap ?? '?',
-  );
+  const why =
+    providerQueuedText(record) ??
+    vscode.l10n.t(
+      'Queued: {0} agents of this repository were running (parallelAgents.maxConcurrentAgents). It starts at its base commit when one ends; Stop cancels it.',
+      record.queuedAtCap ?? '?',
+    );
   return position ? `${why} ${vscode.l10n.t('Place in the queue: {0}.', position)}` : why;
 }
 

@@ -143,6 +143,12 @@ export const agentTexts = {
       'The disk is full: the agent could not write in {0} (its log says "No space left on device") — free some space (or set parallelAgents.worktreeRoot to a folder on a disk with room), then send a follow-up or dispatch it again. Its work so far is kept.',
       d.cwd,
     ),
+  agentQuotaGaveUp: (d) =>
+    l10n.t(
+      "The agent stopped on its provider's rate or usage limit {0} times in a row and was resumed each time; it is not resumed again. Its work so far is kept: send a follow-up once the limit has reset. The CLI said: {1}",
+      d.pauses,
+      d.message,
+    ),
   registryLocked: (d) =>
     l10n.t(
       'The record {0} is locked by another window for more than {1} s; if no other window is working on this repository, delete {0}.lock and try again.',
