@@ -1,13 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AgentLanding } from '../../src/core/landing/agentLanding';
+import type { AgentLanding } from '../../src/core/landing/agentLanding';
 import type { AgentManager } from '../../src/core/agents/agentManager';
 import { summarizeWorktrees, WorktreeSizes } from '../../src/core/usage';
 import { folderBytes, nodeFolderSizes } from '../../src/node/folderSizes';
-import { git, ManagerFixture } from './managerFixture';
-
-const quiet = { info() {}, warn() {}, error() {} };
+import { eachWithLanding, git, type ManagerFixture } from './managerFixture';
 
 /** Every regular file under dir but the top-level .git, by lstat, counted independently of folderBytes. */
 function sumOfFiles(dir: string, rel = ''): number {
@@ -32,18 +30,9 @@ describe('Worktree sizes and the Worktrees summary, on real git worktrees', func
   let manager: AgentManager;
   let landing: AgentLanding;
 
-  beforeEach(() => {
-    fx = new ManagerFixture();
-    manager = fx.manager();
-    landing = new AgentLanding(manager, fx.git, quiet);
-  });
+  eachWithLanding((setUp) => ({ fx, manager, landing } = setUp));
 
-  afterEach(() => fx.dispose());
-
-  async function run(prompt: string, title: string) {
-    const record = await manager.dispatch({ prompt, profile: 'demo', folder: fx.repo, title });
-    return fx.finished(manager, record.id);
-  }
+  const run = (prompt: string, title: string) => fx.ran(manager, prompt, title);
 
   it('measures a worktree as the sum of its files: no .git file, no linked folder, a hard link once', async () => {
     const agent = await run('create big.bin: ' + 'x'.repeat(5000), 'Sized');
