@@ -152,7 +152,10 @@ describe('the dispatch queue (maxConcurrentAgents) with real git and real agents
     const manager = makeManager();
     const records = await Promise.all(['One', 'Two', 'Three', 'Four'].map((t) => dispatch(manager, 'sleep 30', t)));
     assert.deepEqual(records.map((r) => r.status).sort(), ['queued', 'queued', 'running', 'running']);
-    const queued = records.filter((r) => r.status === 'queued').sort((x, y) => x.createdAt - y.createdAt);
+    // Oldest first, ties by id: the queue's own order (queueOrder.ts), which every window agrees on.
+    const queued = records
+      .filter((r) => r.status === 'queued')
+      .sort((x, y) => x.createdAt - y.createdAt || (x.id < y.id ? -1 : 1));
     assert.deepEqual(
       queued.map((r) => manager.queuePosition(r.id)),
       [1, 2],
