@@ -99,6 +99,9 @@ export class Dispatcher {
     try {
       const executable = await resolveProfile(this.deps.profiles(), record.profile, this.deps.resolver);
       checkPromptRoute(executable.profile, record.mode);
+      // Its base was resolved when it was queued and may be gone since (reset, then pruned): say that
+      // (unknownCommit) rather than that the worktree could not be added.
+      await this.deps.git.resolveCommit(record.repoRoot, record.baseSha);
       await this.begin(record, executable);
     } catch (e) {
       if (this.records.has(record.id) && this.records.get(record.id).status === 'preparing') {

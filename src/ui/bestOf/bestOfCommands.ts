@@ -5,12 +5,14 @@ import type { AgentManager } from '../../core/agents';
 import { AgentError } from '../../core/errors';
 import {
   type AgentLanding,
+  candidateHasFolder,
+  candidatePairs,
+  type CandidateSide,
+  diffPartners,
   discardOtherCandidates,
   groupOf,
   type MergeResult,
-  repoRelativePath,
 } from '../../core/landing';
-import { joinPath } from '../../util/paths';
 import { statusText } from '../agentsView/presentation';
 import { BaseContentProvider } from '../diff/baseContentProvider';
 import { pickAgentId } from '../commands/agentPick';
@@ -33,8 +35,6 @@ interface PickArgs {
 
 type Candidate = AgentRecord & { bestOf: NonNullable<AgentRecord['bestOf']> };
 
-const hasFolder = (r: AgentRecord) => r.worktreePresent !== false && r.worktreePath !== undefined;
-
 export function bestOfCommands({ manager, landing, merge }: BestOfDeps) {
   const candidate = async (arg: unknown, filter: (r: AgentRecord) => unknown = () => true): Promise<Candidate> => {
     const id = await pickAgentId(manager, arg, {
@@ -52,31 +52,31 @@ export function bestOfCommands({ manager, landing, merge }: BestOfDeps) {
       await vscode.window.showTextDocument(CompareDocuments.uri(record), { preview: true });
     },
     diff: async (arg?: unknown) => {
-      const a = await candidate(arg, hasFolder);
-      const others = groupOf(manager, a.id).filter((r) => r.id !== a.id && hasFolder(r));
+      const a = await candidate(arg, candidateHasFolder);
+      const others = diffPartners(manager, a.id);
       const b =
         others.length === 1
           ? others[0]
           : manager.get(
               await pickAgentId(manager, undefined, {
-                filter: (r) => others.includes(r),
+                filter: (r) => others.some((o) => o.id === r.id),
                 none: 'noAgentApplies',
                 describe: (r) => `${r.profile} · ${statusText(r.status)}`,
               }),
             );
       for (const r of [a, b]) {
-        if (!hasFolder(r)) {
+        if (!candidateHasFolder(r)) {
           throw new AgentError('noWorktreeBranch', { title: r.title });
         }
       }
-      const paths = [...new Set([...a.changedFiles, ...b.changedFiles].map((f) => f.path))].sort();
-      if (paths.length === 0) {
+      const pairs = candidatePairs(a, b);
+      if (pairs.length === 0) {
         void vscode.window.showInformationMessage(
           vscode.l10n.t('Neither "{0}" nor "{1}" has changed any file.', a.title, b.title),
         );
         return;
       }
-      const resources = paths.map((p) => [vscode.Uri.file(joinPath(b.cwd, p)), sideOf(a, p), sideOf(b, p)]);
+      const resources = pairs.map((p) => [vscode.Uri.file(p.b.file), uriOf(p.a), uriOf(p.b)]);
       await vscode.commands.executeCommand('vscode.changes', vscode.l10n.t('{0} ↔ {1}', a.title, b.title), resources);
     },
     pick: async (arg?: unknown) => {
@@ -113,15 +113,9 @@ export function bestOfCommands({ manager, landing, merge }: BestOfDeps) {
   };
 }
 
-/** A candidate's version of `path`: its file when it changed it (empty when it deleted it), else the base's. */
-function sideOf(record: AgentRecord, path: string): vscode.Uri {
-  const file = record.changedFiles.find((f) => f.path === path);
-  if (file && file.kind !== 'deleted') {
-    return vscode.Uri.file(joinPath(record.cwd, path));
-  }
-  const owner = { repo: record.repoRoot, sha: record.baseSha, agent: record.id, file: path };
-  const at = file ? undefined : repoRelativePath(record, path);
-  return BaseContentProvider.uri(joinPath(record.cwd, path), { ...owner, path: at });
+/** A candidate's version of a file: its file, or the file at its base commit (empty when it deleted it). */
+function uriOf(side: CandidateSide): vscode.Uri {
+  return side.kind === 'folder' ? vscode.Uri.file(side.file) : BaseContentProvider.uri(side.file, side.query);
 }
 
 async function confirmPick(record: AgentRecord, others: number): Promise<void> {
