@@ -188,7 +188,7 @@ export function mergeProfiles(user: readonly unknown[]): { profiles: Profile[]; 
   const byName = new Map<string, Profile>(builtinProfiles.map((p) => [p.name, p]));
   const problems: string[] = [];
   user.forEach((raw, index) => {
-    // An entry that names a built-in and gives no command changes only what it sets ({"name": "claude", "sandbox": …}).
+    // An entry naming a built-in without a command changes only what it sets ({"name": "claude", "sandbox": …}).
     const builtin = builtinProfiles.find((p) => p.name === (raw as Profile | null)?.name);
     const inherits = builtin !== undefined && typeof raw === 'object' && raw !== null && !('command' in raw);
     const checked = validateProfile(inherits ? { ...builtin, ...raw } : raw);
