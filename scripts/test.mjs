@@ -143,6 +143,14 @@ await stage('provision', async () => {
   return { note: 'ok' };
 });
 
+// Sandboxed agents under the real bubblewrap, which the provisioning above installs from Debian's
+// packages (scripts/provision-vscode.sh): after it, so that a fresh clone has it.
+await stage('sandbox', () =>
+  mocha('sandbox', ['--no-config', '--ui', 'bdd', '--timeout', '60000', 'out/test/sandbox/**/*.test.js'], {
+    PA_REQUIRE_BWRAP: provisionJson ? '1' : '',
+  }),
+);
+
 /** Runs a harness entry (runSuite.js, runVsix.js) and reads the {passed, failed} it writes. */
 async function harnessEntry(name, script, args = [], env = {}) {
   const summaryFile = join(scratch, `${name}.json`);

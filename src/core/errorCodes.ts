@@ -150,6 +150,10 @@ export interface AgentErrorData {
   unknownProfile: { readonly name: string };
   executableMissing: { readonly command: string; readonly profile: string };
   executableNotOnPath: { readonly command: string; readonly profile: string };
+  /** A sandboxed profile where the sandbox cannot run: bubblewrap missing, or not Linux. Nothing was created. */
+  sandboxUnavailable: { readonly profile: string; readonly missing: 'bwrap' | 'platform'; readonly platform: string };
+  /** A sandboxed profile asked to run in the workspace itself: the sandbox needs the agent's own worktree. */
+  sandboxNeedsWorktree: { readonly profile: string };
   emptyTask: Empty;
   /** Dispatch Best of N with a count outside bestOfLimits (core/agents/bestOf.ts): nothing was created. */
   bestOfCount: { readonly count: number; readonly min: number; readonly max: number };

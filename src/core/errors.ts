@@ -81,6 +81,8 @@ const reasons: { readonly [C in AgentErrorCode]: AgentErrorReason } = {
   unknownProfile: 'unknownProfile',
   executableMissing: 'executableNotFound',
   executableNotOnPath: 'executableNotFound',
+  sandboxUnavailable: 'executableNotFound',
+  sandboxNeedsWorktree: 'invalidProfile',
   emptyTask: 'emptyPrompt',
   bestOfCount: 'launchFailed',
   emptyFollowUp: 'emptyPrompt',

@@ -21,6 +21,7 @@ import { type KeepSide, resolveConflictBlocks } from './conflictMarkers';
 import { DemoStep, describeStep, isCommand, parsePrompt } from './language';
 import { planReply } from './planner';
 import { hitLimit, takeSession } from './rateLimit';
+import { commitAll, probe, probesEnabled } from './probes';
 
 const notesFile = 'AGENT_NOTES.md';
 
@@ -47,7 +48,13 @@ function report(type: 'start' | 'result', event?: OwnEvent): void {
   }
 }
 
-function main(argv: readonly string[]): void {
+function main(args: readonly string[]): void {
+  // A sandboxed run asks nothing of anyone; the flag only makes that visible (the sandboxed demo profile passes it).
+  const autoApprove = args[0] === '--auto-approve';
+  const argv = autoApprove ? args.slice(1) : args;
+  if (autoApprove) {
+    say('auto-approve: on (sandboxed)');
+  }
   if (argv.length !== 1) {
     process.stderr.write(`[demo] usage: demoAgent <prompt> (exactly one argument, got ${argv.length})\n`);
     process.exitCode = 2;
@@ -169,6 +176,15 @@ async function execute(step: DemoStep, state: RunState): Promise<void> {
       return;
     case 'resolve':
       resolveIn(state, step.path, step.keep, step.line);
+      return;
+    case 'probe':
+      say(
+        `probe ${step.probe} ${step.target}: ${probesEnabled() ? await probe(step.probe, step.target) : 'skipped'}`,
+        state,
+      );
+      return;
+    case 'commit':
+      say(`committed ${commitAll(state.root, step.message)}`, state);
       return;
     case 'ignored':
       return;

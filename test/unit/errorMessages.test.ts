@@ -89,6 +89,8 @@ const samples: { readonly [C in AgentErrorCode]: AgentErrorData[C] } = {
   unknownProfile: { name: 'nope' },
   executableMissing: { command: '/bin/nope', profile: 'p' },
   executableNotOnPath: { command: 'nope', profile: 'p' },
+  sandboxUnavailable: { profile: 'p', missing: 'bwrap', platform: 'linux' },
+  sandboxNeedsWorktree: { profile: 'p' },
   emptyTask: {},
   bestOfCount: { count: 0, min: 2, max: 10 },
   emptyFollowUp: {},

@@ -11,6 +11,7 @@ import type { CheckVerdict } from './checks';
 import { checkPrompt, resolveProfile } from './dispatchChecks';
 import { Dispatcher } from './dispatcher';
 import { rebaseOnParent } from './stacking';
+import { runArgs } from './sandboxing';
 import { type BestOfOptions, dispatchBestOf } from './bestOf';
 import { AgentQueue } from './agentQueue';
 import { QuotaResumer } from './quotaResumer';
@@ -131,7 +132,7 @@ export class AgentManager implements Disposable {
     this.runs.launch(
       this.get(id),
       executable,
-      profile.continueArgs ?? profile.args,
+      runArgs(profile, record, 'continue'),
       prompt,
       `\n──── follow-up: ${prompt}`,
     );
@@ -148,7 +149,8 @@ export class AgentManager implements Disposable {
     }
     const executable = await resolveProfile(this.deps.profiles(), record.profile, this.deps.resolver);
     this.records.put({ ...record, exitCode: undefined, signal: undefined, error: undefined, endedAt: undefined });
-    this.runs.launch(this.get(id), executable, executable.profile.args, record.prompt, '\n──── reopened in a terminal');
+    const args = runArgs(executable.profile, record, 'first');
+    this.runs.launch(this.get(id), executable, args, record.prompt, '\n──── reopened in a terminal');
   }
 
   /** Ends the agent's run; a queued agent is cancelled (nothing of it was created), a paused one no longer resumes. */

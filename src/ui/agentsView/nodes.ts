@@ -8,6 +8,7 @@ import type { AgentsViewModel } from './agentsViewModel';
 import { fileOf, RecordMemo } from './rowMemo';
 import { agentDescription, agentTooltip, changeLetters, resultSummary, statusIcon } from './presentation';
 import { portsBadge, portsContext } from './portsText';
+import { sandboxBadge } from './sandboxText';
 import { costRows, usageBadge } from './costText';
 
 /**
@@ -45,6 +46,7 @@ function agentItem(
   item.description =
     agentDescription(r, now, queued) +
     (ports ? ` · ${ports}` : '') +
+    (r.sandbox ? ` · ${sandboxBadge(r)}` : '') +
     (usage ? ` · ${usage}` : '') +
     (overlapping.length > 0 ? ` · ⚠ ${vscode.l10n.t('overlaps')}` : '');
   item.iconPath = statusIcon(r.status);

@@ -15,6 +15,7 @@ import { storedErrorText, translate } from '../errorMessages';
 import { runningClock } from './clock';
 import { portsRow } from './portsText';
 import { pausedLabel, pausedText, providerQueuedText } from './quotaText';
+import { sandboxRow } from './sandboxText';
 
 const statusIcons: Record<AgentStatus, [icon: string, color?: string]> = {
   queued: ['clock', 'charts.yellow'],
@@ -231,6 +232,7 @@ export function agentTooltip(
     [vscode.l10n.t('Error'), errorText(record)],
     [vscode.l10n.t('Check'), checkRow(record.check)],
     [vscode.l10n.t('Ports'), portsRow(record)],
+    [vscode.l10n.t('Sandbox'), sandboxRow(record)],
     ...activityRows(record.activity),
     ...extraRows,
   ];

@@ -66,6 +66,22 @@ export const agentTexts = {
       d.command,
       d.profile,
     ),
+  sandboxUnavailable: (d) =>
+    d.missing === 'bwrap'
+      ? l10n.t(
+          'Profile "{0}" runs sandboxed, but bubblewrap (bwrap) was not found on PATH — install it (sudo apt install bubblewrap), or run this agent unsandboxed, with its permission prompts. Nothing was created.',
+          d.profile,
+        )
+      : l10n.t(
+          'Profile "{0}" runs sandboxed, but the sandbox is not supported on this platform ({1}) yet — run this agent unsandboxed, with its permission prompts, or remove "sandbox" from the profile. Nothing was created.',
+          d.profile,
+          d.platform,
+        ),
+  sandboxNeedsWorktree: (d) =>
+    l10n.t(
+      'Profile "{0}" runs sandboxed, and a sandboxed agent works only in a worktree of its own — dispatch it with worktree isolation.',
+      d.profile,
+    ),
   bestOfCount: (d) =>
     l10n.t('Best of N takes from {1} to {2} candidates, not {0}: nothing was dispatched.', d.count, d.min, d.max),
   emptyTask: () => l10n.t('The task is empty — describe what the agent should do.'),
