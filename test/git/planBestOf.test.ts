@@ -104,6 +104,26 @@ describe('plan runs: Best of N tasks and the check after each merge (real git, d
     );
   });
 
+  it('Stop Plan stops every candidate of a running Best of N task; the task is stopped', async () => {
+    const manager = managerWith();
+    const run = await started(manager, {
+      title: 'Slow',
+      tasks: [{ id: 'slow', title: 'Slow', prompt: 'sleep 30\ncreate s.txt: s', bestOf: 2 }],
+    });
+    await waitFor('both candidates to run', () => {
+      const candidates = taskCandidates(manager.list(), run.id, 'slow');
+      return candidates.length === 2 && candidates.every((c) => c.status === 'running');
+    });
+    const before = Date.now();
+    await run.scheduler.stop();
+    assert.ok(Date.now() - before < 20000, 'stopped, not waited for');
+    assert.equal(stateOf(run, 'slow'), 'stopped');
+    assert.deepEqual(
+      taskCandidates(manager.list(), run.id, 'slow').map((r) => r.status),
+      ['stopped', 'stopped'],
+    );
+  });
+
   it("a check that fails after a task's merge goes to that task's agent as a follow-up; its fix is merged", async () => {
     const manager = managerWith({ checkCommand: statusCheck });
     const run = await started(manager, {

@@ -67,6 +67,17 @@ export function taskCandidates(records: readonly AgentRecord[], runId: string, t
     .sort((a, b) => a.createdAt - b.createdAt || (a.bestOf?.index ?? 0) - (b.bestOf?.index ?? 0));
 }
 
+/** The agents of the task that run now: a Best of N task's candidates, any other task's own `agent`. */
+export function runningAgents(
+  manager: Pick<AgentManager, 'list' | 'isRunning'>,
+  runId: string,
+  task: PlanTask,
+  agent: string | undefined,
+): string[] {
+  const ids = task.bestOf ? taskCandidates(manager.list(), runId, task.id).map((r) => r.id) : [agent];
+  return ids.filter((id): id is string => id !== undefined && manager.isRunning(id));
+}
+
 /** Throws notTaskCandidate unless agent `id` is a candidate of the run's task that succeeded. */
 export function checkPick(manager: Pick<AgentManager, 'get'>, runId: string, taskId: string, id: string): void {
   const record = manager.get(id);

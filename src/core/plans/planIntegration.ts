@@ -8,7 +8,7 @@
  */
 import { checkEnd, type FolderCheck, fixPrompt } from '../agents';
 import { AgentError } from '../errors';
-import type { PlanRunDeps } from './planRun';
+import type { PlanRunDeps } from './planRunDeps';
 import type { PlanTask } from './planTypes';
 
 /** Follow-ups that ask a task's agent to fix the check its merge broke before the task fails. */

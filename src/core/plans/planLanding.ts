@@ -6,7 +6,7 @@
 import { inProcessOnly, savedRefPrefix } from '../landing';
 import { AgentError } from '../errors';
 import type { MergeStrategy } from '../git';
-import type { PlanRunDeps } from './planRun';
+import type { PlanRunDeps } from './planRunDeps';
 
 export type LandPlanResult =
   | { readonly kind: 'merged'; readonly sha: string; readonly target: string }

@@ -1,29 +1,23 @@
-import type { AgentManager } from '../agents';
 import { AgentError } from '../errors';
 import { slugify } from '../naming';
 import type { Plan, PlanRunRecord, PlanTask, RunOutcome, TaskRunner } from './planTypes';
-import type { ChangeGit, LandingGit, MergeStrategy, RefGit, SnapshotGit, WorktreeGit } from '../git';
-import type { Clock, FileSystemPort, Logger, ManagerSettings, RepositoryLocks } from '../ports';
+import type { MergeStrategy } from '../git';
+import type { PlanRunDeps } from './planRunDeps';
 import { PlanScheduler } from './planScheduler';
-import { checkPick, type CandidatesEnd, discardOthers, resumeCandidates, runCandidates } from './planBestOf';
+import {
+  type CandidatesEnd,
+  checkPick,
+  discardOthers,
+  resumeCandidates,
+  runCandidates,
+  runningAgents,
+} from './planBestOf';
 import { integrateTask } from './planIntegration';
 import { landPlan, type LandPlanResult, removeIntegration } from './planLanding';
 import { parentDir } from '../../util/paths';
 
 export type { LandPlanResult } from './planLanding';
-
-export interface PlanRunDeps {
-  readonly manager: AgentManager;
-  readonly git: WorktreeGit & RefGit & ChangeGit & LandingGit & SnapshotGit;
-  readonly fs: FileSystemPort;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  /** Land Plan holds the repository's landing lock (see AgentLanding.merge); none when absent. */
-  readonly locks?: RepositoryLocks;
-  /** Discard Agent (AgentLanding.discard): a Best of N task's other candidates once the pick is merged. */
-  readonly discard?: (id: string) => Promise<void>;
-  readonly settings: () => ManagerSettings & { readonly defaultProfile: string; readonly maxParallel: number };
-}
+export type { PlanRunDeps } from './planRunDeps';
 
 /**
  * One run of a plan: an integration branch in its own worktree, a scheduler, and the agents of its
@@ -273,8 +267,7 @@ export class PlanRun implements TaskRunner {
   }
 
   async stop(task: PlanTask): Promise<void> {
-    const id = this.agents.get(task.id);
-    if (id && this.deps.manager.isRunning(id)) {
+    for (const id of runningAgents(this.deps.manager, this.id, task, this.agents.get(task.id))) {
       await this.deps.manager.stop(id);
     }
   }
