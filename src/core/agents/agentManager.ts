@@ -32,7 +32,6 @@ export class AgentManager implements Disposable {
   private readonly runs: AgentRuns;
   private readonly tracker: ChangeTracker;
   private readonly marks: ReviewMarks;
-  /** Each agent's check command; a plan runs it in its integration worktree too (inFolder). */
   readonly checks: CheckRuns;
   private readonly dispatcher: Dispatcher;
   private readonly queue: AgentQueue;
