@@ -136,6 +136,7 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
       clock,
       logger,
       locks,
+      discard: (id) => landing.discard(id),
       settings: () => ({
         ...managerSettings(),
         defaultProfile: config.defaultProfile(),

@@ -172,6 +172,11 @@ export interface AgentErrorData {
   noSuchTask: { readonly taskId: string };
   taskNotRetryable: { readonly taskId: string; readonly state: TaskState };
   taskNotSkippable: { readonly taskId: string; readonly state: TaskState };
+  taskNotPicking: { readonly taskId: string; readonly state: TaskState };
+  /** Pick on a plan's Best of N: the agent is not a candidate of the task that succeeded. */
+  notTaskCandidate: Titled & { readonly taskId: string };
+  /** A task's reason: the check still failed after its merge into the plan's integration branch and the follow-ups. */
+  planCheckFailed: { readonly taskId: string; readonly command: string; readonly exit: string; readonly fixes: number };
   noSuchPlanRun: { readonly runId: string };
   planStillRunning: Titled & { readonly tasks: readonly string[] };
   /** Another open window drives the run: only it starts or retries its tasks. */

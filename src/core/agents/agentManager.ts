@@ -33,7 +33,7 @@ export class AgentManager implements Disposable {
   private readonly runs: AgentRuns;
   private readonly tracker: ChangeTracker;
   private readonly marks: ReviewMarks;
-  private readonly checks: CheckRuns;
+  readonly checks: CheckRuns;
   private readonly dispatcher: Dispatcher;
   private readonly queue: AgentQueue;
   private readonly resumer: QuotaResumer;
@@ -97,10 +97,7 @@ export class AgentManager implements Disposable {
     return this.records.get(id);
   }
 
-  /**
-   * Checks the dispatch, makes the agent's worktree and starts it (see Dispatcher); beyond
-   * parallelAgents.maxConcurrentAgents the agent is returned `queued` and starts later (AgentQueue).
-   */
+  /** Dispatches (see Dispatcher); beyond parallelAgents.maxConcurrentAgents it is returned `queued` (AgentQueue). */
   dispatch(options: DispatchOptions): Promise<AgentRecord> {
     return this.dispatcher.dispatch(options);
   }

@@ -122,8 +122,10 @@ export class AgentNode implements ViewNode {
     return fileNodes(model.agent(this.id));
   }
 
-  parent(): undefined {
-    return undefined;
+  /** A top-level row, or a candidate of a plan's Best of N task under that task's row. */
+  parent(model: AgentsViewModel): ViewNode | undefined {
+    const plan = model.agent(this.id)?.plan;
+    return plan ? new TaskNode(plan.runId, plan.taskId) : undefined;
   }
 }
 
@@ -184,7 +186,9 @@ export class FileNode implements ViewNode {
 
   parent(model: AgentsViewModel): ViewNode | undefined {
     const record = model.agent(this.agentId);
-    return record?.plan ? new TaskNode(record.plan.runId, record.plan.taskId) : new AgentNode(this.agentId);
+    return record?.plan && !record.bestOf
+      ? new TaskNode(record.plan.runId, record.plan.taskId)
+      : new AgentNode(this.agentId);
   }
 }
 

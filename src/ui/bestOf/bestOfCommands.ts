@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { AgentRecord } from '../../core/agent';
 import type { AgentManager } from '../../core/agents';
+import type { PlanService } from '../../core/plans';
 import { AgentError } from '../../core/errors';
 import {
   type AgentLanding,
@@ -24,6 +25,8 @@ export interface BestOfDeps {
   readonly landing: Pick<AgentLanding, 'discard' | 'removeMergedWorktree'>;
   /** The Merge Agent command: forecast, strategy, and its questions (commit first, stash, conflicts). */
   readonly merge: (arg: unknown) => Promise<MergeResult>;
+  /** A candidate of a plan's Best of N task is picked for the plan: merged into its integration branch. */
+  readonly plans: Pick<PlanService, 'pick'>;
 }
 
 interface PickArgs {
@@ -35,7 +38,7 @@ interface PickArgs {
 
 type Candidate = AgentRecord & { bestOf: NonNullable<AgentRecord['bestOf']> };
 
-export function bestOfCommands({ manager, landing, merge }: BestOfDeps) {
+export function bestOfCommands({ manager, landing, merge, plans }: BestOfDeps) {
   const candidate = async (arg: unknown, filter: (r: AgentRecord) => unknown = () => true): Promise<Candidate> => {
     const id = await pickAgentId(manager, arg, {
       filter: (r) => r.bestOf && filter(r),
@@ -82,6 +85,10 @@ export function bestOfCommands({ manager, landing, merge }: BestOfDeps) {
     pick: async (arg?: unknown) => {
       const record = await candidate(arg, (r) => r.status !== 'merged' && r.status !== 'discarded');
       const o = (arg && typeof arg === 'object' ? arg : {}) as PickArgs;
+      if (record.plan) {
+        await pickForPlan(plans, record, o.confirm !== false);
+        return { plan: record.plan };
+      }
       const others = groupOf(manager, record.id).filter(
         (r) => r.id !== record.id && r.status !== 'merged' && r.status !== 'discarded',
       );
@@ -116,6 +123,28 @@ export function bestOfCommands({ manager, landing, merge }: BestOfDeps) {
 /** A candidate's version of a file: its file, or the file at its base commit (empty when it deleted it). */
 function uriOf(side: CandidateSide): vscode.Uri {
   return side.kind === 'folder' ? vscode.Uri.file(side.file) : BaseContentProvider.uri(side.file, side.query);
+}
+
+/** A plan task's candidate: the plan merges it into its integration branch, then discards the others. */
+async function pickForPlan(plans: Pick<PlanService, 'pick'>, record: Candidate, confirm: boolean): Promise<void> {
+  const plan = record.plan as NonNullable<AgentRecord['plan']>;
+  if (confirm) {
+    const pick = vscode.l10n.t('Pick');
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Pick "{0}" for task "{1}"?', record.title, plan.taskId),
+      {
+        modal: true,
+        detail: vscode.l10n.t(
+          "It is merged into the plan's integration branch and the plan goes on. Then the other candidates are discarded: their worktrees and branches are removed, their work saved first (Restore Agent brings it back).",
+        ),
+      },
+      pick,
+    );
+    if (choice !== pick) {
+      cancelled();
+    }
+  }
+  await plans.pick(plan.runId, plan.taskId, record.id);
 }
 
 async function confirmPick(record: AgentRecord, others: number): Promise<void> {

@@ -120,6 +120,17 @@ export const agentTexts = {
   noSuchTask: (d) => l10n.t('The plan has no task "{0}".', d.taskId),
   taskNotRetryable: (d) => l10n.t('Task "{0}" cannot be retried while it is {1}.', d.taskId, { taskState: d.state }),
   taskNotSkippable: (d) => l10n.t('Task "{0}" cannot be skipped while it is {1}.', d.taskId, { taskState: d.state }),
+  taskNotPicking: (d) => l10n.t('Task "{0}" is not waiting for a pick: it is {1}.', d.taskId, { taskState: d.state }),
+  notTaskCandidate: (d) =>
+    l10n.t('Agent "{0}" is not a candidate of task "{1}" that succeeded: pick one that did.', d.title, d.taskId),
+  planCheckFailed: (d) =>
+    l10n.t(
+      'the check {0} failed ({1}) after task "{2}" was merged into the integration branch, and still failed after {3} follow-ups asking its agent to fix it',
+      d.command,
+      d.exit,
+      d.taskId,
+      d.fixes,
+    ),
   noSuchPlanRun: (d) => l10n.t('There is no plan run with id "{0}".', d.runId),
   planStillRunning: (d) => l10n.t('Plan "{0}" is still running ({1}): stop it first.', d.title, d.tasks.join(', ')),
   planDrivenElsewhere: (d) =>
