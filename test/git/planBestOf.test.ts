@@ -168,4 +168,31 @@ describe('plan runs: Best of N tasks and the check after each merge (real git, d
       /^the check .* failed \(exit code 3\) after task "a" was merged into the integration branch, and still failed after 2 follow-ups/,
     );
   });
+  it('a task whose agent pauses on its quota waits for the resume: it succeeds and the dependent runs after it', async () => {
+    const manager = managerWith();
+    const seen: string[] = [];
+    manager.onDidChangeAgent((e) => {
+      const r = manager.list().find((a) => a.id === e.id);
+      if (r?.plan?.taskId === 'limited') {
+        seen.push(r.status);
+      }
+    });
+    const run = await started(manager, {
+      title: 'Through a limit',
+      tasks: [
+        {
+          id: 'limited',
+          title: 'Limited',
+          prompt: 'create part1.txt: first\nratelimit: resets in 1s\ncreate part2.txt: second',
+        },
+        { id: 'after', title: 'After', prompt: 'create after.txt: after', dependsOn: ['limited'] },
+      ],
+    });
+    await waitFor('the plan to finish', () => run.scheduler.finished, { timeoutMs: 80000 });
+    assert.ok(seen.includes('paused'), `the agent paused on the limit (${seen.join(', ')})`);
+    assert.equal(stateOf(run, 'limited'), 'done');
+    assert.equal(stateOf(run, 'after'), 'done');
+    assert.equal(git(run.integrationPath, 'show', 'HEAD:part2.txt'), 'second', 'the resumed run finished the task');
+    assert.equal(git(run.integrationPath, 'show', 'HEAD:after.txt'), 'after');
+  });
 });

@@ -9,6 +9,7 @@ import type { AgentRecord } from '../agent';
 import { type AgentManager, candidatesOf } from '../agents';
 import { AgentError } from '../errors';
 import type { PlanTask, RunOutcome } from './planTypes';
+import { agentEnd } from './planAgentEnd';
 
 /** Statuses of a candidate that may be picked: it ran to a good end. */
 const pickable: ReadonlySet<AgentRecord['status']> = new Set(['succeeded', 'reviewed']);
@@ -48,7 +49,7 @@ export async function resumeCandidates(
 }
 
 async function candidatesEnd(manager: AgentManager, candidates: readonly AgentRecord[]): Promise<CandidatesEnd> {
-  const ended = await Promise.all(candidates.map((c) => manager.whenEnded(c.id)));
+  const ended = await Promise.all(candidates.map((c) => agentEnd(manager, c.id)));
   const succeeded = ended.filter((r) => pickable.has(r.status));
   if (succeeded.length === 1) {
     return { outcome: 'succeeded', picked: succeeded[0].id };

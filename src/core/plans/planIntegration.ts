@@ -10,6 +10,7 @@ import { checkEnd, type FolderCheck, fixPrompt } from '../agents';
 import { AgentError } from '../errors';
 import type { PlanRunDeps } from './planRunDeps';
 import type { PlanTask } from './planTypes';
+import { agentEnd } from './planAgentEnd';
 
 /** Follow-ups that ask a task's agent to fix the check its merge broke before the task fails. */
 export const planCheckFixes = 2;
@@ -32,7 +33,7 @@ export async function integrateTask(
 ): Promise<TaskIntegration> {
   // A window closed while the agent was fixing: its run is followed to its end first.
   if (deps.manager.isRunning(agentId)) {
-    await deps.manager.whenEnded(agentId);
+    await agentEnd(deps.manager, agentId);
   }
   for (let fixes = 0; ; fixes++) {
     const conflicts = await mergeTask(deps, target, task, agentId);
@@ -50,7 +51,7 @@ export async function integrateTask(
       throw new AgentError('planCheckFailed', data);
     }
     await deps.manager.followUp(agentId, fixRequest(target, task, failure));
-    const ended = await deps.manager.whenEnded(agentId);
+    const ended = await agentEnd(deps.manager, agentId);
     if (ended.status !== 'succeeded') {
       throw new AgentError('planCheckFailed', { ...data, fixes: fixes + 1 });
     }

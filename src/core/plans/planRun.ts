@@ -15,6 +15,7 @@ import {
 import { integrateTask } from './planIntegration';
 import { landPlan, type LandPlanResult, removeIntegration } from './planLanding';
 import { parentDir } from '../../util/paths';
+import { agentEnd } from './planAgentEnd';
 
 export type { LandPlanResult } from './planLanding';
 export type { PlanRunDeps } from './planRunDeps';
@@ -238,7 +239,7 @@ export class PlanRun implements TaskRunner {
   }
 
   private async outcome(agentId: string): Promise<RunOutcome> {
-    const ended = await this.deps.manager.whenEnded(agentId);
+    const ended = await agentEnd(this.deps.manager, agentId);
     return ended.status === 'succeeded'
       ? 'succeeded'
       : ended.status === 'stopped' || ended.status === 'interrupted' || ended.status === 'detached'
