@@ -185,6 +185,13 @@ export interface AgentErrorData {
   portRangeExhausted: { readonly range: string; readonly needed: number; readonly free: number };
   /** Open in Browser on an agent that holds no port (no `${freePort}` in its worktreeEnv, or merged/discarded). */
   agentHasNoPorts: Titled;
+  // budgets, src/core/agents/budgets.ts
+  /** A budget that is not a number above 0; `where` names the setting, profile field or option, `value` is as set (JSON). */
+  invalidBudget: { readonly where: string; readonly value: string };
+  /** A follow-up of an agent that has spent its budget (US dollars). */
+  agentOverBudget: { readonly title: string; readonly budgetUsd: number; readonly costUsd: number };
+  /** A plan task's dispatch, or a follow-up of one, once the plan's agents together spent the plan's budget. */
+  planOverBudget: { readonly title: string; readonly budgetUsd: number; readonly costUsd: number };
   // kept in a record as why an agent ended or a task waits (a line `code {json}`; more lines may follow)
   setupCommandNotStarted: { readonly command: string; readonly error: string };
   setupCommandKilled: { readonly command: string; readonly signal: string };

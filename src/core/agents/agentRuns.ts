@@ -5,17 +5,18 @@
  * tracker below it — it never calls back into the manager.
  */
 import type { AgentRecord } from '../agent';
-import type { Timers } from '../clis';
 import { inputPatch } from './inputState';
 import { type ResolvedProfile, checkPromptRoute } from './dispatchChecks';
 import type { AgentProcess, ManagerSettings } from '../ports';
-import { type ProfileOutput, expandArgs } from '../clis';
+import { type ProfileOutput, type Timers, expandArgs } from '../clis';
 import type { AgentManagerDeps } from './managerDeps';
 import { SetupRun, WorktreePrep, setupRunId } from '../worktrees';
 import { AgentEnvs, writeEnvFile } from './agentEnvs';
 import { checkRunId } from './checkRuns';
 import { Run } from './run';
 import { quotaEnd } from './quotaPause';
+import { agentCost, budgetArgs, budgetEnd, runBudgetLeft } from './budgets';
+import { BudgetWatch } from './budgetWatch';
 import { RunningElsewhere } from './runningElsewhere';
 import type { AgentRecords } from './agentRecords';
 import type { ChangeTracker } from './changeTracker';
@@ -60,6 +61,7 @@ export class AgentRuns implements Disposable {
   readonly onDidEnd = this.endEmitter.event;
   /** The worktreeEnv of each dispatch: reserved before its worktree exists, given to every run. */
   readonly envs: AgentEnvs;
+  private readonly budgets: BudgetWatch;
 
   constructor(
     private readonly deps: RunDeps,
@@ -69,6 +71,7 @@ export class AgentRuns implements Disposable {
     this.prep = new WorktreePrep(deps.fs, deps.worktreeSource, deps.logger);
     this.elsewhere = new RunningElsewhere(deps, records);
     this.envs = new AgentEnvs(deps.portProbe, records);
+    this.budgets = new BudgetWatch(records, deps.logger, (id) => this.current.get(id)?.run.stop());
   }
 
   isRunning(id: string): boolean {
@@ -156,11 +159,12 @@ export class AgentRuns implements Disposable {
     try {
       // The profile may have changed since the dispatch checked it (a follow-up, a reopened terminal).
       checkPromptRoute(profile, record.mode);
+      const budget = budgetArgs(profile.command, argTemplate, runBudgetLeft(this.records.list(), record));
       process = runner.start({
         agentId: record.id,
         title: record.title,
         file: executable.file,
-        args: [...executable.prefixArgs, ...expandArgs(argTemplate, prompt)],
+        args: [...executable.prefixArgs, ...budget, ...expandArgs(argTemplate, prompt)],
         cwd: record.cwd,
         env: { ...executable.env, ...profile.env, ...record.worktreeEnv?.vars },
         logPath: record.logPath ?? '',
@@ -177,11 +181,14 @@ export class AgentRuns implements Disposable {
       this.records.update(record.id, { status: 'failed', error, endedAt: this.deps.clock.now() });
       return;
     }
-    // A new run starts with no progress; the last run's answer is in the log.
+    // A new run starts with no progress; the last run's answer is in the log, its cost in spentUsd.
+    const spent = agentCost(record);
     this.records.update(record.id, {
       status: 'running',
       startedAt: this.deps.clock.now(),
       activity: undefined,
+      ...(spent > 0 ? { spentUsd: spent } : {}),
+      overBudget: undefined,
       ...(record.mode === 'terminal' ? { input: 'unknown', terminalPid: undefined } : {}),
     });
     this.deps.logger.info(
@@ -253,6 +260,7 @@ export class AgentRuns implements Disposable {
     run.onDidProgress((activity) => {
       this.records.update(id, { activity });
       this.tracker.poke(id);
+      this.budgets.check(id);
     });
     run.onDidFindTerminal((terminalPid) => {
       if (live()) {
@@ -274,14 +282,17 @@ export class AgentRuns implements Disposable {
       this.outputs.remove(id, runOutput);
       // An adopted terminal not found here whose process lives runs in another window: its record stays as is.
       if (live() && !(end.status === 'detached' && this.elsewhere.keep(this.records.get(id)))) {
+        const last = { ...this.records.get(id), ...(end.activity ? { activity: end.activity } : {}) };
         this.records.update(id, {
-          ...quotaEnd(this.records.get(id), end, endedAt),
+          ...quotaEnd(last, end, endedAt),
+          ...budgetEnd(last, end),
           exitCode: end.exitCode,
           signal: end.signal,
           errorReason: end.errorReason,
           endedAt,
           ...(end.activity ? { activity: end.activity } : {}),
         });
+        this.budgets.check(id); // its last cost may put its plan over budget
         this.endEmitter.fire(id);
       }
     });

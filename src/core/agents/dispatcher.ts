@@ -24,6 +24,7 @@ import { AgentError } from '../errors';
 import type { AgentManagerDeps, DispatchOptions } from './managerDeps';
 import { joinPath } from '../../util/paths';
 import { providerOf } from '../clis';
+import { agentBudget, checkBudgetLeft, planOverBudget } from './budgets';
 
 export class Dispatcher {
   constructor(
@@ -46,6 +47,10 @@ export class Dispatcher {
     const isolation = options.isolation ?? 'worktree';
     const mode = isolation === 'terminal' || options.inTerminal ? 'terminal' : profile.mode;
     checkPromptRoute(profile, mode);
+    const title = options.title?.trim() || titleFromPrompt(prompt);
+    // A bad budget (0, negative, not a number) anywhere it is set, or a plan with nothing left: nothing is made.
+    const budgetUsd = agentBudget(options.budgetUsd, profile, settings.defaultBudgetUsd);
+    checkBudgetLeft(title, planOverBudget(this.records.list(), options));
     // On top of another agent's work (options.stackOn): see stacking.ts.
     const parent = options.stackOn !== undefined ? stackParent(this.records, options.stackOn) : undefined;
     if (parent && isolation !== 'worktree') {
@@ -59,7 +64,6 @@ export class Dispatcher {
     if (isolation === 'worktree') {
       checkWorktreeRoot(settings, repoRoot);
     }
-    const title = options.title?.trim() || titleFromPrompt(prompt);
     const provider = providerOf(profile);
     const id = this.deps.newId();
     const baseSha = parent ? await snapshotOf(this.deps.git, parent, id) : located.sha;
@@ -85,6 +89,7 @@ export class Dispatcher {
       plan: options.plan,
       ...(options.bestOf ? { bestOf: options.bestOf } : {}),
       worktreeEnv,
+      ...(budgetUsd !== undefined ? { budgetUsd } : {}),
     };
     // Beyond parallelAgents.maxConcurrentAgents it waits, nothing created, at the base resolved now.
     if (!this.queue.admit(repoRoot, provider)) {

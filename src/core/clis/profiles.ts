@@ -41,6 +41,12 @@ export interface Profile {
   readonly promptVia?: PromptVia;
   /** The provider whose limits it shares (parallelAgents.providerLimits); default from its command (providers.ts). */
   readonly provider?: string;
+  /**
+   * Default cost cap in US dollars of this profile's agents (core/agents/budgets.ts). Kept as set:
+   * a bad value is refused when an agent of the profile is dispatched, naming the profile, rather
+   * than the profile being dropped for the built-in of its name (which has no budget).
+   */
+  readonly budgetUsd?: unknown;
 }
 
 /** The executable name that stands for the demo agent shipped with the extension. */
@@ -251,6 +257,7 @@ export function validateProfile(raw: unknown): Profile | string {
     ...(checkCommand !== undefined ? { checkCommand: checkCommand as string[] } : {}),
     ...(p.promptVia !== undefined ? { promptVia: p.promptVia as PromptVia } : {}),
     ...(typeof p.provider === 'string' ? { provider: p.provider.trim() } : {}),
+    ...(p.budgetUsd !== undefined ? { budgetUsd: p.budgetUsd } : {}),
   };
 }
 

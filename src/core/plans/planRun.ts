@@ -7,6 +7,7 @@ import type { ChangeGit, LandingGit, MergeStrategy, RefGit, SnapshotGit, Worktre
 import type { Clock, FileSystemPort, Logger, ManagerSettings, RepositoryLocks } from '../ports';
 import { PlanScheduler } from './planScheduler';
 import { parentDir } from '../../util/paths';
+import { taskMarks } from './planBudget';
 
 export interface PlanRunDeps {
   readonly manager: AgentManager;
@@ -176,7 +177,7 @@ export class PlanRun implements TaskRunner {
       title: task.title,
       folder: this.repoRoot,
       base: from === 'base' ? this.baseSha : this.integrationBranch,
-      plan: { runId: this.id, taskId: task.id },
+      ...taskMarks(this.id, this.plan, task),
       // Its work must be merged into the integration branch, so even a terminal task gets a worktree.
       inTerminal: task.isolation === 'terminal',
     });

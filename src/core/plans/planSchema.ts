@@ -8,8 +8,16 @@ import { problemAt, type PlanProblem } from './planProblems';
 import validate, { type SchemaError } from './planSchema.generated';
 
 const facts = validate.facts;
-export const planFields = facts.planFields as readonly ['$schema', 'title', 'base', 'maxParallel', 'tasks'];
-export const taskFields = facts.taskFields as readonly ['id', 'title', 'prompt', 'profile', 'dependsOn', 'isolation'];
+export const planFields = facts.planFields as readonly ['$schema', 'title', 'base', 'maxParallel', 'budgetUsd', 'tasks'];
+export const taskFields = facts.taskFields as readonly [
+  'id',
+  'title',
+  'prompt',
+  'profile',
+  'dependsOn',
+  'isolation',
+  'budgetUsd',
+];
 export const requiredPlanFields = facts.requiredPlanFields as readonly ['title', 'tasks'];
 export const requiredTaskFields = facts.requiredTaskFields as readonly ['id', 'title', 'prompt'];
 export const isolations = facts.isolations as readonly Isolation[];
@@ -89,6 +97,8 @@ function valueProblem(at: string, error: SchemaError, value: unknown): PlanProbl
       return problemAt(at, 'schemaNotString', {});
     case 'maxParallel':
       return problemAt(at, 'maxParallelNotPositive', { value });
+    case 'budgetUsd':
+      return problemAt(at, 'budgetNotPositive', { value });
     case 'tasks':
       return error.keyword === 'minItems' ? problemAt(at, 'tasksEmpty', {}) : problemAt(at, 'tasksNotArray', {});
     case 'isolation':

@@ -8,6 +8,8 @@ export interface PlanTask {
   readonly profile?: string;
   readonly dependsOn?: readonly string[];
   readonly isolation?: Isolation;
+  /** Cost cap in US dollars of the task's agent (core/agents/budgets.ts); default: its profile's, else the setting's. */
+  readonly budgetUsd?: number;
 }
 
 export interface Plan {
@@ -15,6 +17,8 @@ export interface Plan {
   /** Ref or sha the tasks without dependencies start from; default: HEAD at dispatch. */
   readonly base?: string;
   readonly maxParallel?: number;
+  /** Cost cap in US dollars of all the plan's agents together: reached, no task starts and running ones stop. */
+  readonly budgetUsd?: number;
   readonly tasks: readonly PlanTask[];
 }
 
