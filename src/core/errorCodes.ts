@@ -186,7 +186,7 @@ export interface AgentErrorData {
   /** Open in Browser on an agent that holds no port (no `${freePort}` in its worktreeEnv, or merged/discarded). */
   agentHasNoPorts: Titled;
   // budgets, src/core/agents/budgets.ts
-  /** A budget that is not a number above 0; `where` names the setting, profile field or option, `value` is as set (JSON). */
+  /** A budget not a number above 0: `where` names the setting, profile field or option; `value`: as set (JSON). */
   invalidBudget: { readonly where: string; readonly value: string };
   /** A follow-up of an agent that has spent its budget (US dollars). */
   agentOverBudget: { readonly title: string; readonly budgetUsd: number; readonly costUsd: number };

@@ -237,7 +237,7 @@ export interface ManagerSettings {
   readonly maxConcurrentAgents?: number;
   /** parallelAgents.providerLimits as set: provider → most live agents of it at once (core/clis/providers.ts). */
   readonly providerLimits?: unknown;
-  /** parallelAgents.defaultBudgetUsd as set: the cost cap of agents whose profile sets none (core/agents/budgets.ts). */
+  /** parallelAgents.defaultBudgetUsd as set: the cost cap of agents whose profile has none (core/agents/budgets). */
   readonly defaultBudgetUsd?: unknown;
   /** argv run (no shell) in each new worktree before its agent starts; a failure fails the agent. */
   readonly setupCommand?: readonly string[];

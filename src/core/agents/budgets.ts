@@ -66,7 +66,9 @@ export function budgetLeft(record: Pick<AgentRecord, 'budgetUsd' | 'spentUsd' | 
 }
 
 /** The agent's own budget is reached: what it spent against what it may. */
-export function agentOverBudget(record: Pick<AgentRecord, 'budgetUsd' | 'spentUsd' | 'activity'>): OverBudget | undefined {
+export function agentOverBudget(
+  record: Pick<AgentRecord, 'budgetUsd' | 'spentUsd' | 'activity'>,
+): OverBudget | undefined {
   const budget = record.budgetUsd;
   const cost = agentCost(record);
   return budget !== undefined && cost >= budget ? { budgetUsd: budget, costUsd: cost } : undefined;
@@ -113,7 +115,7 @@ export function budgetArgs(command: string, args: readonly string[], left: numbe
   return ['--max-budget-usd', String(Math.max(0.0001, Math.floor(left * 10_000) / 10_000))];
 }
 
-/** What is left for the agent's next run: of its own budget and of its plan's, the smaller; undefined without either. */
+/** What is left for the agent's next run: the smaller of its own budget's and its plan's; undefined without either. */
 export function runBudgetLeft(records: readonly AgentRecord[], record: AgentRecord): number | undefined {
   const own = budgetLeft(record);
   const plan = record.plan?.budgetUsd;

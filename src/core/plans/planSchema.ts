@@ -8,7 +8,14 @@ import { problemAt, type PlanProblem } from './planProblems';
 import validate, { type SchemaError } from './planSchema.generated';
 
 const facts = validate.facts;
-export const planFields = facts.planFields as readonly ['$schema', 'title', 'base', 'maxParallel', 'budgetUsd', 'tasks'];
+export const planFields = facts.planFields as readonly [
+  '$schema',
+  'title',
+  'base',
+  'maxParallel',
+  'budgetUsd',
+  'tasks',
+];
 export const taskFields = facts.taskFields as readonly [
   'id',
   'title',

@@ -8,7 +8,7 @@ export interface PlanTask {
   readonly profile?: string;
   readonly dependsOn?: readonly string[];
   readonly isolation?: Isolation;
-  /** Cost cap in US dollars of the task's agent (core/agents/budgets.ts); default: its profile's, else the setting's. */
+  /** Cost cap in US dollars of the task's agent (core/agents/budgets.ts); default: its profile's or the setting. */
   readonly budgetUsd?: number;
 }
 
