@@ -88,6 +88,7 @@ export const settings = {
   maxParallel: 'maxParallel',
   maxConcurrentAgents: 'maxConcurrentAgents',
   providerLimits: 'providerLimits',
+  defaultBudgetUsd: 'defaultBudgetUsd',
   agentTimeoutMinutes: 'agentTimeoutMinutes',
   maxLogMegabytes: 'maxLogMegabytes',
   setupCommand: 'setupCommand',

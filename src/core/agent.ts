@@ -61,6 +61,18 @@ export interface AgentActivity {
   readonly denials?: readonly string[];
   /** The CLI's own final report says the run failed (claude's result `is_error`), whatever its exit code. */
   readonly reportedError?: true;
+  /** The CLI itself ended the run at the budget it was given (claude's result `error_max_budget_usd`). */
+  readonly budgetReached?: true;
+}
+
+/** Why an agent was stopped as over budget (core/agents/budgets.ts); plain JSON (registry). */
+export interface OverBudget {
+  /** The cap reached, in US dollars: the agent's own, or its plan's when `plan` is set. */
+  readonly budgetUsd: number;
+  /** What was spent when it stopped: the agent's cost, or its plan's agents' together. */
+  readonly costUsd: number;
+  /** The plan's budget was reached, by all its agents together. */
+  readonly plan?: true;
 }
 
 /** The last run of the check command (`parallelAgents.checkCommand`) in an agent's folder; plain JSON (registry). */
@@ -190,8 +202,8 @@ export interface AgentRecord {
   readonly statusBeforeDiscard?: AgentStatus;
   /** The branch the agent's work was merged into. */
   readonly mergedInto?: string;
-  /** Set for agents that run a task of a plan. */
-  readonly plan?: { readonly runId: string; readonly taskId: string };
+  /** Set for agents that run a task of a plan; `budgetUsd`: the plan's cap on all its agents' cost together. */
+  readonly plan?: { readonly runId: string; readonly taskId: string; readonly budgetUsd?: number };
   /**
    * Set on each candidate of Dispatch Best of N: the group they share, this one's place (1-based) and
    * how many there are. Pick merges one candidate and discards the others of its group.
@@ -228,6 +240,12 @@ export interface AgentRecord {
    * parallelAgents.providerLimits counts and a quota pause holds back.
    */
   readonly provider?: string;
+  /** Its cost cap in US dollars over all its runs (core/agents/budgets.ts), fixed at dispatch. */
+  readonly budgetUsd?: number;
+  /** What its runs before the current (or last) one cost, as their CLI reported; the current one is in `activity`. */
+  readonly spentUsd?: number;
+  /** Set when it was stopped on reaching its budget (or its plan's); cleared by its next run. */
+  readonly overBudget?: OverBudget;
   /** Its last quota pause: kept while it resumes (the pauses in a row), cleared by a run that ends otherwise. */
   readonly quota?: QuotaPause;
   /**

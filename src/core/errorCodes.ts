@@ -5,6 +5,7 @@
  */
 import type { AgentStatus } from './agent';
 import type { TaskState } from './plans';
+import type { StartErrorData } from './errorCodesStart';
 
 /** The broad kind of a failure: what callers branch on (`AgentError.is(e, 'dirtyWorkspace')`). */
 export type AgentErrorReason =
@@ -38,11 +39,11 @@ export type AgentErrorReason =
   | 'repositoryBusy'
   | 'cancelled';
 
-type Empty = Record<string, never>;
-type Titled = { readonly title: string };
+export type Empty = Record<string, never>;
+export type Titled = { readonly title: string };
 
 /** Each specific failure and the data its message needs. */
-export interface AgentErrorData {
+export interface AgentErrorData extends StartErrorData {
   // git, run by src/node
   gitNotFound: { readonly binary: string };
   gitDiskFull: { readonly cwd: string };
@@ -96,35 +97,6 @@ export interface AgentErrorData {
   pushUncommitted: Titled & { readonly count: number };
   /** git's (or gh's) words, credentials hidden, are the detail. */
   pullRequestFailed: { readonly branch: string; readonly tool: string };
-  // Dispatch Agent on Branch: an existing branch or a pull request (src/core/agents/dispatchStart.ts)
-  branchNotFound: { readonly branch: string; readonly repoRoot: string };
-  /**
-   * The branch is checked out at `path`: the worktree dispatched from (`current`), the main worktree
-   * of the repository, or another one.
-   */
-  branchCheckedOut: { readonly branch: string; readonly path: string; readonly where: 'current' | 'main' | 'other' };
-  /** An existing branch or a pull request with isolation `terminal` (the workspace folder has its own branch). */
-  startNeedsWorktree: Empty;
-  /** `value` as given: not a whole number above 0. */
-  invalidPullRequest: { readonly value: string };
-  /** `remote` was asked for (or is the default, origin) and is not among `remotes`. */
-  pullRequestNoRemote: {
-    readonly number: number;
-    readonly repoRoot: string;
-    readonly remote: string;
-    readonly remotes: readonly string[];
-  };
-  /** The remote has no `refs/pull/<number>/head`; git's words are the detail. */
-  pullRequestNotFound: { readonly number: number; readonly remote: string };
-  // Stacked agents (src/core/agents/stacking.ts)
-  /** The agent to stack on has no worktree of its own: it works in the workspace, it is gone, or it landed. */
-  stackParentUnfit: Titled & { readonly reason: 'terminal' | 'noWorktree' | 'landed' };
-  notStacked: Titled;
-  /** The parent agent `parent` of the stacked agent is no longer in the list. */
-  stackParentGone: Titled & { readonly parent: string };
-  /** git's words are the detail; the worktree at `cwd` is as it was. */
-  rebaseOnParentConflict: { readonly cwd: string };
-  rebaseOnParentUncommitted: { readonly cwd: string; readonly commits: number };
   // agents and plans, src/core
   noSuchAgent: { readonly id: string };
   duplicateAgentId: { readonly id: string };
@@ -184,16 +156,6 @@ export interface AgentErrorData {
   duplicateTaskId: { readonly taskId: string };
   unknownDependency: { readonly taskId: string; readonly dependency: string };
   dependencyCycle: { readonly cycle: readonly string[] };
-  // parallelAgents.worktreeEnv and portRange, src/core/agents/worktreeEnv.ts and portAllocator.ts
-  worktreeEnvNotObject: Empty;
-  worktreeEnvBadName: { readonly name: string };
-  worktreeEnvBadValue: { readonly name: string };
-  worktreeEnvBadPlaceholder: { readonly name: string; readonly placeholder: string };
-  invalidPortRange: { readonly range: string };
-  /** Fewer free ports in the range than the agent needs: `free` of `needed` found. */
-  portRangeExhausted: { readonly range: string; readonly needed: number; readonly free: number };
-  /** Open in Browser on an agent that holds no port (no `${freePort}` in its worktreeEnv, or merged/discarded). */
-  agentHasNoPorts: Titled;
   // kept in a record as why an agent ended or a task waits (a line `code {json}`; more lines may follow)
   setupCommandNotStarted: { readonly command: string; readonly error: string };
   setupCommandKilled: { readonly command: string; readonly signal: string };

@@ -237,6 +237,8 @@ export interface ManagerSettings {
   readonly maxConcurrentAgents?: number;
   /** parallelAgents.providerLimits as set: provider → most live agents of it at once (core/clis/providers.ts). */
   readonly providerLimits?: unknown;
+  /** parallelAgents.defaultBudgetUsd as set: the cost cap of agents whose profile has none (core/agents/budgets). */
+  readonly defaultBudgetUsd?: unknown;
   /** argv run (no shell) in each new worktree before its agent starts; a failure fails the agent. */
   readonly setupCommand?: readonly string[];
   /** Repository-relative folders the new worktree gets as symlinks to the main worktree's (ignored ones only). */

@@ -39,6 +39,7 @@ export class Config {
       agentTimeoutMs: this.agentTimeoutMinutes() * 60_000,
       maxConcurrentAgents: this.maxConcurrentAgents(),
       providerLimits: this.section.get<unknown>(settings.providerLimits, {}),
+      defaultBudgetUsd: this.section.get<unknown>(settings.defaultBudgetUsd, null),
       setupCommand: this.setupCommand(),
       checkCommand: this.checkCommand(),
       symlinkFolders: this.symlinkFolders(),

@@ -8,6 +8,7 @@ import { agentTexts } from './errorTexts/agentTexts';
 import { checkTexts } from './errorTexts/checkTexts';
 import { commandTexts } from './errorTexts/commandTexts';
 import { envTexts } from './errorTexts/envTexts';
+import { budgetTexts } from './errorTexts/budgetTexts';
 import { gitTexts } from './errorTexts/gitTexts';
 import { remoteTexts } from './errorTexts/remoteTexts';
 import { startTexts } from './errorTexts/startTexts';
@@ -28,6 +29,7 @@ const texts: Texts = {
   ...reviewTexts,
   ...checkTexts,
   ...envTexts,
+  ...budgetTexts,
 };
 
 /** The template and values of `code` with `data`; undefined for a code this table does not know. */

@@ -41,6 +41,8 @@ const texts: Table = {
   baseNotText: (l) => l10n.t('{0}: base must be a non-empty string (a branch, tag or commit)', l),
   schemaNotString: (l) => l10n.t('{0}: $schema must be a string', l),
   maxParallelNotPositive: (l, d) => l10n.t('{0}: maxParallel must be a positive integer, not {1}', l, json(d.value)),
+  budgetNotPositive: (l, d) =>
+    l10n.t('{0}: budgetUsd must be a number of US dollars above 0, not {1}; nothing was started', l, json(d.value)),
   tasksNotArray: (l) => l10n.t('{0}: tasks must be an array of tasks', l),
   tasksEmpty: (l) => l10n.t('{0}: tasks must list at least one task', l),
   taskNotObject: (l) => l10n.t('{0}: a task must be an object', l),

@@ -120,6 +120,24 @@ describe('plan', () => {
       valid(plan([task('a')], { maxParallel: 1 }));
     });
 
+    it('budgetUsd of the plan and of a task must be a number above 0 (0, negative, text: a problem naming it)', () => {
+      for (const budgetUsd of [0, -1, '2', null, true]) {
+        const shown = JSON.stringify(budgetUsd);
+        const tail = `must be a number of US dollars above 0, not ${shown}; nothing was started`;
+        assert.deepEqual(problems(plan([task('a')], { budgetUsd })), [
+          { field: 'budgetUsd', message: `plan: budgetUsd ${tail}` },
+        ]);
+        assert.deepEqual(problems(plan([task('a', { budgetUsd })])), [
+          { field: 'tasks[0].budgetUsd', taskId: 'a', message: `task "a": budgetUsd ${tail}` },
+        ]);
+      }
+      assert.deepEqual(valid(plan([task('a', { budgetUsd: 0.5 })], { budgetUsd: 2 })), {
+        title: 'A change',
+        budgetUsd: 2,
+        tasks: [{ id: 'a', title: 'Task a', prompt: 'do a', budgetUsd: 0.5 }],
+      });
+    });
+
     it('base must be a non-empty string', () => {
       for (const base of ['', ' ', 3, null]) {
         assert.deepEqual(problems(plan([task('a')], { base })), [
@@ -132,7 +150,7 @@ describe('plan', () => {
       assert.deepEqual(problems(plan([task('a')], { titel: 'x' })), [
         {
           field: 'titel',
-          message: 'plan: unknown field "titel" (known fields: $schema, title, base, maxParallel, tasks)',
+          message: 'plan: unknown field "titel" (known fields: $schema, title, base, maxParallel, budgetUsd, tasks)',
         },
       ]);
     });
@@ -249,11 +267,11 @@ describe('plan', () => {
           taskId: 'a',
           field: 'tasks[0].priority',
           message:
-            'task "a": unknown field "priority" (known fields: id, title, prompt, profile, dependsOn, bestOf, isolation)',
+            'task "a": unknown field "priority" (known fields: id, title, prompt, profile, dependsOn, bestOf, isolation, budgetUsd)',
         },
       ]);
       assert.deepEqual(messages(plan([{ title: 'x', prompt: 'y', name: 'n' }])), [
-        'tasks[0]: unknown field "name" (known fields: id, title, prompt, profile, dependsOn, bestOf, isolation)',
+        'tasks[0]: unknown field "name" (known fields: id, title, prompt, profile, dependsOn, bestOf, isolation, budgetUsd)',
         'tasks[0]: id is missing',
       ]);
     });

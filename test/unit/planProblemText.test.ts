@@ -25,6 +25,7 @@ const samples: { readonly [C in PlanProblemCode]: PlanProblemData[C] } = {
   baseNotText: {},
   schemaNotString: {},
   maxParallelNotPositive: { value: 0 },
+  budgetNotPositive: { value: 0 },
   tasksNotArray: {},
   tasksEmpty: {},
   taskNotObject: {},

@@ -15,6 +15,7 @@ import { runArgs } from './sandboxing';
 import { type BestOfOptions, dispatchBestOf } from './bestOf';
 import { AgentQueue } from './agentQueue';
 import { QuotaResumer } from './quotaResumer';
+import { agentOverBudget, checkBudgetLeft, planOverBudget } from './budgets';
 import { queuePosition } from './queueOrder';
 import { AgentError } from '../errors';
 import { WorktreeNames } from '../worktrees';
@@ -80,9 +81,7 @@ export class AgentManager implements Disposable {
   }
 
   /** Starts the queued agents there is room for now (parallelAgents.maxConcurrentAgents was raised). */
-  continueQueue(): void {
-    this.queue.pump();
-  }
+  continueQueue = (): void => this.queue.pump();
 
   /** 1 for the queued agent that starts next in its repository; undefined when the agent is not queued. */
   queuePosition(id: string): number | undefined {
@@ -115,6 +114,7 @@ export class AgentManager implements Disposable {
       throw new AgentError('agentStillRunning', { title: record.title });
     }
     assertTransition(record.status, 'running');
+    checkBudgetLeft(record.title, agentOverBudget(record) ?? planOverBudget(this.records.list(), record));
     const executable = await resolveProfile(this.deps.profiles(), record.profile, this.deps.resolver);
     const profile = executable.profile;
     this.records.put({

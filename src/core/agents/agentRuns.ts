@@ -5,19 +5,20 @@
  * tracker below it — it never calls back into the manager.
  */
 import type { AgentRecord } from '../agent';
-import type { Timers } from '../clis';
 import { inputPatch } from './inputState';
 import { type ResolvedProfile, checkPromptRoute } from './dispatchChecks';
 import type { AgentProcess, ManagerSettings } from '../ports';
-import { type ProfileOutput, expandArgs } from '../clis';
+import type { ProfileOutput, Timers } from '../clis';
 import type { AgentManagerDeps } from './managerDeps';
 import { SetupRun, WorktreePrep, setupRunId } from '../worktrees';
 import { AgentEnvs, writeEnvFile } from './agentEnvs';
 import { checkRunId } from './checkRuns';
 import { Run } from './run';
 import { quotaEnd } from './quotaPause';
+import { agentCost, budgetEnd } from './budgets';
+import { BudgetWatch } from './budgetWatch';
 import { RunningElsewhere } from './runningElsewhere';
-import { agentCommand } from './sandboxing';
+import { runCommand } from './sandboxing';
 import type { AgentRecords } from './agentRecords';
 import type { ChangeTracker } from './changeTracker';
 import { type Disposable, Emitter, EventFanIn, mapEvent } from '../../util/event';
@@ -62,6 +63,7 @@ export class AgentRuns implements Disposable {
   readonly onDidEnd = this.endEmitter.event;
   /** The worktreeEnv of each dispatch: reserved before its worktree exists, given to every run. */
   readonly envs: AgentEnvs;
+  private readonly budgets: BudgetWatch;
 
   constructor(
     private readonly deps: RunDeps,
@@ -71,6 +73,7 @@ export class AgentRuns implements Disposable {
     this.prep = new WorktreePrep(deps.fs, deps.worktreeSource, deps.logger);
     this.elsewhere = new RunningElsewhere(deps, records);
     this.envs = new AgentEnvs(deps.portProbe, records);
+    this.budgets = new BudgetWatch(records, deps.logger, (id) => this.current.get(id)?.run.stop());
   }
 
   isRunning(id: string): boolean {
@@ -158,7 +161,7 @@ export class AgentRuns implements Disposable {
     try {
       // The profile may have changed since the dispatch checked it (a follow-up, a reopened terminal).
       checkPromptRoute(profile, record.mode);
-      const command = agentCommand(this.deps.sandbox, record, executable, expandArgs(argTemplate, prompt));
+      const command = runCommand(this.deps.sandbox, this.records.list(), record, executable, argTemplate, prompt);
       process = runner.start({
         agentId: record.id,
         title: record.title,
@@ -178,11 +181,14 @@ export class AgentRuns implements Disposable {
       this.records.update(record.id, { status: 'failed', error, endedAt: this.deps.clock.now() });
       return;
     }
-    // A new run starts with no progress; the last run's answer is in the log.
+    // A new run starts with no progress; the last run's answer is in the log, its cost in spentUsd.
+    const spent = agentCost(record);
     this.records.update(record.id, {
       status: 'running',
       startedAt: this.deps.clock.now(),
       activity: undefined,
+      ...(spent > 0 ? { spentUsd: spent } : {}),
+      overBudget: undefined,
       ...(record.mode === 'terminal' ? { input: 'unknown', terminalPid: undefined } : {}),
     });
     this.deps.logger.info(
@@ -254,6 +260,7 @@ export class AgentRuns implements Disposable {
     run.onDidProgress((activity) => {
       this.records.update(id, { activity });
       this.tracker.poke(id);
+      this.budgets.check(id);
     });
     run.onDidFindTerminal((terminalPid) => {
       if (live()) {
@@ -275,14 +282,17 @@ export class AgentRuns implements Disposable {
       this.outputs.remove(id, runOutput);
       // An adopted terminal not found here whose process lives runs in another window: its record stays as is.
       if (live() && !(end.status === 'detached' && this.elsewhere.keep(this.records.get(id)))) {
+        const last = { ...this.records.get(id), ...(end.activity ? { activity: end.activity } : {}) };
         this.records.update(id, {
-          ...quotaEnd(this.records.get(id), end, endedAt),
+          ...quotaEnd(last, end, endedAt),
+          ...budgetEnd(last, end),
           exitCode: end.exitCode,
           signal: end.signal,
           errorReason: end.errorReason,
           endedAt,
           ...(end.activity ? { activity: end.activity } : {}),
         });
+        this.budgets.check(id); // its last cost may put its plan over budget
         this.endEmitter.fire(id);
       }
     });

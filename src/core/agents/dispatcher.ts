@@ -25,6 +25,7 @@ import { runArgs, sandboxFor } from './sandboxing';
 import type { AgentManagerDeps, DispatchOptions } from './managerDeps';
 import { joinPath } from '../../util/paths';
 import { providerOf } from '../clis';
+import { agentBudget, checkBudgetLeft, planOverBudget } from './budgets';
 
 export class Dispatcher {
   constructor(
@@ -48,6 +49,10 @@ export class Dispatcher {
     const mode = isolation === 'terminal' || options.inTerminal ? 'terminal' : profile.mode;
     checkPromptRoute(profile, mode);
     const sandbox = await sandboxFor(this.deps.sandbox, profile, options, isolation);
+    const title = options.title?.trim() || titleFromPrompt(prompt);
+    // A bad budget (0, negative, not a number) anywhere it is set, or a plan with nothing left: nothing is made.
+    const budgetUsd = agentBudget(options.budgetUsd, profile, settings.defaultBudgetUsd);
+    checkBudgetLeft(title, planOverBudget(this.records.list(), options));
     // On top of another agent's work (options.stackOn): see stacking.ts.
     const parent = options.stackOn !== undefined ? stackParent(this.records, options.stackOn) : undefined;
     if (parent && isolation !== 'worktree') {
@@ -61,7 +66,6 @@ export class Dispatcher {
     if (isolation === 'worktree') {
       checkWorktreeRoot(settings, repoRoot);
     }
-    const title = options.title?.trim() || titleFromPrompt(prompt);
     const provider = providerOf(profile);
     const id = this.deps.newId();
     const baseSha = parent ? await snapshotOf(this.deps.git, parent, id) : located.sha;
@@ -88,6 +92,7 @@ export class Dispatcher {
       ...(options.bestOf ? { bestOf: options.bestOf } : {}),
       worktreeEnv,
       ...(sandbox ? { sandbox } : {}),
+      ...(budgetUsd !== undefined ? { budgetUsd } : {}),
     };
     // Beyond parallelAgents.maxConcurrentAgents it waits, nothing created, at the base resolved now.
     if (!this.queue.admit(repoRoot, provider)) {

@@ -36,7 +36,9 @@ export interface DispatchOptions {
   readonly start?: DispatchStart;
   /** Stacked: starts from a snapshot of this agent's worktree (its id) instead; see stacking.ts. */
   readonly stackOn?: string;
-  /** Marks the agent as a task of a plan run. */
+  /** Its cost cap in US dollars, instead of its profile's or the setting's (core/agents/budgets.ts). */
+  readonly budgetUsd?: number;
+  /** Marks the agent as a task of a plan run (with the plan's budget, when it has one). */
   readonly plan?: AgentRecord['plan'];
   /** Marks the agent as a candidate of Dispatch Best of N (see bestOf.ts). */
   readonly bestOf?: AgentRecord['bestOf'];

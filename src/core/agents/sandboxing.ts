@@ -5,9 +5,10 @@
  * agent (`unsandboxed`). Auto-approve arguments apply only to an agent whose record says it is sandboxed.
  */
 import type { AgentRecord } from '../agent';
-import type { Profile } from '../clis';
+import { type Profile, expandArgs } from '../clis';
 import { AgentError } from '../errors';
 import type { Sandbox, SandboxCommand, SandboxPolicy } from '../sandbox';
+import { budgetArgs, runBudgetLeft } from './budgets';
 import type { ResolvedProfile } from './dispatchChecks';
 
 export async function sandboxFor(
@@ -63,4 +64,17 @@ export function agentCommand(
   }
   const request = { agentId: record.id, profile: record.profile, cwd: record.cwd, branch: record.branch };
   return sandbox.wrap({ ...request, policy: record.sandbox, ...plain });
+}
+
+/** One run's command: its budget's flags (budgets.ts), then its arguments; sandboxed when its record says so. */
+export function runCommand(
+  sandbox: Sandbox | undefined,
+  records: readonly AgentRecord[],
+  record: AgentRecord,
+  executable: ResolvedProfile,
+  argTemplate: readonly string[],
+  prompt: string,
+): SandboxCommand {
+  const budget = budgetArgs(executable.profile.command, argTemplate, runBudgetLeft(records, record));
+  return agentCommand(sandbox, record, executable, [...budget, ...expandArgs(argTemplate, prompt)]);
 }

@@ -70,6 +70,7 @@ export function activityOf(state: AgentEventsState): AgentActivity {
     ...(state.result !== undefined ? { result: state.result } : {}),
     ...(state.denials.length > 0 ? { denials: state.denials } : {}),
     ...(state.reportedError ? { reportedError: true as const } : {}),
+    ...(state.budgetReached ? { budgetReached: true as const } : {}),
   };
 }
 

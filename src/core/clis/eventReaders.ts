@@ -61,6 +61,8 @@ function claude(event: Json, run: RunState): void {
       denied.forEach((d) => run.deny(str(d.tool_name), obj(d.tool_input)));
     }
     run.reportedError = event.is_error === true;
+    // `--max-budget-usd` reached: the SDK's result subtype for it (is_error varies between versions).
+    run.budgetReached = event.subtype === 'error_max_budget_usd';
   }
 }
 

@@ -48,6 +48,8 @@ export interface Profile {
   /** Used instead of `args` / `continueArgs` when sandboxed: the CLI's auto-approve flags (autoApprove.ts). */
   readonly sandboxArgs?: readonly string[];
   readonly sandboxContinueArgs?: readonly string[];
+  /** Default cost cap (US dollars) of its agents (budgets.ts); kept as set, a bad value is refused at dispatch. */
+  readonly budgetUsd?: unknown;
 }
 
 /** The executable name that stands for the demo agent shipped with the extension. */
@@ -268,6 +270,7 @@ export function validateProfile(raw: unknown): Profile | string {
     ...(p.promptVia !== undefined ? { promptVia: p.promptVia as PromptVia } : {}),
     ...(typeof p.provider === 'string' ? { provider: p.provider.trim() } : {}),
     ...sandbox,
+    ...(p.budgetUsd !== undefined ? { budgetUsd: p.budgetUsd } : {}),
   };
 }
 

@@ -20,6 +20,8 @@ export interface AgentEventsState {
   readonly denials: readonly string[];
   /** The CLI's own final report says the run failed (claude's result `is_error`, copilot's exitCode). */
   readonly reportedError: boolean;
+  /** The CLI ended the run itself at the budget it was given (claude's `error_max_budget_usd`). */
+  readonly budgetReached?: boolean;
 }
 
 export const resultLimit = 4096;
@@ -63,6 +65,7 @@ export class RunState {
   answer = '';
   denials: string[] = [];
   reportedError = false;
+  budgetReached = false;
 
   /** `cwd` makes absolute paths in steps relative to the agent's folder. */
   constructor(private readonly cwd: string) {}
@@ -72,7 +75,8 @@ export class RunState {
     const progress = Object.fromEntries(
       Object.entries(this.progress).filter(([, v]) => v !== undefined),
     ) as AgentProgress;
-    return { progress, result, denials: [...this.denials], reportedError: this.reportedError };
+    const { reportedError, budgetReached } = this;
+    return { progress, result, denials: [...this.denials], reportedError, ...(budgetReached ? { budgetReached } : {}) };
   }
 
   /** What the state is made of, compared per line instead of serialising the state twice. */
@@ -88,6 +92,7 @@ export class RunState {
       this.answer,
       this.denials.join('\n'),
       this.reportedError,
+      this.budgetReached,
     ];
   }
 

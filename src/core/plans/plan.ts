@@ -108,8 +108,8 @@ function taskProblems(
 
 /** The order problems are listed in within the plan and within a task; unknown fields come first. */
 const fieldOrder = {
-  plan: ['title', 'base', 'maxParallel', '$schema', 'tasks'],
-  task: ['id', 'title', 'prompt', 'profile', 'isolation', 'bestOf', 'dependsOn'],
+  plan: ['title', 'base', 'maxParallel', 'budgetUsd', '$schema', 'tasks'],
+  task: ['id', 'title', 'prompt', 'profile', 'isolation', 'bestOf', 'budgetUsd', 'dependsOn'],
 };
 
 /** "tasks[2].dependsOn[1]" → [rank of tasks, 2, rank of dependsOn, 1]; a stable sort keeps ties in order. */
@@ -200,12 +200,14 @@ function toPlan(raw: Json): Plan {
       ...(t.dependsOn !== undefined ? { dependsOn: [...(t.dependsOn as string[])] } : {}),
       ...(t.isolation !== undefined ? { isolation: t.isolation as Isolation } : {}),
       ...(t.bestOf !== undefined ? { bestOf: t.bestOf as number } : {}),
+      ...(t.budgetUsd !== undefined ? { budgetUsd: t.budgetUsd as number } : {}),
     }),
   );
   return {
     title: raw.title as string,
     ...(raw.base !== undefined ? { base: raw.base as string } : {}),
     ...(raw.maxParallel !== undefined ? { maxParallel: raw.maxParallel as number } : {}),
+    ...(raw.budgetUsd !== undefined ? { budgetUsd: raw.budgetUsd as number } : {}),
     tasks,
   };
 }

@@ -20,6 +20,8 @@ export interface PlanProblemData {
   schemaNotString: Empty;
   /** `value`: the JSON value found. */
   maxParallelNotPositive: { readonly value: unknown };
+  /** A plan's or task's budgetUsd that is not a number above 0; `value`: the JSON value found. */
+  budgetNotPositive: { readonly value: unknown };
   tasksNotArray: Empty;
   tasksEmpty: Empty;
   taskNotObject: Empty;

@@ -16,6 +16,7 @@ import { integrateTask } from './planIntegration';
 import { landPlan, type LandPlanResult, removeIntegration } from './planLanding';
 import { parentDir } from '../../util/paths';
 import { agentEnd } from './planAgentEnd';
+import { taskMarks } from './planBudget';
 
 export type { LandPlanResult } from './planLanding';
 export type { PlanRunDeps } from './planRunDeps';
@@ -203,7 +204,7 @@ export class PlanRun implements TaskRunner {
       title: task.title,
       folder: this.repoRoot,
       base: from === 'base' ? this.baseSha : this.integrationBranch,
-      plan: { runId: this.id, taskId: task.id },
+      ...taskMarks(this.id, this.plan, task),
       // Its work must be merged into the integration branch, so even a terminal task gets a worktree.
       inTerminal: task.isolation === 'terminal',
     });

@@ -9,7 +9,14 @@ import { problemAt, type PlanProblem } from './planProblems';
 import validate, { type SchemaError } from './planSchema.generated';
 
 const facts = validate.facts;
-export const planFields = facts.planFields as readonly ['$schema', 'title', 'base', 'maxParallel', 'tasks'];
+export const planFields = facts.planFields as readonly [
+  '$schema',
+  'title',
+  'base',
+  'maxParallel',
+  'budgetUsd',
+  'tasks',
+];
 export const taskFields = facts.taskFields as readonly [
   'id',
   'title',
@@ -18,6 +25,7 @@ export const taskFields = facts.taskFields as readonly [
   'dependsOn',
   'bestOf',
   'isolation',
+  'budgetUsd',
 ];
 export const requiredPlanFields = facts.requiredPlanFields as readonly ['title', 'tasks'];
 export const requiredTaskFields = facts.requiredTaskFields as readonly ['id', 'title', 'prompt'];
@@ -98,6 +106,8 @@ function valueProblem(at: string, error: SchemaError, value: unknown): PlanProbl
       return problemAt(at, 'schemaNotString', {});
     case 'maxParallel':
       return problemAt(at, 'maxParallelNotPositive', { value });
+    case 'budgetUsd':
+      return problemAt(at, 'budgetNotPositive', { value });
     case 'tasks':
       return error.keyword === 'minItems' ? problemAt(at, 'tasksEmpty', {}) : problemAt(at, 'tasksNotArray', {});
     case 'isolation':

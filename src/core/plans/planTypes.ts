@@ -10,6 +10,8 @@ export interface PlanTask {
   readonly isolation?: Isolation;
   /** Best of N: this many candidates (2..10) run the task; one is picked (planBestOf.ts). */
   readonly bestOf?: number;
+  /** Cost cap in US dollars of the task's agent (core/agents/budgets.ts); default: its profile's or the setting. */
+  readonly budgetUsd?: number;
 }
 
 export interface Plan {
@@ -17,6 +19,8 @@ export interface Plan {
   /** Ref or sha the tasks without dependencies start from; default: HEAD at dispatch. */
   readonly base?: string;
   readonly maxParallel?: number;
+  /** Cost cap in US dollars of all the plan's agents together: reached, no task starts and running ones stop. */
+  readonly budgetUsd?: number;
   readonly tasks: readonly PlanTask[];
 }
 

@@ -16,6 +16,7 @@ import { runningClock } from './clock';
 import { portsRow } from './portsText';
 import { pausedLabel, pausedText, queuedText } from './quotaText';
 import { sandboxRow } from './sandboxText';
+import { budgetRow, overBudgetLabel, overBudgetText } from './budgetText';
 
 const statusIcons: Record<AgentStatus, [icon: string, color?: string]> = {
   queued: ['clock', 'charts.yellow'],
@@ -50,6 +51,8 @@ export function statusLabel(record: AgentRecord): string {
           : statusText(record.status);
     case 'paused':
       return pausedLabel(record);
+    case 'stopped':
+      return overBudgetLabel(record) ?? statusText(record.status);
     default:
       return statusText(record.status);
   }
@@ -233,6 +236,7 @@ export function agentTooltip(
     [vscode.l10n.t('Check'), checkRow(record.check)],
     [vscode.l10n.t('Ports'), portsRow(record)],
     [vscode.l10n.t('Sandbox'), sandboxRow(record)],
+    [vscode.l10n.t('Budget'), budgetRow(record)],
     ...activityRows(record.activity),
     ...extraRows,
   ];
@@ -244,9 +248,13 @@ export function agentTooltip(
   if (record.status === 'queued') {
     md.appendMarkdown(`\n\n$(clock) ${queuedText(record, queuePosition)}`);
   }
-  const paused = pausedText(record);
-  if (paused) {
-    md.appendMarkdown(`\n\n$(debug-pause) ${escape(paused)}`);
+  for (const [icon, text] of [
+    ['debug-pause', pausedText(record)],
+    ['debug-stop', overBudgetText(record)],
+  ]) {
+    if (text) {
+      md.appendMarkdown(`\n\n$(${icon}) ${escape(text)}`);
+    }
   }
   if (record.status === 'needs-permission') {
     md.appendMarkdown(
