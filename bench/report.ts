@@ -1,6 +1,7 @@
 // The table and the details `npm run bench` prints, read back from the sections' results.
 import { chattyRows, idleRows } from './chatty/rows';
 import { samplerRows } from './sampler';
+import { sandboxRows } from './sandbox';
 import type { Comparison } from './gitCosts';
 import { outputTargetRatio } from './outputView';
 import { registryRows } from './registry/rows';
@@ -209,6 +210,7 @@ export function rows(results: Record<string, unknown>): Row[] {
   out.push(...chattyRows(r.chatty));
   out.push(...idleRows(r.idle));
   out.push(...samplerRows(r.sampler as never));
+  out.push(...sandboxRows(r.sandbox as never));
   if (r.output) {
     const o = r.output;
     const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

@@ -110,6 +110,17 @@ describe('a sandboxed agent (bubblewrap)', function () {
     assert.match(log, /probe connect \S+: denied \(ECONNREFUSED\)/, 'no way around the proxy');
   });
 
+  it('sandbox true (no host allowed): no network at all, no bridge inside, while it still edits and commits', async () => {
+    profile = { ...profile, sandbox: { allowedHosts: [] } };
+    const { done, log } = await run(false);
+    assert.deepEqual(done.sandbox, { allowedHosts: [] });
+    assert.equal(git(done.worktreePath!, 'show', `${done.branch}:hello.txt`), 'hi from the sandbox');
+    assert.match(log, /probe read \S+id_ed25519: denied \(ENOENT\)/);
+    assert.match(log, new RegExp(`probe fetch http://127\\.0\\.0\\.1:${port}/: denied`));
+    assert.match(log, /probe connect \S+: denied \(ECONNREFUSED\)/);
+    assert.doesNotMatch(log, /refused GET/, 'no proxy answered: there is none');
+  });
+
   it('run unsandboxed on request: no auto-approve, and each probe succeeds (the checks above can fail)', async () => {
     const { done, log } = await run(true);
     assert.equal(done.sandbox, undefined);

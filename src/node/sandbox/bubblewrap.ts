@@ -78,7 +78,11 @@ export class BubblewrapSandbox implements Sandbox {
       hidden: hiddenPaths([home, os.homedir()], request.policy.hiddenPaths ?? []),
       setEnv: proxyEnv(proxyPort),
       unsetEnv: unsetVariables,
-      command: [runtime, sandboxScript, 'bridge', String(proxyPort), socketPath, '--', request.file, ...request.args],
+      // No host allowed: no network at all, so no bridge to the proxy (one process fewer to start).
+      command:
+        request.policy.allowedHosts.length === 0
+          ? [request.file, ...request.args]
+          : [runtime, sandboxScript, 'bridge', String(proxyPort), socketPath, '--', request.file, ...request.args],
     });
     const hosts = JSON.stringify(request.policy.allowedHosts);
     return {

@@ -33,9 +33,13 @@ const signalNumbers: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGI
 async function outer(socketPath: string, hostsJson: string, privateDir: string, command: string[]): Promise<void> {
   fs.mkdirSync(path.join(privateDir, 'tmp'), { recursive: true, mode: 0o700 });
   const hosts = JSON.parse(hostsJson) as string[];
-  const proxy = await startFilterProxy(socketPath, hosts, (line) => process.stderr.write(`${line}\n`));
+  // No host allowed: the agent has no network and no bridge inside; nothing to serve.
+  const proxy =
+    hosts.length === 0
+      ? undefined
+      : await startFilterProxy(socketPath, hosts, (line) => process.stderr.write(`${line}\n`));
   runChild(command, async () => {
-    await proxy.close();
+    await proxy?.close();
     fs.rmSync(privateDir, { recursive: true, force: true });
   });
 }
