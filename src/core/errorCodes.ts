@@ -242,6 +242,12 @@ export interface AgentErrorData {
   /** The agent deleted `path` (or it is gone from its folder): it has no lines to comment on. */
   reviewFileDeleted: Titled & { readonly path: string };
   reviewFileNotChanged: Titled & { readonly path: string };
+  /** Review with Agent on an agent whose folder is gone, or that kept no text file to comment on. */
+  nothingToReview: Titled;
+  /** Review with Agent while a reviewer already runs on that agent in this window. */
+  reviewStillRunning: Titled;
+  /** The reviewer's process could not be started. */
+  reviewerNotStarted: { readonly profile: string; readonly error: string };
   // commands, src/ui
   cancelled: Empty;
   untrustedDispatch: Empty;

@@ -8,7 +8,7 @@
  * A prompt without any command (plain prose, or empty) still changes something visible and
  * deterministic: the prompt is appended to AGENT_NOTES.md in the folder (created when missing).
  * A planning request (see core/planningRequest.ts planningPrompt) changes no file: it is answered with a plan
- * (see planner.ts), exit 0.
+ * (see planner.ts), exit 0. A review request (Review with Agent) is answered with findings (reviewer.ts).
  * With DEMO_AGENT_OUTPUT=parallel-agents-json in its environment (the demo profile sets it) it also
  * prints that format's JSON lines (core/clis/ownEvents.ts): a start line, then a result line whose
  * final message is its summary and the steps it ran (or its plan), so the extension shows them.
@@ -21,6 +21,7 @@ import { type KeepSide, resolveConflictBlocks } from './conflictMarkers';
 import { DemoStep, describeStep, isCommand, parsePrompt } from './language';
 import { planReply } from './planner';
 import { hitLimit, takeSession } from './rateLimit';
+import { isReviewRequest, reviewAnswer } from './reviewer';
 
 const notesFile = 'AGENT_NOTES.md';
 
@@ -61,6 +62,9 @@ function main(argv: readonly string[]): void {
     report('result', { result: reply });
     return;
   }
+  if (isReviewRequest(prompt) && !reviewThenRun(prompt)) {
+    return;
+  }
   const root = fs.realpathSync(process.cwd());
   // A follow-up without commands continues a task stopped on the limit here (rateLimit.ts).
   const session = takeSession(root);
@@ -83,6 +87,17 @@ function main(argv: readonly string[]): void {
       process.exitCode = 1;
     },
   );
+}
+
+/** Prints a review request's answer; true when its commands are still to run (reviewer.ts). */
+function reviewThenRun(prompt: string): boolean {
+  const hasCommands = parsePrompt(prompt).some(isCommand);
+  const answer = reviewAnswer(prompt, hasCommands);
+  process.stdout.write(answer.map((line) => `${line}\n`).join(''));
+  if (!hasCommands) {
+    report('result', { result: answer.join('\n') });
+  }
+  return hasCommands;
 }
 
 async function run(steps: readonly DemoStep[], prompt: string, state: RunState): Promise<number> {
