@@ -16,6 +16,7 @@ import { AgentEnvs, writeEnvFile } from './agentEnvs';
 import { checkRunId } from './checkRuns';
 import { Run } from './run';
 import { quotaEnd } from './quotaPause';
+import { runEnded, runStarted } from './runHistory';
 import { RunningElsewhere } from './runningElsewhere';
 import type { AgentRecords } from './agentRecords';
 import type { ChangeTracker } from './changeTracker';
@@ -178,9 +179,11 @@ export class AgentRuns implements Disposable {
       return;
     }
     // A new run starts with no progress; the last run's answer is in the log.
+    const startedAt = this.deps.clock.now();
     this.records.update(record.id, {
+      ...runStarted(this.records.get(record.id), profile.name, startedAt),
       status: 'running',
-      startedAt: this.deps.clock.now(),
+      startedAt,
       activity: undefined,
       ...(record.mode === 'terminal' ? { input: 'unknown', terminalPid: undefined } : {}),
     });
@@ -276,6 +279,7 @@ export class AgentRuns implements Disposable {
       if (live() && !(end.status === 'detached' && this.elsewhere.keep(this.records.get(id)))) {
         this.records.update(id, {
           ...quotaEnd(this.records.get(id), end, endedAt),
+          ...runEnded(this.records.get(id), endedAt),
           exitCode: end.exitCode,
           signal: end.signal,
           errorReason: end.errorReason,

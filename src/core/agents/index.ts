@@ -15,3 +15,4 @@ export { bestOfLimits, candidatesOf, checkBestOfCount } from './bestOf';
 export type { BestOfOptions } from './bestOf';
 export { resolveProfile } from './dispatchChecks';
 export type { ResolvedProfile } from './dispatchChecks';
+export { continuePrompt } from './runHistory';

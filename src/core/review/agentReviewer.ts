@@ -149,7 +149,8 @@ export class AgentReviewer {
 
   /** Each changed text file's diff; binary files are named in the prompt without one. */
   private async diffs(record: AgentRecord): Promise<FileDiff[]> {
-    const deps = { git: this.deps.git, files: { ...this.deps.files, write: () => Promise.resolve() } };
+    const files = this.deps.files;
+    const deps = { git: this.deps.git, files: { read: (p: string) => files.read(p), write: () => Promise.resolve() } };
     const out: FileDiff[] = [];
     for (const file of record.changedFiles.filter((f) => !f.binary)) {
       try {

@@ -1,0 +1,38 @@
+/**
+ * Who ran an agent's folder when: each run (the first, each follow-up, each Continue with Another
+ * Agent) appended with its profile and start, its end filled in when it ends. And the prompt that
+ * hands a finished agent's folder to another profile.
+ */
+import type { AgentRecord, AgentRun } from '../agent';
+
+/** At most this many runs are kept, the latest. */
+const keptRuns = 50;
+
+export function runStarted(record: AgentRecord, profile: string, at: number): { runs: readonly AgentRun[] } {
+  return { runs: [...(record.runs ?? []), { profile, startedAt: at }].slice(-keptRuns) };
+}
+
+/** The last run ended at `at`; nothing changes when it has ended already (an adopted run's second end). */
+export function runEnded(record: AgentRecord, at: number): { runs?: readonly AgentRun[] } {
+  const runs = record.runs ?? [];
+  const last = runs[runs.length - 1];
+  if (!last || last.endedAt !== undefined) {
+    return {};
+  }
+  return { runs: [...runs.slice(0, -1), { ...last, endedAt: at }] };
+}
+
+/**
+ * Continue with Another Agent: the original task, that the work so far is in the folder, and what
+ * the person adds. Its lines are the task's own, so the new CLI (the demo agent too) reads them as written.
+ */
+export function continuePrompt(record: AgentRecord, note?: string): string {
+  const extra = note?.trim();
+  return [
+    record.prompt,
+    '',
+    `Continue from the current state of the worktree: another agent (${record.profile}) began this task here; ` +
+      'its work so far is in the files. Finish the task.',
+    ...(extra ? ['', extra] : []),
+  ].join('\n');
+}
