@@ -96,7 +96,11 @@ export class AgentReviewer {
     }
     const binary = record.changedFiles.filter((f) => f.binary).map((f) => `Binary file ${f.path} (${f.kind})`);
     const diff = [...diffs.map(fileDiffText), ...binary].join('\n');
-    const prompt = reviewerPrompt({ task: [record.prompt, ...(record.followUps ?? [])].join('\n\n'), diff, ...options });
+    const prompt = reviewerPrompt({
+      task: [record.prompt, ...(record.followUps ?? [])].join('\n\n'),
+      diff,
+      ...options,
+    });
     const executable = await resolveProfile(this.deps.profiles(), options.profile, this.deps.resolver);
     const top = await this.deps.git.repoRoot(record.cwd);
     const ref = `refs/parallel-agents/review/${record.id}`;

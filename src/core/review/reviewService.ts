@@ -88,8 +88,8 @@ export class ReviewComments implements Disposable {
   }
 
   /**
-   * Adds a reviewer's comments at once, pending, written by the reviewer agent of profile `reviewer`: those on lines quote them; a
-   * general one quotes nothing. The caller placed them (placeFindings) on files the agent kept.
+   * Adds a reviewer agent's comments at once, pending, marked with its profile (`reviewer`): those on
+   * lines quote them, a general one quotes nothing. placeFindings put them on files the agent kept.
    */
   async addFromReviewer(agentId: string, placed: readonly PlacedFinding[], reviewer: string): Promise<ReviewComment[]> {
     const record = this.deps.manager.get(agentId);

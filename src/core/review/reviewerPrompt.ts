@@ -113,7 +113,13 @@ export function reviewerPrompt(request: ReviewRequest): string {
 
 /** A finding's place in the agent's changed files: its lines, or a general comment on `anchor`. */
 export type PlacedFinding =
-  | { readonly general: false; readonly path: string; readonly startLine: number; readonly endLine: number; readonly body: string }
+  | {
+      readonly general: false;
+      readonly path: string;
+      readonly startLine: number;
+      readonly endLine: number;
+      readonly body: string;
+    }
   | { readonly general: true; readonly path: string; readonly body: string };
 
 /**
@@ -130,7 +136,8 @@ export function placeFindings(findings: readonly Finding[], lineCounts: Readonly
     if (path !== undefined && count !== undefined && finding.endLine <= Math.max(count, 1)) {
       return { general: false, path, startLine: finding.startLine, endLine: finding.endLine, body: finding.text };
     }
-    const lines = finding.startLine === finding.endLine ? `${finding.startLine}` : `${finding.startLine}-${finding.endLine}`;
+    const lines =
+      finding.startLine === finding.endLine ? `${finding.startLine}` : `${finding.startLine}-${finding.endLine}`;
     return { general: true, path: path ?? first, body: `${finding.path}:${lines}: ${finding.text}` };
   });
 }
