@@ -110,6 +110,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
     outputs,
     review,
     reviewThreads,
+    reviewer,
     vscode.workspace.registerTextDocumentContentProvider(schemes.base, new BaseContentProvider(git)),
     accounts,
     vscode.workspace.registerTextDocumentContentProvider(schemes.account, accounts),

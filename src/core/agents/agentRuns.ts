@@ -16,7 +16,7 @@ import { AgentEnvs, writeEnvFile } from './agentEnvs';
 import { checkRunId } from './checkRuns';
 import { Run } from './run';
 import { quotaEnd } from './quotaPause';
-import { runEnded, runStarted } from './runHistory';
+import { reviewRunId, runEnded, runStarted } from './runHistory';
 import { RunningElsewhere } from './runningElsewhere';
 import type { AgentRecords } from './agentRecords';
 import type { ChangeTracker } from './changeTracker';
@@ -97,10 +97,10 @@ export class AgentRuns implements Disposable {
     await entry.ended;
   }
 
-  /** Drops what the runner keeps of a finished agent's runs: its own, its setup's and its check's. */
+  /** Drops what the runner keeps of a finished agent's runs: its own, its setup's, check's and reviewer's. */
   forget(id: string): void {
     const where = { cwd: this.records.get(id).cwd };
-    for (const runId of [id, setupRunId(id), checkRunId(id)]) {
+    for (const runId of [id, setupRunId(id), checkRunId(id), reviewRunId(id)]) {
       this.deps.headlessRunner.forget?.(runId, where);
     }
   }

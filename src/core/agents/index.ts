@@ -15,4 +15,4 @@ export { bestOfLimits, candidatesOf, checkBestOfCount } from './bestOf';
 export type { BestOfOptions } from './bestOf';
 export { resolveProfile } from './dispatchChecks';
 export type { ResolvedProfile } from './dispatchChecks';
-export { continuePrompt } from './runHistory';
+export { continuePrompt, reviewRunId } from './runHistory';

@@ -5,6 +5,11 @@
  */
 import type { AgentRecord, AgentRun } from '../agent';
 
+/** The supervisor runs a reviewer (Review with Agent) under its own id, apart from the agent's runs. */
+export function reviewRunId(agentId: string): string {
+  return `${agentId}.review`;
+}
+
 /** At most this many runs are kept, the latest. */
 const keptRuns = 50;
 

@@ -6,13 +6,14 @@
  */
 import type { AgentRecord } from '../agent';
 import { isActive } from '../agent';
-import { type AgentManager, resolveProfile } from '../agents';
+import { type AgentManager, resolveProfile, reviewRunId } from '../agents';
 import { expandArgs, type Profile } from '../clis';
 import { AgentError } from '../errors';
 import type { ChangeGit, LandingGit, RefGit, SnapshotGit } from '../git';
 import type { AgentRunner, ExecutableResolver, FileSystemPort, Logger, ManagerSettings } from '../ports';
 import { SetupRun } from '../worktrees';
 import { joinPath } from '../../util/paths';
+import type { Disposable } from '../../util/event';
 import { agentDiff, type FileBytes } from './hunkActions';
 import { readFindings } from './reviewFindings';
 import { type FileDiff, fileDiffText, placeFindings, reviewerPrompt } from './reviewerPrompt';
@@ -59,8 +60,10 @@ export interface ReviewOutcome {
   readonly logPath: string;
 }
 
-export class AgentReviewer {
+export class AgentReviewer implements Disposable {
   private readonly reviewing = new Set<string>();
+  /** Reviewer processes running now, by agent. */
+  private readonly runs = new Map<string, SetupRun>();
 
   constructor(private readonly deps: ReviewerDeps) {}
 
@@ -111,7 +114,7 @@ export class AgentReviewer {
     const run = SetupRun.launch(
       this.deps.runner,
       {
-        agentId: `${record.id}.review`,
+        agentId: reviewRunId(record.id),
         title: `${record.title} (review by ${profile.name})`,
         file: executable.file,
         args: [...executable.prefixArgs, ...expandArgs(profile.args, prompt)],
@@ -128,7 +131,8 @@ export class AgentReviewer {
       await this.deps.git.deleteRef(top, ref).catch(() => undefined);
       throw new AgentError('reviewerNotStarted', { profile: profile.name, error: run });
     }
-    const end = await run.ended;
+    this.runs.set(record.id, run);
+    const end = await run.ended.finally(() => this.runs.delete(record.id));
     const restored = await this.putBack(record, top, snapshot.sha, ref);
     const output = await this.deps.fs.readLogTail(logPath, run.logOffset ?? 0, outputBytes);
     const answer = readFindings(output);
@@ -149,6 +153,14 @@ export class AgentReviewer {
       restored,
       logPath,
     };
+  }
+
+  /** A reviewer still running is stopped: no window would check what it did to the folder. */
+  dispose(): void {
+    for (const run of this.runs.values()) {
+      void run.stop();
+    }
+    this.runs.clear();
   }
 
   /** Each changed text file's diff; binary files are named in the prompt without one. */
@@ -175,6 +187,12 @@ export class AgentReviewer {
    */
   private async putBack(record: AgentRecord, top: string, snapshot: string, ref: string): Promise<string[]> {
     const now = await this.deps.git.contentTree(record.cwd);
+    const current = this.deps.manager.get(record.id);
+    if (this.deps.manager.isRunning(record.id) || current.startedAt !== record.startedAt) {
+      // The agent itself ran meanwhile (a follow-up): its own edits are not the reviewer's to undo.
+      this.deps.logger.warn(`[Review] ${record.id}: the agent ran during the review; nothing put back (${ref} kept)`);
+      return [];
+    }
     const changed = await this.deps.git.changedBetween(top, snapshot, now);
     for (const path of changed) {
       await this.deps.git.restoreFile(top, snapshot, path);
