@@ -31,7 +31,18 @@ function restrict(paths, patterns, message, extraGroups = []) {
 
 // core/'s feature folders meet each other only through their index: from outside a folder, import
 // 'core/agents', never 'core/agents/agentRuns'.
-const coreFolders = ['agents', 'clis', 'landing', 'plans', 'reconcile', 'review', 'timeline', 'usage', 'worktrees'];
+const coreFolders = [
+  'agents',
+  'clis',
+  'landing',
+  'plans',
+  'reconcile',
+  'review',
+  'sandbox',
+  'timeline',
+  'usage',
+  'worktrees',
+];
 const internalsMessage = "Import a core feature folder through its index ('core/<folder>'), not its files.";
 const internals = (prefixOf) =>
   coreFolders.flatMap((folder) => {

@@ -11,7 +11,8 @@ set -euo pipefail
 
 NODE_VERSION=24.22.3
 CODE_SERVER_VERSION=4.139.1
-APT_PACKAGES=(chromium libkrb5-dev build-essential python3 git)
+# bubblewrap: sandboxed agents (test/sandbox/, run by npm test after this provisioning).
+APT_PACKAGES=(chromium libkrb5-dev build-essential python3 git bubblewrap)
 CHROMIUM=/usr/bin/chromium
 
 format=json

@@ -143,6 +143,20 @@ await stage('provision', async () => {
   return { note: 'ok' };
 });
 
+// Sandboxed agents under the real bubblewrap, which the provisioning above installs from Debian's
+// packages (scripts/provision-vscode.sh): after it, so that a fresh clone has it.
+// A real CLI (Claude Code) runs sandboxed there too: the CLIs provisioned for the clis stage.
+await stage('sandbox', async () => {
+  const clis = await provisionClis();
+  if (!clis) {
+    return { failed: 1, note: 'provisioning the CLIs failed' };
+  }
+  return mocha('sandbox', ['--no-config', '--ui', 'bdd', '--timeout', '60000', 'out/test/sandbox/**/*.test.js'], {
+    PA_REQUIRE_BWRAP: provisionJson ? '1' : '',
+    PA_CLIS_JSON: clis,
+  });
+});
+
 /** Runs a harness entry (runSuite.js, runVsix.js) and reads the {passed, failed} it writes. */
 async function harnessEntry(name, script, args = [], env = {}) {
   const summaryFile = join(scratch, `${name}.json`);

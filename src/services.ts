@@ -14,6 +14,7 @@ import { agentFolderWatcher } from './host/folderWatcher';
 import { MigratingStore } from './host/migratingStore';
 import { TerminalRunner } from './host/terminalRunner';
 import { PathExecutableResolver } from './node/executableResolver';
+import { BubblewrapSandbox } from './node/sandbox/bubblewrap';
 import { NodeFileSystem } from './node/fileSystem';
 import { NodePoolDisk } from './node/poolDisk';
 import { NodePoolGit } from './node/git/worktreePool';
@@ -123,6 +124,10 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     newId,
     processAlive: (pid) => pidAlive(pid),
     portProbe: tcpPortProbe,
+    sandbox: new BubblewrapSandbox({
+      sandboxScript: context.asAbsolutePath(path.join('dist', 'sandbox.js')),
+      runtime: process.execPath,
+    }),
   });
   // One lock per repository across windows: a landing waits (showing who holds it) for another's.
   const locks = new LandingLocks({ logger, onWait: showLandingWait });
@@ -135,6 +140,7 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
       clock,
       logger,
       locks,
+      discard: (id) => landing.discard(id),
       settings: () => ({
         ...managerSettings(),
         defaultProfile: config.defaultProfile(),

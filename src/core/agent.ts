@@ -1,5 +1,6 @@
 /** Plain data describing agents; shared by every layer and returned by the public API. */
 import type { AgentErrorReason } from './errors';
+import type { SandboxPolicy } from './sandbox';
 
 export type AgentStatus =
   | 'queued'
@@ -254,6 +255,8 @@ export interface AgentRecord {
     readonly ports: Readonly<Record<string, number>>;
     readonly vars: Readonly<Record<string, string>>;
   };
+  /** The sandbox policy it runs under (its profile's at dispatch); unset: unsandboxed. */
+  readonly sandbox?: SandboxPolicy;
 }
 
 export const activeStatuses: ReadonlySet<AgentStatus> = new Set([

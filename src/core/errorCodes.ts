@@ -5,6 +5,7 @@
  */
 import type { AgentStatus } from './agent';
 import type { TaskState } from './plans';
+import type { ReviewErrorData } from './reviewErrorCodes';
 
 /** The broad kind of a failure: what callers branch on (`AgentError.is(e, 'dirtyWorkspace')`). */
 export type AgentErrorReason =
@@ -42,7 +43,7 @@ type Empty = Record<string, never>;
 type Titled = { readonly title: string };
 
 /** Each specific failure and the data its message needs. */
-export interface AgentErrorData {
+export interface AgentErrorData extends ReviewErrorData {
   // git, run by src/node
   gitNotFound: { readonly binary: string };
   gitDiskFull: { readonly cwd: string };
@@ -150,6 +151,10 @@ export interface AgentErrorData {
   unknownProfile: { readonly name: string };
   executableMissing: { readonly command: string; readonly profile: string };
   executableNotOnPath: { readonly command: string; readonly profile: string };
+  /** A sandboxed profile where the sandbox cannot run: bubblewrap missing, or not Linux. Nothing was created. */
+  sandboxUnavailable: { readonly profile: string; readonly missing: 'bwrap' | 'platform'; readonly platform: string };
+  /** A sandboxed profile asked to run in the workspace itself: the sandbox needs the agent's own worktree. */
+  sandboxNeedsWorktree: { readonly profile: string };
   emptyTask: Empty;
   /** Dispatch Best of N with a count outside bestOfLimits (core/agents/bestOf.ts): nothing was created. */
   bestOfCount: { readonly count: number; readonly min: number; readonly max: number };
@@ -168,6 +173,11 @@ export interface AgentErrorData {
   noSuchTask: { readonly taskId: string };
   taskNotRetryable: { readonly taskId: string; readonly state: TaskState };
   taskNotSkippable: { readonly taskId: string; readonly state: TaskState };
+  taskNotPicking: { readonly taskId: string; readonly state: TaskState };
+  /** Pick on a plan's Best of N: the agent is not a candidate of the task that succeeded. */
+  notTaskCandidate: Titled & { readonly taskId: string };
+  /** A task's reason: the check still failed after its merge into the plan's integration branch and the follow-ups. */
+  planCheckFailed: { readonly taskId: string; readonly command: string; readonly exit: string; readonly fixes: number };
   noSuchPlanRun: { readonly runId: string };
   planStillRunning: Titled & { readonly tasks: readonly string[] };
   /** Another open window drives the run: only it starts or retries its tasks. */
@@ -230,24 +240,6 @@ export interface AgentErrorData {
   taskWaitingFor: { readonly tasks: readonly string[] };
   taskBlockedBy: { readonly tasks: readonly string[] };
   taskConflicted: Empty;
-  // accepting and reverting an agent's lines, src/core/review
-  /** `path` holds a NUL byte or is not UTF-8: it has no lines to take one by one. */
-  binaryHunks: { readonly path: string };
-  noChangeSelected: { readonly path: string };
-  /** `lines` ("12" or "12–14", 1-based) are the workspace file's lines that are no longer the base's. */
-  hunkNoLongerApplies: { readonly path: string; readonly lines: string };
-  // review comments, src/core/review
-  emptyReview: Titled;
-  emptyComment: Empty;
-  /** The agent deleted `path` (or it is gone from its folder): it has no lines to comment on. */
-  reviewFileDeleted: Titled & { readonly path: string };
-  reviewFileNotChanged: Titled & { readonly path: string };
-  /** Review with Agent on an agent whose folder is gone, or that kept no text file to comment on. */
-  nothingToReview: Titled;
-  /** Review with Agent while a reviewer already runs on that agent in this window. */
-  reviewStillRunning: Titled;
-  /** The reviewer's process could not be started. */
-  reviewerNotStarted: { readonly profile: string; readonly error: string };
   // commands, src/ui
   cancelled: Empty;
   untrustedDispatch: Empty;

@@ -19,9 +19,9 @@ import { type OwnEvent, ownEventLine, ownOutput } from '../core/clis';
 import { delay } from '../util/async';
 import { type KeepSide, resolveConflictBlocks } from './conflictMarkers';
 import { DemoStep, describeStep, isCommand, parsePrompt } from './language';
-import { planReply } from './planner';
 import { hitLimit, takeSession } from './rateLimit';
-import { isReviewRequest, reviewAnswer } from './reviewer';
+import { commitAll, probe, probesEnabled } from './probes';
+import { answerRequest } from './reviewer';
 
 const notesFile = 'AGENT_NOTES.md';
 
@@ -48,7 +48,13 @@ function report(type: 'start' | 'result', event?: OwnEvent): void {
   }
 }
 
-function main(argv: readonly string[]): void {
+function main(args: readonly string[]): void {
+  // A sandboxed run asks nothing of anyone; the flag only makes that visible (the sandboxed demo profile passes it).
+  const autoApprove = args[0] === '--auto-approve';
+  const argv = autoApprove ? args.slice(1) : args;
+  if (autoApprove) {
+    say('auto-approve: on (sandboxed)');
+  }
   if (argv.length !== 1) {
     process.stderr.write(`[demo] usage: demoAgent <prompt> (exactly one argument, got ${argv.length})\n`);
     process.exitCode = 2;
@@ -56,13 +62,7 @@ function main(argv: readonly string[]): void {
   }
   const prompt = argv[0];
   report('start');
-  const reply = planReply(prompt);
-  if (reply !== undefined) {
-    process.stdout.write(reply);
-    report('result', { result: reply });
-    return;
-  }
-  if (isReviewRequest(prompt) && !reviewThenRun(prompt)) {
+  if (answerRequest(prompt, (text) => process.stdout.write(text), report)) {
     return;
   }
   const root = fs.realpathSync(process.cwd());
@@ -87,17 +87,6 @@ function main(argv: readonly string[]): void {
       process.exitCode = 1;
     },
   );
-}
-
-/** Prints a review request's answer; true when its commands are still to run (reviewer.ts). */
-function reviewThenRun(prompt: string): boolean {
-  const hasCommands = parsePrompt(prompt).some(isCommand);
-  const answer = reviewAnswer(prompt, hasCommands);
-  process.stdout.write(answer.map((line) => `${line}\n`).join(''));
-  if (!hasCommands) {
-    report('result', { result: answer.join('\n') });
-  }
-  return hasCommands;
 }
 
 async function run(steps: readonly DemoStep[], prompt: string, state: RunState): Promise<number> {
@@ -184,6 +173,15 @@ async function execute(step: DemoStep, state: RunState): Promise<void> {
       return;
     case 'resolve':
       resolveIn(state, step.path, step.keep, step.line);
+      return;
+    case 'probe':
+      say(
+        `probe ${step.probe} ${step.target}: ${probesEnabled() ? await probe(step.probe, step.target) : 'skipped'}`,
+        state,
+      );
+      return;
+    case 'commit':
+      say(`committed ${commitAll(state.root, step.message)}`, state);
       return;
     case 'ignored':
       return;

@@ -18,6 +18,8 @@
  *                               <reset> (e.g. `resets in 2s`), exit 1 and keep the rest of the task;
  *                               a later run there without commands (a follow-up) runs that rest
  *                               (rateLimit.ts)
+ *   commit: <message>           `git add -A` and `git commit` in the folder; fails when git does
+ *   probe write|read|fetch|connect <target>   a sandbox check (probes.ts): reports allowed or denied
  * Paths are relative to the agent's folder, contain no whitespace, and may not leave it (no absolute
  * paths, no `..` escape, nothing inside `.git`). In <text>, `\n` is a newline, `\t` a tab, `\\` a
  * backslash. Lines are trimmed and blank ones skipped; any other line is prose and becomes an
@@ -28,6 +30,9 @@
  * that quotes a file (Ask Agent to Resolve Conflicts) runs none of its lines.
  */
 import type { KeepSide } from './conflictMarkers';
+
+/** What a `probe` line tries (probes.ts): a sandbox check, outside the folder, run only when enabled. */
+export type ProbeKind = 'write' | 'read' | 'fetch' | 'connect';
 
 interface StepBase {
   /** 1-based line of the prompt the step came from. */
@@ -47,6 +52,8 @@ export type DemoStep = StepBase &
     | { readonly kind: 'print'; readonly text: string }
     | { readonly kind: 'resolve'; readonly path: string; readonly keep: KeepSide }
     | { readonly kind: 'ratelimit'; readonly resets: string }
+    | { readonly kind: 'probe'; readonly probe: ProbeKind; readonly target: string }
+    | { readonly kind: 'commit'; readonly message: string }
     | { readonly kind: 'ignored'; readonly text: string; readonly note: string }
     | { readonly kind: 'error'; readonly text: string; readonly message: string }
   );
@@ -100,6 +107,11 @@ const grammar: ReadonlyArray<readonly [RegExp, Parser]> = [
   [/^exit\s+(-?\d+)$/, (m, line, text) => parseExit(m[1], line, text)],
   [/^print(?:\s(.*))?$/, (m, line) => ({ kind: 'print', text: unescapeText(m[1] ?? ''), line })],
   [/^ratelimit(?:\s*:\s*(.*))?$/, (m, line) => ({ kind: 'ratelimit', resets: (m[1] ?? '').trim(), line })],
+  [
+    /^probe\s+(write|read|fetch|connect)\s+(\S+)$/,
+    (m, line) => ({ kind: 'probe', probe: m[1] as ProbeKind, target: m[2], line }),
+  ],
+  [/^commit\s*:\s?(.+)$/, (m, line) => ({ kind: 'commit', message: m[1], line })],
   [
     /^resolve\s+([^\s:]+)\s*:\s*keep\s+(ours|theirs|both)$/,
     (m, line, text) => withPath(m[1], line, text, (path) => ({ kind: 'resolve', path, keep: m[2] as KeepSide, line })),
@@ -204,6 +216,10 @@ export function describeStep(step: DemoStep): string {
       return 'print';
     case 'ratelimit':
       return 'ratelimit';
+    case 'probe':
+      return `probe ${step.probe} ${step.target}`;
+    case 'commit':
+      return `commit: ${truncate(step.message, 60)}`;
     case 'ignored':
       return `ignored line ${step.line}: ${truncate(step.text, 60)}`;
     case 'error':

@@ -4,9 +4,12 @@
  * finding asking to replace it: `FINDING <path>:<line>: replace <path>: TODO => DONE`, a command
  * the demo agent itself carries out once the review is sent back to the author. The request's other
  * commands (the person's focus, outside the fences) run as usual, so `print FINDING …` lines shape
- * the answer. No finding and no command: the answer is `NO FINDINGS`. Pure: no file system.
+ * the answer. No finding and no command: the answer is `NO FINDINGS`. No file system here.
  */
+import type { OwnEvent } from '../core/clis';
 import { findingKeyword, noFindingsLine, reviewRequestLine } from '../core/review';
+import { isCommand, parsePrompt } from './language';
+import { planReply } from './planner';
 
 /** Whether `prompt` is a review request. */
 export function isReviewRequest(prompt: string): boolean {
@@ -53,4 +56,40 @@ export function todoFindings(prompt: string): string[] {
 export function reviewAnswer(prompt: string, hasCommands: boolean): string[] {
   const findings = todoFindings(prompt);
   return findings.length > 0 || hasCommands ? findings : [noFindingsLine];
+}
+
+/**
+ * Writes a review request's answer (and, when the request has no command, its result event);
+ * true when its commands are still to run.
+ */
+export function answerReview(
+  prompt: string,
+  write: (text: string) => void,
+  report: (type: 'result', event: OwnEvent) => void,
+): boolean {
+  const hasCommands = parsePrompt(prompt).some(isCommand);
+  const answer = reviewAnswer(prompt, hasCommands);
+  write(answer.map((line) => `${line}\n`).join(''));
+  if (!hasCommands) {
+    report('result', { result: answer.join('\n') });
+  }
+  return hasCommands;
+}
+
+/**
+ * A planning request (planner.ts) or a review request whose answer is all there is to do: answered,
+ * and true. Anything else (a review request with commands too): false, its commands still to run.
+ */
+export function answerRequest(
+  prompt: string,
+  write: (text: string) => void,
+  report: (type: 'result', event: OwnEvent) => void,
+): boolean {
+  const reply = planReply(prompt);
+  if (reply !== undefined) {
+    write(reply);
+    report('result', { result: reply });
+    return true;
+  }
+  return isReviewRequest(prompt) && !answerReview(prompt, write, report);
 }

@@ -87,6 +87,8 @@ export function errorActions(e: AgentError): ErrorAction[] {
     case 'executableNotOnPath':
     case 'unknownProfile':
     case 'stdinPromptInTerminal':
+    case 'sandboxUnavailable':
+    case 'sandboxNeedsWorktree':
       return [openSetting('parallelAgents.profiles')];
   }
   if (e.reason === 'dirtyWorkspace' || e.reason === 'mergeConflicts') {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentManager } from '../core/agents';
-import type { PlanService } from '../core/plans';
+import { type PlanService, taskCandidates } from '../core/plans';
+import { commands } from '../constants';
 import type { TaskState } from '../core/plans';
 import { joinPath } from '../util/paths';
 
@@ -30,6 +31,9 @@ export class PlanNotifications implements vscode.Disposable {
       if (state === 'conflicted' && this.seen.get(key) !== 'conflicted') {
         void this.conflicted(runId, taskId);
       }
+      if (state === 'picking' && this.seen.get(key) !== 'picking') {
+        this.picking(runId, taskId);
+      }
       this.seen.set(key, state);
     }
     if (run.scheduler.finished && !this.finished.has(runId)) {
@@ -46,6 +50,27 @@ export class PlanNotifications implements vscode.Disposable {
           }
         });
     }
+  }
+
+  /** A Best of N task waits for the user: Compare opens its candidates side by side, where Pick is. */
+  private picking(runId: string, taskId: string): void {
+    const run = this.plans.get(runId);
+    const compare = vscode.l10n.t('Compare Candidates');
+    const first = taskCandidates(this.manager.list(), runId, taskId).find((r) => r.status === 'succeeded');
+    void vscode.window
+      .showInformationMessage(
+        vscode.l10n.t(
+          'Task "{0}" of plan "{1}" waits for a pick: the tasks that depend on it start once you Pick one of its candidates.',
+          taskId,
+          run.plan.title,
+        ),
+        compare,
+      )
+      .then((choice) => {
+        if (choice === compare && first) {
+          void vscode.commands.executeCommand(commands.compareCandidates, first.id);
+        }
+      });
   }
 
   private async conflicted(runId: string, taskId: string): Promise<void> {

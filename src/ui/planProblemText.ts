@@ -51,6 +51,8 @@ const texts: Table = {
       ? l10n.t('{0}: unknown profile "{1}" (known profiles: {2})', l, d.profile, d.known.join(', '))
       : l10n.t('{0}: unknown profile "{1}" (no profiles are known)', l, d.profile),
   badIsolation: (l, d) => l10n.t('{0}: isolation must be "worktree" or "terminal", not {1}', l, json(d.value)),
+  badBestOf: (l, d) =>
+    l10n.t('{0}: bestOf must be a whole number from {1} to {2}, not {3}', l, d.min, d.max, json(d.value)),
   dependsOnNotArray: (l) => l10n.t('{0}: dependsOn must be an array of task ids', l),
   dependencyNotText: (l, d) => l10n.t('{0}: dependsOn[{1}] must be a task id (a non-empty string)', l, d.index),
   dependencyBadId: (l, d) =>

@@ -1,13 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AgentLanding } from '../../src/core/landing/agentLanding';
+import type { AgentLanding } from '../../src/core/landing/agentLanding';
 import type { AgentManager } from '../../src/core/agents/agentManager';
 import type { MergeStrategy } from '../../src/core/git';
 import { assertUntouched, recordWorkspace } from '../harness/untouched';
-import { git, ManagerFixture } from './managerFixture';
-
-const quiet = { info() {}, warn() {}, error() {} };
+import { eachWithLanding, git, type ManagerFixture } from './managerFixture';
 
 /** Every file under dir (except .git) with its bytes and mode: "byte-identical" made checkable. */
 function listing(dir: string): Record<string, string> {
@@ -36,18 +34,9 @@ describe('AgentLanding: commit, merge, conflicts, discard and restore with real 
   let manager: AgentManager;
   let landing: AgentLanding;
 
-  beforeEach(() => {
-    fx = new ManagerFixture();
-    manager = fx.manager();
-    landing = new AgentLanding(manager, fx.git, quiet);
-  });
+  eachWithLanding((setUp) => ({ fx, manager, landing } = setUp));
 
-  afterEach(() => fx.dispose());
-
-  async function run(prompt: string, title: string) {
-    const record = await manager.dispatch({ prompt, profile: 'demo', folder: fx.repo, title });
-    return fx.finished(manager, record.id);
-  }
+  const run = (prompt: string, title: string) => fx.ran(manager, prompt, title);
 
   for (const strategy of ['merge', 'squash', 'rebase'] as MergeStrategy[]) {
     it(`merges with the ${strategy} strategy after committing the agent's work`, async () => {

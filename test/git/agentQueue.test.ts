@@ -6,12 +6,9 @@ import * as path from 'node:path';
 import type { AgentRecord } from '../../src/core/agent';
 import type { AgentManager, AgentManagerDeps } from '../../src/core/agents/agentManager';
 import { AgentLanding } from '../../src/core/landing/agentLanding';
-import { registryDirSync } from '../../src/node/registry/location';
-import type { RegistryStore } from '../../src/node/registry/registryStore';
-import { SupervisedRunner } from '../../src/node/supervisedRunner';
 import { waitFor } from '../harness/waitFor';
-import { openRegistryStore } from './registryFixture';
-import { git, ManagerFixture, supervisorScript } from './managerFixture';
+import { git, ManagerFixture } from './managerFixture';
+import { windowManager } from './twoWindows';
 
 describe('the dispatch queue (maxConcurrentAgents) with real git and real agents', function () {
   this.timeout(90_000);
@@ -155,7 +152,10 @@ describe('the dispatch queue (maxConcurrentAgents) with real git and real agents
     const manager = makeManager();
     const records = await Promise.all(['One', 'Two', 'Three', 'Four'].map((t) => dispatch(manager, 'sleep 30', t)));
     assert.deepEqual(records.map((r) => r.status).sort(), ['queued', 'queued', 'running', 'running']);
-    const queued = records.filter((r) => r.status === 'queued').sort((x, y) => x.createdAt - y.createdAt);
+    // Oldest first, ties by id: the queue's own order (queueOrder.ts), which every window agrees on.
+    const queued = records
+      .filter((r) => r.status === 'queued')
+      .sort((x, y) => x.createdAt - y.createdAt || (x.id < y.id ? -1 : 1));
     assert.deepEqual(
       queued.map((r) => manager.queuePosition(r.id)),
       [1, 2],
@@ -167,7 +167,7 @@ describe('the dispatch queue (maxConcurrentAgents) with real git and real agents
 describe('the dispatch queue shared by two windows on one repository (registry, real agents)', function () {
   this.timeout(90_000);
   let fx: ManagerFixture;
-  const stores: RegistryStore<AgentRecord>[] = [];
+  const stores: { dispose(): void }[] = [];
 
   beforeEach(() => {
     fx = new ManagerFixture();
@@ -180,26 +180,10 @@ describe('the dispatch queue shared by two windows on one repository (registry, 
 
   /** A window: its own store, runner and manager on the repository's registry; `lines` gets its log. */
   const window = (name: string, lines: string[]): AgentManager => {
-    const store = openRegistryStore(registryDirSync(fx.repo) as string);
-    stores.push(store);
-    let n = 0;
     const log = (line: string) => void lines.push(line);
-    return fx.manager({
-      store,
+    return windowManager(fx, name, stores, {
+      settings: { maxConcurrentAgents: 1 },
       logger: { info: log, warn: log, error: log },
-      headlessRunner: new SupervisedRunner({
-        supervisorScript,
-        runtime: process.execPath,
-        stateDir: path.join(fx.tmp, `${name}-storage`),
-        stateDirFor: (cwd) => {
-          const own = registryDirSync(cwd);
-          return own && path.join(own, 'runs');
-        },
-        graceMs: 1000,
-        pollMs: 100,
-      }),
-      settings: () => ({ branchPrefix: 'agents', logDir: path.join(fx.tmp, `${name}-logs`), maxConcurrentAgents: 1 }),
-      newId: () => `${name}${Date.now().toString(36)}${n++}`,
     });
   };
 

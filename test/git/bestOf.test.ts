@@ -5,11 +5,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentManager } from '../../src/core/agents/agentManager';
 import { AgentError } from '../../src/core/errors';
-import { AgentLanding } from '../../src/core/landing/agentLanding';
+import type { AgentLanding } from '../../src/core/landing/agentLanding';
 import { discardOtherCandidates, groupOf, pickCandidate } from '../../src/core/landing/bestOfPick';
-import { git, ManagerFixture } from './managerFixture';
-
-const quiet = { info() {}, warn() {}, error() {} };
+import { eachWithLanding, git, type ManagerFixture } from './managerFixture';
 
 describe('Best of N: dispatch, Pick and bad input with real git', function () {
   this.timeout(90000);
@@ -17,13 +15,7 @@ describe('Best of N: dispatch, Pick and bad input with real git', function () {
   let manager: AgentManager;
   let landing: AgentLanding;
 
-  beforeEach(() => {
-    fx = new ManagerFixture();
-    manager = fx.manager();
-    landing = new AgentLanding(manager, fx.git, quiet);
-  });
-
-  afterEach(() => fx.dispose());
+  eachWithLanding((setUp) => ({ fx, manager, landing } = setUp));
 
   const worktrees = () =>
     git(fx.repo, 'worktree', 'list', '--porcelain')

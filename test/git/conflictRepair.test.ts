@@ -7,14 +7,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentManager } from '../../src/core/agents/agentManager';
 import { AgentError } from '../../src/core/errors';
-import { AgentLanding } from '../../src/core/landing/agentLanding';
+import type { AgentLanding } from '../../src/core/landing/agentLanding';
 import { forecastRepo } from '../../src/core/landing/conflictForecast';
 import { ConflictRepair, recordForecast } from '../../src/core/landing/conflictRepair';
 import { liveBranchAgents } from '../../src/core/landing/mergeOrder';
 import { assertRestored, assertUntouched, recordWorkspace } from '../harness/untouched';
-import { git, ManagerFixture } from './managerFixture';
-
-const quiet = { info() {}, warn() {}, error() {} };
+import { eachWithLanding, git, type ManagerFixture } from './managerFixture';
 
 describe('Ask Agent to Resolve Conflicts: real git, real demo agents writing the same line', function () {
   this.timeout(60000);
@@ -23,14 +21,10 @@ describe('Ask Agent to Resolve Conflicts: real git, real demo agents writing the
   let landing: AgentLanding;
   let repair: ConflictRepair;
 
-  beforeEach(() => {
-    fx = new ManagerFixture();
-    manager = fx.manager();
-    landing = new AgentLanding(manager, fx.git, quiet);
+  eachWithLanding((setUp) => {
+    ({ fx, manager, landing } = setUp);
     repair = new ConflictRepair(manager, fx.git);
   });
-
-  afterEach(() => fx.dispose());
 
   async function committed(prompt: string, title: string) {
     const record = await manager.dispatch({ prompt, profile: 'demo', folder: fx.repo, title });

@@ -6,13 +6,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentManager } from '../../src/core/agents/agentManager';
 import { AgentError, type AgentErrorCode } from '../../src/core/errors';
-import { AgentLanding } from '../../src/core/landing';
+import type { AgentLanding } from '../../src/core/landing';
 import { forgetMissing } from '../../src/core/reconcile/missingRepairs';
 import { NodeFileSystem } from '../../src/node/fileSystem';
 import { englishMessage } from '../../src/ui/errorText';
-import { git, ManagerFixture } from './managerFixture';
-
-const quiet = { info() {}, warn() {}, error() {} };
+import { eachWithLanding, git, type ManagerFixture, quiet } from './managerFixture';
 
 describe('Dispatch Agent on Branch (real git, real demo agent)', function () {
   this.timeout(60000);
@@ -20,13 +18,7 @@ describe('Dispatch Agent on Branch (real git, real demo agent)', function () {
   let manager: AgentManager;
   let landing: AgentLanding;
 
-  beforeEach(() => {
-    fx = new ManagerFixture();
-    manager = fx.manager();
-    landing = new AgentLanding(manager, fx.git, quiet);
-  });
-
-  afterEach(() => fx.dispose());
+  eachWithLanding((setUp) => ({ fx, manager, landing } = setUp));
 
   /** A branch `name` one commit ahead of main (adding `file`), not checked out anywhere. */
   function makeBranch(name: string, file: string): string {

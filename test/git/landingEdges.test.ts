@@ -3,15 +3,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AgentLanding } from '../../src/core/landing/agentLanding';
+import type { AgentLanding } from '../../src/core/landing/agentLanding';
 import type { AgentManager } from '../../src/core/agents/agentManager';
 import { AgentError, type AgentErrorReason } from '../../src/core/errors';
 import { englishMessage } from '../../src/ui/errorText';
 import { assertUntouched, recordWorkspace } from '../harness/untouched';
 import { waitFor } from '../harness/waitFor';
-import { git, ManagerFixture } from './managerFixture';
-
-const quiet = { info() {}, warn() {}, error() {} };
+import { eachWithLanding, git, type ManagerFixture } from './managerFixture';
 
 async function rejection(promise: Promise<unknown>, reason: AgentErrorReason): Promise<AgentError> {
   const error = await promise.then(
@@ -30,18 +28,9 @@ describe('AgentLanding edge cases a user can reach', function () {
   let manager: AgentManager;
   let landing: AgentLanding;
 
-  beforeEach(() => {
-    fx = new ManagerFixture();
-    manager = fx.manager();
-    landing = new AgentLanding(manager, fx.git, quiet);
-  });
+  eachWithLanding((setUp) => ({ fx, manager, landing } = setUp));
 
-  afterEach(() => fx.dispose());
-
-  async function finished(prompt: string, title: string) {
-    const record = await manager.dispatch({ prompt, profile: 'demo', folder: fx.repo, title });
-    return fx.finished(manager, record.id);
-  }
+  const finished = (prompt: string, title: string) => fx.ran(manager, prompt, title);
 
   it('Merge refuses a running agent; Discard stops it first and saves its work; Restore brings it back stopped', async () => {
     const record = await manager.dispatch({

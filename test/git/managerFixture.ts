@@ -7,7 +7,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentRecord } from '../../src/core/agent';
 import { AgentManager, type AgentManagerDeps } from '../../src/core/agents/agentManager';
-import type { FolderWatcher, StateStore } from '../../src/core/ports';
+import { AgentLanding } from '../../src/core/landing/agentLanding';
+import type { FolderWatcher, Logger, StateStore } from '../../src/core/ports';
 import { builtinProfiles } from '../../src/core/clis/profiles';
 import { PathExecutableResolver } from '../../src/node/executableResolver';
 import { NodeFileSystem } from '../../src/node/fileSystem';
@@ -41,6 +42,8 @@ export class MemoryStore implements StateStore {
     this.records = JSON.parse(JSON.stringify(records));
   }
 }
+
+export const quiet: Logger = { info() {}, warn() {}, error() {} };
 
 const quietWatcher: FolderWatcher = { watch: () => ({ dispose() {} }) };
 
@@ -114,6 +117,12 @@ export class ManagerFixture {
     throw new Error(`agent ${id} did not finish`);
   }
 
+  /** Dispatches `prompt` to the demo agent on the repository and returns its record once its run has ended. */
+  async ran(manager: AgentManager, prompt: string, title: string): Promise<AgentRecord> {
+    const record = await manager.dispatch({ prompt, profile: 'demo', folder: this.repo, title });
+    return this.finished(manager, record.id);
+  }
+
   async dispose(): Promise<void> {
     for (const m of this.managers) {
       for (const r of m.list()) {
@@ -125,4 +134,25 @@ export class ManagerFixture {
     }
     fs.rmSync(this.tmp, { recursive: true, force: true });
   }
+}
+
+/** A fresh repository with one manager and the AgentLanding on it. */
+export interface LandingSetUp {
+  readonly fx: ManagerFixture;
+  readonly manager: AgentManager;
+  readonly landing: AgentLanding;
+}
+
+/**
+ * For each test of the calling describe(): a LandingSetUp made before it and handed to `use`,
+ * disposed of after it.
+ */
+export function eachWithLanding(use: (setUp: LandingSetUp) => void): void {
+  let fx: ManagerFixture | undefined;
+  beforeEach(() => {
+    fx = new ManagerFixture();
+    const manager = fx.manager();
+    use({ fx, manager, landing: new AgentLanding(manager, fx.git, quiet) });
+  });
+  afterEach(() => fx?.dispose());
 }

@@ -8,18 +8,17 @@ import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentManager } from '../../src/core/agents/agentManager';
-import type { AgentRecord } from '../../src/core/agent';
 import { AgentError } from '../../src/core/errors';
 import { PlanService } from '../../src/core/plans/planService';
 import type { Plan, PlanRunRecord, WindowId } from '../../src/core/plans/planTypes';
 import { registryDirSync } from '../../src/node/registry/location';
 import { openRegistryStore } from './registryFixture';
-import { SupervisedRunner } from '../../src/node/supervisedRunner';
 import { NodeWindowPresence, processWindow } from '../../src/node/windowPresence';
 import { englishMessage } from '../../src/ui/errorText';
 import { waitFor as poll } from '../harness/waitFor';
-import { git, ManagerFixture, supervisorScript } from './managerFixture';
+import { git, ManagerFixture } from './managerFixture';
 import { planRunDeps } from './planRunFixture';
+import { windowManager } from './twoWindows';
 import { ended, longLivedProcess } from './windowProcesses';
 
 const waitFor = <T>(what: string, probe: () => T | undefined | false | null, timeoutMs = 30_000) =>
@@ -52,8 +51,8 @@ describe('plan runs in two windows on one repository (real git, real agents, rea
 
   const registry = () => registryDirSync(fx.repo) as string;
 
-  function store<T extends { readonly id: string; readonly repoRoot: string }>(kind: 'agents' | 'plans') {
-    const s = openRegistryStore<T>(registry(), { kind });
+  function plansStore() {
+    const s = openRegistryStore<PlanRunRecord>(registry(), { kind: 'plans' });
     disposables.push(s);
     return s;
   }
@@ -61,31 +60,11 @@ describe('plan runs in two windows on one repository (real git, real agents, rea
   /** A window: its stores, runner, manager and plan service on the repository's registry. */
   const window = (name: string, self?: WindowId): Win => {
     let n = 0;
-    const manager = fx.manager({
-      store: store<AgentRecord>('agents'),
-      headlessRunner: new SupervisedRunner({
-        supervisorScript,
-        runtime: process.execPath,
-        stateDir: path.join(fx.tmp, `${name}-storage`),
-        stateDirFor: (cwd) => {
-          const own = registryDirSync(cwd);
-          return own && path.join(own, 'runs');
-        },
-        graceMs: 1000,
-        pollMs: 100,
-      }),
-      settings: () => ({ branchPrefix: 'agents', logDir: path.join(fx.tmp, `${name}-logs`) }),
-      newId: () => `${name}${Date.now().toString(36)}${n++}`,
-    });
+    const manager = windowManager(fx, name, disposables);
     const presence = new NodeWindowPresence(self);
-    const plans = new PlanService(
-      planRunDeps(fx, manager, 2),
-      store<PlanRunRecord>('plans'),
-      () => `${name}run${n++}`,
-      {
-        presence,
-      },
-    );
+    const plans = new PlanService(planRunDeps(fx, manager, 2), plansStore(), () => `${name}run${n++}`, {
+      presence,
+    });
     disposables.push(presence, plans);
     manager.resume();
     return { manager, plans, presence };

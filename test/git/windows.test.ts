@@ -4,18 +4,15 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { AgentManager } from '../../src/core/agents/agentManager';
-import type { AgentRecord } from '../../src/core/agent';
 import { registryDirSync } from '../../src/node/registry/location';
-import type { RegistryStore } from '../../src/node/registry/registryStore';
-import { openRegistryStore } from './registryFixture';
-import { SupervisedRunner } from '../../src/node/supervisedRunner';
 import { waitFor } from '../harness/waitFor';
-import { ManagerFixture, supervisorScript } from './managerFixture';
+import { ManagerFixture } from './managerFixture';
+import { windowManager } from './twoWindows';
 
 describe('two windows on one repository share its registry (real git, real agents)', function () {
   this.timeout(90_000);
   let fx: ManagerFixture;
-  const stores: RegistryStore<AgentRecord>[] = [];
+  const stores: { dispose(): void }[] = [];
 
   beforeEach(() => {
     fx = new ManagerFixture();
@@ -26,36 +23,16 @@ describe('two windows on one repository share its registry (real git, real agent
     await fx.dispose();
   });
 
-  /** A window: its own store, runner and manager, on the repository's registry. */
-  const window = (name: string): AgentManager => {
-    const registry = registryDirSync(fx.repo) as string;
-    const store = openRegistryStore(registry);
-    stores.push(store);
-    let n = 0;
-    return fx.manager({
-      store,
-      headlessRunner: new SupervisedRunner({
-        supervisorScript,
-        runtime: process.execPath,
-        stateDir: path.join(fx.tmp, `${name}-storage`),
-        stateDirFor: (cwd) => {
-          const own = registryDirSync(cwd);
-          return own && path.join(own, 'runs');
-        },
-        graceMs: 1000,
-        pollMs: 100,
-      }),
-      settings: () => ({
-        branchPrefix: 'agents',
-        logDir: path.join(fx.tmp, `${name}-logs`),
+  /** A window: its own store, runner and manager, on the repository's registry (logs there too). */
+  const window = (name: string): AgentManager =>
+    windowManager(fx, name, stores, {
+      settings: {
         logDirOf: (root) => {
           const own = registryDirSync(root);
           return own && path.join(own, 'logs');
         },
-      }),
-      newId: () => `${name}${Date.now().toString(36)}${n++}`,
+      },
     });
-  };
 
   it('a dispatch in A shows in B; B follows its run and stops it; A sees it stopped; a third window sees all', async () => {
     const a = window('a');

@@ -63,4 +63,17 @@ describe('The dispatch queue (parallelAgents.maxConcurrentAgents) in a real VS C
     assert.equal(agent(waiting).startedAt, undefined);
     assert.doesNotMatch(git('branch', '--list'), /cancel-me/);
   });
+  it('an agent that hits its usage limit shows paused: quota with the reset on its row, then resumes by itself and succeeds', async () => {
+    await config().update('maxConcurrentAgents', undefined, vscode.ConfigurationTarget.Global);
+    const id = await dispatch('create first.txt: 1\nratelimit: resets in 3s\ncreate second.txt: 2\n', 'Limited one');
+    const row = await waitFor('the paused row', () =>
+      api.viewSnapshot().find((r) => r.label === 'Limited one' && /paused: quota/.test(r.description)),
+    );
+    assert.match(row.description, /paused: quota \(resets /);
+    assert.equal(agent(id).status, 'paused');
+    assert.ok(agent(id).quota?.resetGiven, 'the reset time the message gave');
+    await waitFor('the resumed agent to succeed', () => agent(id).status === 'succeeded', 60000);
+    const worktree = agent(id).worktreePath!;
+    assert.equal(git('-C', worktree, 'status', '--porcelain').includes('second.txt'), true, 'the rest of the task ran');
+  });
 });

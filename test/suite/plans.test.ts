@@ -126,6 +126,53 @@ describe('Plans in a real VS Code', function () {
     assert.equal(git('show', 'agents/plan-colliding-tasks:same.txt'), 'left');
   });
 
+  it('a bestOf 2 task waits for a pick in the view, its candidates under it; Pick Candidate merges one and the plan goes on', async () => {
+    const plan = {
+      title: 'Two tries',
+      tasks: [
+        { id: 'try', title: 'Try', prompt: 'create tried.txt: tried', bestOf: 2 },
+        {
+          id: 'next',
+          title: 'Next',
+          prompt: 'replace tried.txt: tried => tried\ncreate next.txt: next',
+          dependsOn: ['try'],
+        },
+      ],
+    };
+    const runId = await vscode.commands.executeCommand<string>('parallelAgents.dispatchPlan', { plan });
+    const row = await waitFor(
+      'the task waiting for a pick',
+      () => {
+        const r = api.viewSnapshot().find((x) => x.label === 'Two tries');
+        return r?.children.find((c) => c.label === 'Try' && c.description.includes('waiting for a pick')) && r;
+      },
+      90000,
+    );
+    const task = row.children.find((c) => c.label === 'Try')!;
+    assert.match(task.description, /best of 2/);
+    assert.deepEqual(
+      task.children.map((c) => c.label),
+      ['Try (1/2)', 'Try (2/2)'],
+      'the candidates are listed under their task',
+    );
+    assert.match(row.children.find((c) => c.label === 'Next')!.description, /waiting/);
+    assert.equal(tasksOf(runId).filter((a) => a.plan?.taskId === 'next').length, 0, 'no agent for the dependent yet');
+    const [other, picked] = tasksOf(runId).filter((a) => a.plan?.taskId === 'try');
+    await vscode.commands.executeCommand('parallelAgents.pickCandidate', { id: picked.id, confirm: false });
+    await waitFor(
+      'the dependent merged after the pick',
+      () => tasksOf(runId).find((a) => a.plan?.taskId === 'next')?.status === 'merged',
+      60000,
+    );
+    assert.equal(api.agents().find((a) => a.id === picked.id)?.status, 'merged');
+    await waitFor(
+      'the other candidate discarded',
+      () => api.agents().find((a) => a.id === other.id)?.status === 'discarded',
+    );
+    const files = git('ls-tree', '-r', '--name-only', 'agents/plan-two-tries').split('\n');
+    assert.ok(files.includes('tried.txt') && files.includes('next.txt'), files.join(', '));
+  });
+
   it('reports validation errors with task ids on the plan file and runs nothing', async () => {
     const file = path.join(workspace(), 'broken.agents.json');
     fs.writeFileSync(

@@ -225,17 +225,35 @@ describe('plan', () => {
       ]);
     });
 
+    it('bestOf is a whole number from 2 to 10; a bad one names its task', () => {
+      const ok = valid(plan([task('a', { bestOf: 2 }), task('b', { bestOf: 10, dependsOn: ['a'] })]));
+      assert.deepEqual(
+        ok.tasks.map((t) => t.bestOf),
+        [2, 10],
+      );
+      assert.equal(valid(plan([task('a')])).tasks[0].bestOf, undefined);
+      for (const value of [0, 1, 11, 50, 2.5, '3', null]) {
+        assert.deepEqual(problems(plan([task('a'), task('pick', { bestOf: value })])), [
+          {
+            taskId: 'pick',
+            field: 'tasks[1].bestOf',
+            message: `task "pick": bestOf must be a whole number from 2 to 10, not ${JSON.stringify(value)}`,
+          },
+        ]);
+      }
+    });
+
     it('unknown task fields are problems', () => {
       assert.deepEqual(problems(plan([task('a', { priority: 1 })])), [
         {
           taskId: 'a',
           field: 'tasks[0].priority',
           message:
-            'task "a": unknown field "priority" (known fields: id, title, prompt, profile, dependsOn, isolation)',
+            'task "a": unknown field "priority" (known fields: id, title, prompt, profile, dependsOn, bestOf, isolation)',
         },
       ]);
       assert.deepEqual(messages(plan([{ title: 'x', prompt: 'y', name: 'n' }])), [
-        'tasks[0]: unknown field "name" (known fields: id, title, prompt, profile, dependsOn, isolation)',
+        'tasks[0]: unknown field "name" (known fields: id, title, prompt, profile, dependsOn, bestOf, isolation)',
         'tasks[0]: id is missing',
       ]);
     });
@@ -568,6 +586,7 @@ interface Schema {
   minItems?: number;
   minimum?: number;
   pattern?: string;
+  maximum?: number;
   uniqueItems?: boolean;
   description?: string;
   defaultSnippets?: Array<{ body: unknown }>;
@@ -592,7 +611,7 @@ function conforms(value: unknown, s: Schema, root: Schema): boolean {
     return value.length >= (s.minLength ?? 0) && (s.pattern === undefined || new RegExp(s.pattern).test(value));
   }
   if (typeof value === 'number') {
-    return value >= (s.minimum ?? -Infinity);
+    return value >= (s.minimum ?? -Infinity) && value <= (s.maximum ?? Infinity);
   }
   if (Array.isArray(value)) {
     const unique = !s.uniqueItems || new Set(value.map((v) => JSON.stringify(v))).size === value.length;

@@ -32,6 +32,7 @@ const samples: { readonly [C in PlanProblemCode]: PlanProblemData[C] } = {
   duplicateTaskId: { first: 0 },
   unknownProfile: { profile: 'gpt', known: ['demo'] },
   badIsolation: { value: 'docker' },
+  badBestOf: { value: 50, min: 2, max: 10 },
   dependsOnNotArray: {},
   dependencyNotText: { index: 1 },
   dependencyBadId: { index: 0, value: 'a b' },

@@ -168,7 +168,8 @@ describe('profiles', () => {
     });
 
     it('invalid entries are reported with their index and do not replace anything', () => {
-      const { profiles, problems } = mergeProfiles([{ name: 'demo' }, 42]);
+      // (A built-in's name without any command is a partial override: test/unit/sandbox.test.ts.)
+      const { profiles, problems } = mergeProfiles([{ name: 'demo', command: ' ' }, 42]);
       assert.equal(problems.length, 2);
       assert.match(problems[0], /^parallelAgents\.profiles\[0\]: /);
       assert.match(problems[1], /^parallelAgents\.profiles\[1\]: /);

@@ -11,6 +11,8 @@ import type { CheckVerdict } from './checks';
 import { checkPrompt, resolveProfile } from './dispatchChecks';
 import { Dispatcher } from './dispatcher';
 import { rebaseOnParent } from './stacking';
+import { runArgs } from './sandboxing';
+import { lastRunCleared } from './runHistory';
 import { type BestOfOptions, dispatchBestOf } from './bestOf';
 import { AgentQueue } from './agentQueue';
 import { QuotaResumer } from './quotaResumer';
@@ -33,7 +35,7 @@ export class AgentManager implements Disposable {
   private readonly runs: AgentRuns;
   private readonly tracker: ChangeTracker;
   private readonly marks: ReviewMarks;
-  private readonly checks: CheckRuns;
+  readonly checks: CheckRuns;
   private readonly dispatcher: Dispatcher;
   private readonly queue: AgentQueue;
   private readonly resumer: QuotaResumer;
@@ -99,7 +101,7 @@ export class AgentManager implements Disposable {
     return this.records.get(id);
   }
 
-  /** Checks, makes the worktree and starts (Dispatcher); beyond the cap it is returned `queued` (AgentQueue). */
+  /** Dispatches (see Dispatcher); beyond parallelAgents.maxConcurrentAgents it is returned `queued` (AgentQueue). */
   dispatch(options: DispatchOptions): Promise<AgentRecord> {
     return this.dispatcher.dispatch(options);
   }
@@ -110,8 +112,8 @@ export class AgentManager implements Disposable {
   }
 
   /**
-   * A new prompt for a finished agent: a new run in the same folder, with the profile's continueArgs.
-   * With another `profile` (Continue with Another Agent): that profile's args, and it is the agent's from then on.
+   * A new prompt for a finished agent: a new run in the same folder, with the profile's continueArgs; with
+   * another `profile` (Continue with Another Agent), its first-run args, and it is the agent's from then on.
    */
   async followUp(id: string, prompt: string, profile?: string): Promise<void> {
     const record = this.get(id);
@@ -127,13 +129,9 @@ export class AgentManager implements Disposable {
       ...record,
       ...(handOver ? { profile: next.name, provider: providerOf(next) } : {}),
       followUps: [...(record.followUps ?? []), prompt],
-      exitCode: undefined,
-      signal: undefined,
-      error: undefined,
-      errorReason: undefined,
-      endedAt: undefined,
+      ...lastRunCleared,
     });
-    const args = handOver ? next.args : (next.continueArgs ?? next.args);
+    const args = runArgs(next, record, handOver ? 'first' : 'continue');
     const banner = handOver ? `\n──── continued by ${next.name}: ${prompt}` : `\n──── follow-up: ${prompt}`;
     this.runs.launch(this.get(id), executable, args, prompt, banner);
   }
@@ -149,7 +147,8 @@ export class AgentManager implements Disposable {
     }
     const executable = await resolveProfile(this.deps.profiles(), record.profile, this.deps.resolver);
     this.records.put({ ...record, exitCode: undefined, signal: undefined, error: undefined, endedAt: undefined });
-    this.runs.launch(this.get(id), executable, executable.profile.args, record.prompt, '\n──── reopened in a terminal');
+    const args = runArgs(executable.profile, record, 'first');
+    this.runs.launch(this.get(id), executable, args, record.prompt, '\n──── reopened in a terminal');
   }
 
   /** Ends the agent's run; a queued agent is cancelled (nothing of it was created), a paused one no longer resumes. */

@@ -18,6 +18,7 @@ import { Run } from './run';
 import { quotaEnd } from './quotaPause';
 import { reviewRunId, runEnded, runStarted } from './runHistory';
 import { RunningElsewhere } from './runningElsewhere';
+import { agentCommand } from './sandboxing';
 import type { AgentRecords } from './agentRecords';
 import type { ChangeTracker } from './changeTracker';
 import { type Disposable, Emitter, EventFanIn, mapEvent } from '../../util/event';
@@ -35,6 +36,7 @@ export type RunDeps = Pick<
   | 'profiles'
   | 'processAlive'
   | 'portProbe'
+  | 'sandbox'
 > & {
   /** Paces progress reports; tests pass a fake clock. */
   readonly timers?: Timers;
@@ -157,13 +159,12 @@ export class AgentRuns implements Disposable {
     try {
       // The profile may have changed since the dispatch checked it (a follow-up, a reopened terminal).
       checkPromptRoute(profile, record.mode);
+      const command = agentCommand(this.deps.sandbox, record, executable, expandArgs(argTemplate, prompt));
       process = runner.start({
         agentId: record.id,
         title: record.title,
-        file: executable.file,
-        args: [...executable.prefixArgs, ...expandArgs(argTemplate, prompt)],
+        ...command,
         cwd: record.cwd,
-        env: { ...executable.env, ...profile.env, ...record.worktreeEnv?.vars },
         logPath: record.logPath ?? '',
         banner,
         ...(profile.promptVia === 'stdin' ? { stdin: prompt } : {}),

@@ -13,6 +13,7 @@ import type { AgentRecords } from './agentRecords';
 import { type CheckVerdict, checkCommandFor, checkVerdict, endedCheck, fixOutputBytes, fixPrompt } from './checks';
 import type { AgentManagerDeps } from './managerDeps';
 import type { Disposable } from '../../util/event';
+import { type FolderCheck, runFolderCheck } from './folderCheck';
 
 export type CheckDeps = Pick<
   AgentManagerDeps,
@@ -168,6 +169,21 @@ export class CheckRuns implements Disposable {
     }
     const tree = await this.deps.git.contentTree(record.cwd).catch(() => undefined);
     return checkVerdict(record.check, tree);
+  }
+
+  /**
+   * Runs agent `id`'s check command (its profile's, else the setting's) to its end in another
+   * folder, `cwd`, logged to `<log dir>/<name>.check.log`; undefined when no check command is set.
+   */
+  async inFolder(id: string, cwd: string, name: string): Promise<FolderCheck | undefined> {
+    const record = this.records.get(id);
+    const argv = this.commandFor(record);
+    if (!argv) {
+      return undefined;
+    }
+    const settings = this.deps.settings();
+    const logPath = joinPath(settings.logDirOf?.(record.repoRoot) ?? settings.logDir, `${name}.check.log`);
+    return runFolderCheck(this.deps, { runId: `${name}.check`, title: `${record.title} (check)`, cwd, argv, logPath });
   }
 
   /** The follow-up that asks the agent to fix its failing check: the command and the end of its output. */

@@ -64,18 +64,21 @@ export function checkVerdict(check: AgentCheck | undefined, tree: string | undef
  * The follow-up Fix Failing Check sends: the command, how it ended, and the end of its output
  * (`output`, cut to its last `fixOutputBytes` bytes at a line start when it can be).
  */
-export function fixPrompt(check: AgentCheck, output: string): string {
-  const how =
-    check.signal !== undefined
-      ? `was ended by ${check.signal}`
-      : `failed with exit code ${check.exitCode ?? 'unknown'}`;
+export function fixPrompt(check: AgentCheck, output: string, where = 'in this folder'): string {
   const tail = lastBytes(output.trimEnd(), fixOutputBytes);
   return [
-    `The check command \`${commandText(check.command)}\` ${how} in this folder.`,
+    `The check command \`${commandText(check.command)}\` ${checkEnd(check)} ${where}.`,
     'Fix the code so that the check passes. The end of its output:',
     '',
     tail === '' ? '(no output)' : tail,
   ].join('\n');
+}
+
+/** How a failed check ended, e.g. "failed with exit code 1" or "was ended by SIGTERM". */
+export function checkEnd(check: Pick<AgentCheck, 'signal' | 'exitCode'>): string {
+  return check.signal !== undefined
+    ? `was ended by ${check.signal}`
+    : `failed with exit code ${check.exitCode ?? 'unknown'}`;
 }
 
 function lastBytes(text: string, max: number): string {

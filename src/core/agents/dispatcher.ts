@@ -21,6 +21,7 @@ import type { WorktreeNames } from '../worktrees';
 import { locateStart, makeWorktree } from './dispatchStart';
 import { snapshotOf, stackParent } from './stacking';
 import { AgentError } from '../errors';
+import { runArgs, sandboxFor } from './sandboxing';
 import type { AgentManagerDeps, DispatchOptions } from './managerDeps';
 import { joinPath } from '../../util/paths';
 import { providerOf } from '../clis';
@@ -46,6 +47,7 @@ export class Dispatcher {
     const isolation = options.isolation ?? 'worktree';
     const mode = isolation === 'terminal' || options.inTerminal ? 'terminal' : profile.mode;
     checkPromptRoute(profile, mode);
+    const sandbox = await sandboxFor(this.deps.sandbox, profile, options, isolation);
     // On top of another agent's work (options.stackOn): see stacking.ts.
     const parent = options.stackOn !== undefined ? stackParent(this.records, options.stackOn) : undefined;
     if (parent && isolation !== 'worktree') {
@@ -85,6 +87,7 @@ export class Dispatcher {
       plan: options.plan,
       ...(options.bestOf ? { bestOf: options.bestOf } : {}),
       worktreeEnv,
+      ...(sandbox ? { sandbox } : {}),
     };
     // Beyond parallelAgents.maxConcurrentAgents it waits, nothing created, at the base resolved now.
     if (!this.queue.admit(repoRoot, provider)) {
@@ -99,6 +102,9 @@ export class Dispatcher {
     try {
       const executable = await resolveProfile(this.deps.profiles(), record.profile, this.deps.resolver);
       checkPromptRoute(executable.profile, record.mode);
+      // Its base was resolved when it was queued and may be gone since (reset, then pruned): say that
+      // (unknownCommit) rather than that the worktree could not be added.
+      await this.deps.git.resolveCommit(record.repoRoot, record.baseSha);
       await this.begin(record, executable);
     } catch (e) {
       if (this.records.has(record.id) && this.records.get(record.id).status === 'preparing') {
@@ -158,7 +164,7 @@ export class Dispatcher {
     } finally {
       reserved?.release();
     }
-    const start = () => this.runs.launch(this.records.get(id), executable, profile.args, prompt);
+    const start = () => this.runs.launch(this.records.get(id), executable, runArgs(profile, record, 'first'), prompt);
     if (record.worktreePath && !warm) {
       await this.runs.prepareThenStart(record, settings, start);
     } else {

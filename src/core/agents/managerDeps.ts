@@ -13,6 +13,7 @@ import type {
 } from '../ports';
 import type { ChangeGit, RefGit, RemoteGit, SnapshotGit, StackGit, WorktreeGit, WorktreeSetupGit } from '../git';
 import type { Profile } from '../clis';
+import type { Sandbox } from '../sandbox';
 import type { WorktreePool } from '../worktrees';
 
 /** Where Dispatch Agent on Branch starts an agent: an existing local branch, or a pull request of a remote. */
@@ -41,6 +42,8 @@ export interface DispatchOptions {
   readonly bestOf?: AgentRecord['bestOf'];
   /** Runs the agent in an integrated terminal whatever its profile's mode (a plan task's `isolation: "terminal"`). */
   readonly inTerminal?: boolean;
+  /** Runs this one agent of a sandboxed profile unsandboxed, with its prompts (its own args, no auto-approve). */
+  readonly unsandboxed?: boolean;
 }
 
 export interface AgentManagerDeps {
@@ -72,4 +75,6 @@ export interface AgentManagerDeps {
   readonly pool?: Pick<WorktreePool, 'take'>;
   /** Tells which ports of `parallelAgents.portRange` are in use; without it only the agents' records count. */
   readonly portProbe?: PortProbe;
+  /** Runs the agents of sandboxed profiles; without it such a profile cannot be dispatched. */
+  readonly sandbox?: Sandbox;
 }

@@ -10,6 +10,15 @@ export function reviewRunId(agentId: string): string {
   return `${agentId}.review`;
 }
 
+/** What a new run of a finished agent clears of the last one's end. */
+export const lastRunCleared = {
+  exitCode: undefined,
+  signal: undefined,
+  error: undefined,
+  errorReason: undefined,
+  endedAt: undefined,
+} as const;
+
 /** At most this many runs are kept, the latest. */
 const keptRuns = 50;
 

@@ -1,4 +1,6 @@
 import { AgentError } from '../errors';
+import type { SandboxPolicy } from '../sandbox';
+import { sandboxFields, withAutoApprove } from './autoApprove';
 import { ownOutput } from './ownEvents';
 
 export type ProfileMode = 'headless' | 'terminal';
@@ -41,6 +43,11 @@ export interface Profile {
   readonly promptVia?: PromptVia;
   /** The provider whose limits it shares (parallelAgents.providerLimits); default from its command (providers.ts). */
   readonly provider?: string;
+  /** Runs the agent sandboxed (node/sandbox): its writes, reads and network limited by this policy. */
+  readonly sandbox?: SandboxPolicy;
+  /** Used instead of `args` / `continueArgs` when sandboxed: the CLI's auto-approve flags (autoApprove.ts). */
+  readonly sandboxArgs?: readonly string[];
+  readonly sandboxContinueArgs?: readonly string[];
 }
 
 /** The executable name that stands for the demo agent shipped with the extension. */
@@ -80,7 +87,8 @@ const copilotHeadless = [
   'json',
 ];
 
-export const builtinProfiles: readonly Profile[] = [
+// Each preset's sandboxed arguments (auto-approve flags) are in autoApprove.ts.
+const presets: readonly Profile[] = [
   {
     name: 'demo',
     command: demoCommand,
@@ -167,6 +175,7 @@ export const builtinProfiles: readonly Profile[] = [
     description: 'GitHub Copilot CLI (all tools allowed; JSON lines output)',
   },
 ];
+export const builtinProfiles: readonly Profile[] = presets.map(withAutoApprove);
 
 /**
  * Replaces `${prompt}` in each argument. An argument that is exactly the placeholder becomes the
@@ -181,7 +190,10 @@ export function mergeProfiles(user: readonly unknown[]): { profiles: Profile[]; 
   const byName = new Map<string, Profile>(builtinProfiles.map((p) => [p.name, p]));
   const problems: string[] = [];
   user.forEach((raw, index) => {
-    const checked = validateProfile(raw);
+    // An entry naming a built-in without a command changes only what it sets ({"name": "claude", "sandbox": …}).
+    const builtin = builtinProfiles.find((p) => p.name === (raw as Profile | null)?.name);
+    const inherits = builtin !== undefined && typeof raw === 'object' && raw !== null && !('command' in raw);
+    const checked = validateProfile(inherits ? { ...builtin, ...raw } : raw);
     if (typeof checked === 'string') {
       problems.push(`parallelAgents.profiles[${index}]: ${checked}`);
     } else {
@@ -235,6 +247,10 @@ export function validateProfile(raw: unknown): Profile | string {
   if (p.provider !== undefined && (typeof p.provider !== 'string' || p.provider.trim() === '')) {
     return `profile "${p.name}": "provider" must be a non-empty string`;
   }
+  const sandbox = sandboxFields(p);
+  if (typeof sandbox === 'string') {
+    return `profile "${p.name}": ${sandbox}`;
+  }
   const promptProblem = checkPromptVia(p.promptVia, mode, [args as string[], (continueArgs ?? []) as string[]]);
   if (promptProblem !== undefined) {
     return `profile "${p.name}": ${promptProblem}`;
@@ -251,6 +267,7 @@ export function validateProfile(raw: unknown): Profile | string {
     ...(checkCommand !== undefined ? { checkCommand: checkCommand as string[] } : {}),
     ...(p.promptVia !== undefined ? { promptVia: p.promptVia as PromptVia } : {}),
     ...(typeof p.provider === 'string' ? { provider: p.provider.trim() } : {}),
+    ...sandbox,
   };
 }
 

@@ -31,3 +31,5 @@ export {
 export type { PullRequestRequest, PullRequestRoute, RouteInputs, WebRepository } from './pullRequests';
 export { discardOtherCandidates, groupOf, pickCandidate } from './bestOfPick';
 export type { PickResult } from './bestOfPick';
+export { candidateHasFolder, candidatePairs, diffPartners } from './bestOfDiff';
+export type { CandidatePair, CandidateSide } from './bestOfDiff';

@@ -5,6 +5,7 @@
  */
 export { parsePlan } from './plan';
 export { problemAt } from './planProblems';
+export { taskCandidates } from './planBestOf';
 export type { PlanRun } from './planRun';
 export { PlanService, type PlanServiceOptions } from './planService';
 export type { Plan, PlanRunRecord, PlanTask, TaskState, WindowId } from './planTypes';

@@ -109,7 +109,7 @@ function taskProblems(
 /** The order problems are listed in within the plan and within a task; unknown fields come first. */
 const fieldOrder = {
   plan: ['title', 'base', 'maxParallel', '$schema', 'tasks'],
-  task: ['id', 'title', 'prompt', 'profile', 'isolation', 'dependsOn'],
+  task: ['id', 'title', 'prompt', 'profile', 'isolation', 'bestOf', 'dependsOn'],
 };
 
 /** "tasks[2].dependsOn[1]" → [rank of tasks, 2, rank of dependsOn, 1]; a stable sort keeps ties in order. */
@@ -199,6 +199,7 @@ function toPlan(raw: Json): Plan {
       ...(t.profile !== undefined ? { profile: t.profile as string } : {}),
       ...(t.dependsOn !== undefined ? { dependsOn: [...(t.dependsOn as string[])] } : {}),
       ...(t.isolation !== undefined ? { isolation: t.isolation as Isolation } : {}),
+      ...(t.bestOf !== undefined ? { bestOf: t.bestOf as number } : {}),
     }),
   );
   return {

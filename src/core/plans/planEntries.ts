@@ -27,7 +27,9 @@ export const skippable: ReadonlySet<TaskState> = new Set([
   'failed',
   'stopped',
   'conflicted',
+  'picking',
 ]);
+export const pickable: ReadonlySet<TaskState> = new Set(['picking']);
 
 /** The plan's entries in topological order, each as `saved` left it (fresh: `waiting`), and them by id. */
 export function buildEntries(
@@ -52,22 +54,19 @@ export function buildEntries(
   return { entries, byId };
 }
 
-/** The entry of task `id`, which must be in one of the `allowed` states to be `verb` ('retried' or 'skipped'). */
+/** The entry of task `id`, which must be in one of the `allowed` states; `code` says it is not. */
 export function entryFor(
   byId: ReadonlyMap<string, Entry>,
   id: string,
   allowed: ReadonlySet<TaskState>,
-  verb: string,
+  code: 'taskNotRetryable' | 'taskNotSkippable' | 'taskNotPicking',
 ): Entry {
   const entry = byId.get(id);
   if (!entry) {
     throw new AgentError('noSuchTask', { taskId: id });
   }
   if (!allowed.has(entry.state)) {
-    throw new AgentError(verb === 'retried' ? 'taskNotRetryable' : 'taskNotSkippable', {
-      taskId: id,
-      state: entry.state,
-    });
+    throw new AgentError(code, { taskId: id, state: entry.state });
   }
   return entry;
 }

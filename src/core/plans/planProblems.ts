@@ -28,6 +28,8 @@ export interface PlanProblemData {
   duplicateTaskId: { readonly first: number };
   unknownProfile: { readonly profile: string; readonly known: readonly string[] };
   badIsolation: { readonly value: unknown };
+  /** bestOf is not a whole number from min to max (bestOfLimits). */
+  badBestOf: { readonly value: unknown; readonly min: number; readonly max: number };
   dependsOnNotArray: Empty;
   /** dependsOn[index] is not a string, or only white space. */
   dependencyNotText: { readonly index: number };

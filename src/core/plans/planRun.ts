@@ -1,27 +1,24 @@
-import type { AgentManager } from '../agents';
-import { inProcessOnly, savedRefPrefix } from '../landing';
 import { AgentError } from '../errors';
 import { slugify } from '../naming';
 import type { Plan, PlanRunRecord, PlanTask, RunOutcome, TaskRunner } from './planTypes';
-import type { ChangeGit, LandingGit, MergeStrategy, RefGit, SnapshotGit, WorktreeGit } from '../git';
-import type { Clock, FileSystemPort, Logger, ManagerSettings, RepositoryLocks } from '../ports';
+import type { MergeStrategy } from '../git';
+import type { PlanRunDeps } from './planRunDeps';
 import { PlanScheduler } from './planScheduler';
+import {
+  type CandidatesEnd,
+  checkPick,
+  discardOthers,
+  resumeCandidates,
+  runCandidates,
+  runningAgents,
+} from './planBestOf';
+import { integrateTask } from './planIntegration';
+import { landPlan, type LandPlanResult, removeIntegration } from './planLanding';
 import { parentDir } from '../../util/paths';
+import { agentEnd } from './planAgentEnd';
 
-export interface PlanRunDeps {
-  readonly manager: AgentManager;
-  readonly git: WorktreeGit & RefGit & ChangeGit & LandingGit & SnapshotGit;
-  readonly fs: FileSystemPort;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  /** Land Plan holds the repository's landing lock (see AgentLanding.merge); none when absent. */
-  readonly locks?: RepositoryLocks;
-  readonly settings: () => ManagerSettings & { readonly defaultProfile: string; readonly maxParallel: number };
-}
-
-export type LandPlanResult =
-  | { readonly kind: 'merged'; readonly sha: string; readonly target: string }
-  | { readonly kind: 'conflicts'; readonly files: readonly string[]; readonly target: string };
+export type { LandPlanResult } from './planLanding';
+export type { PlanRunDeps } from './planRunDeps';
 
 /**
  * One run of a plan: an integration branch in its own worktree, a scheduler, and the agents of its
@@ -34,6 +31,8 @@ export class PlanRun implements TaskRunner {
   readonly maxParallel: number;
   private readonly agents = new Map<string, string>();
   private readonly conflicts = new Map<string, readonly string[]>();
+  /** Best of N tasks: the candidate picked. */
+  private readonly picks = new Map<string, string>();
 
   private constructor(
     readonly id: string,
@@ -58,6 +57,7 @@ export class PlanRun implements TaskRunner {
     this.scheduler = this.schedulerFor(record);
     this.conflicts.clear();
     this.agents.clear();
+    this.picks.clear();
     this.takeState(record);
   }
 
@@ -77,6 +77,13 @@ export class PlanRun implements TaskRunner {
         this.agents.set(record.plan.taskId, record.id);
       }
     }
+    Object.entries(restored.picks ?? {}).forEach(([taskId, id]) => this.pick(taskId, id));
+  }
+
+  /** A Best of N task's candidate `id` is its work: the one agentOf names, merged next (see pick). */
+  private pick(taskId: string, id: string): void {
+    this.picks.set(taskId, id);
+    this.agents.set(taskId, id);
   }
 
   /** A run saved by an earlier window (see toRecord); its scheduler waits for scheduler.resume(). */
@@ -104,6 +111,7 @@ export class PlanRun implements TaskRunner {
       maxParallel: this.maxParallel,
       scheduler: this.scheduler.snapshot(),
       conflicts: Object.fromEntries(this.conflicts),
+      ...(this.picks.size > 0 ? { picks: Object.fromEntries(this.picks) } : {}),
     };
   }
 
@@ -167,8 +175,27 @@ export class PlanRun implements TaskRunner {
       .at(-1)?.id;
   }
 
-  async run(task: PlanTask, from: 'base' | 'integration'): Promise<'succeeded' | 'failed' | 'stopped'> {
+  /**
+   * Pick, for a Best of N task waiting for one: candidate `agentId` (one that succeeded) becomes the
+   * task's work, which is merged next; the other candidates are discarded after that merge.
+   */
+  pickCandidate(taskId: string, agentId: string): void {
+    checkPick(this.deps.manager, this.id, taskId, agentId);
+    if (this.scheduler.states().get(taskId) !== 'picking') {
+      throw new AgentError('taskNotPicking', { taskId, state: this.scheduler.states().get(taskId) ?? 'waiting' });
+    }
+    this.pick(taskId, agentId);
+    this.scheduler.picked(taskId);
+  }
+
+  async run(task: PlanTask, from: 'base' | 'integration'): Promise<RunOutcome> {
     const settings = this.deps.settings();
+    if (task.bestOf) {
+      this.picks.delete(task.id);
+      const base = from === 'base' ? this.baseSha : this.integrationBranch;
+      const where = { runId: this.id, folder: this.repoRoot, base, profile: task.profile ?? settings.defaultProfile };
+      return this.candidatesEnded(task, await runCandidates(this.deps.manager, task, where));
+    }
     const record = await this.deps.manager.dispatch({
       prompt: task.prompt,
       profile: task.profile ?? settings.defaultProfile,
@@ -190,17 +217,29 @@ export class PlanRun implements TaskRunner {
    * window cut its dispatch short (interrupted before it ever started).
    */
   async resume(task: PlanTask): Promise<RunOutcome | 'notStarted'> {
+    const startedAt = this.scheduler.timings().get(task.id)?.startedAt ?? 0;
+    if (task.bestOf) {
+      const ended = await resumeCandidates(this.deps.manager, this.id, task, startedAt);
+      return ended === 'notStarted' ? ended : this.candidatesEnded(task, ended);
+    }
     const id = this.agents.get(task.id);
     const agent = id === undefined ? undefined : this.deps.manager.get(id);
-    const startedAt = this.scheduler.timings().get(task.id)?.startedAt ?? 0;
     if (!agent || agent.createdAt < startedAt || (agent.status === 'interrupted' && agent.startedAt === undefined)) {
       return 'notStarted';
     }
     return this.outcome(agent.id);
   }
 
+  private candidatesEnded(task: PlanTask, ended: CandidatesEnd): RunOutcome {
+    if (ended.picked !== undefined) {
+      this.deps.logger.info(`[PlanRun] ${this.id}: task ${task.id}: one candidate succeeded, picked on its own`);
+      this.pick(task.id, ended.picked);
+    }
+    return ended.outcome;
+  }
+
   private async outcome(agentId: string): Promise<RunOutcome> {
-    const ended = await this.deps.manager.whenEnded(agentId);
+    const ended = await agentEnd(this.deps.manager, agentId);
     return ended.status === 'succeeded'
       ? 'succeeded'
       : ended.status === 'stopped' || ended.status === 'interrupted' || ended.status === 'detached'
@@ -209,84 +248,39 @@ export class PlanRun implements TaskRunner {
   }
 
   async integrate(task: PlanTask): Promise<'merged' | 'conflicts'> {
-    const agent = this.deps.manager.get(this.requireAgent(task.id));
-    await this.deps.git.commitAll(agent.cwd, `${task.title}\n\nPlan "${this.plan.title}", task ${task.id}`);
-    const outcome = await this.deps.git.land(
-      this.integrationPath,
-      agent.cwd,
-      agent.branch!,
-      'merge',
-      `Merge task ${task.id}: ${task.title}`,
-    );
-    if (!outcome.ok) {
-      this.deps.logger.warn(`[PlanRun] ${this.id}: task ${task.id} conflicts in ${outcome.conflicts.join(', ')}`);
-      this.conflicts.set(task.id, outcome.conflicts);
+    const agentId = this.requireAgent(task.id);
+    const target = { ...this, planTitle: this.plan.title };
+    const result = await integrateTask(this.deps, target, task, agentId);
+    if (!result.merged) {
+      this.deps.logger.warn(`[PlanRun] ${this.id}: task ${task.id} conflicts in ${result.conflicts.join(', ')}`);
+      this.conflicts.set(task.id, result.conflicts);
       return 'conflicts';
     }
     this.conflicts.delete(task.id);
-    if (agent.status !== 'merged') {
-      this.deps.manager.transition(agent.id, 'merged', { mergedInto: this.integrationBranch });
+    if (this.deps.manager.get(agentId).status !== 'merged') {
+      this.deps.manager.transition(agentId, 'merged', { mergedInto: this.integrationBranch });
+    }
+    if (task.bestOf && this.deps.discard) {
+      const discarded = await discardOthers(this.deps.manager, this.deps.discard, agentId);
+      this.deps.logger.info(`[PlanRun] ${this.id}: task ${task.id}: ${discarded.length} other candidates discarded`);
     }
     return 'merged';
   }
 
   async stop(task: PlanTask): Promise<void> {
-    const id = this.agents.get(task.id);
-    if (id && this.deps.manager.isRunning(id)) {
+    for (const id of runningAgents(this.deps.manager, this.id, task, this.agents.get(task.id))) {
       await this.deps.manager.stop(id);
     }
   }
 
   /** Land Plan: merges the integration branch into the branch checked out in the workspace, forecast first. */
-  async land(strategy: MergeStrategy): Promise<LandPlanResult> {
-    const locks = this.deps.locks ?? inProcessOnly;
-    return locks.withLandingLock(this.repoRoot, () => this.landLocked(strategy));
+  land(strategy: MergeStrategy): Promise<LandPlanResult> {
+    return landPlan(this.deps, { ...this, planTitle: this.plan.title }, strategy);
   }
 
-  private async landLocked(strategy: MergeStrategy): Promise<LandPlanResult> {
-    const target = await this.deps.git.currentBranch(this.repoRoot);
-    if (!target) {
-      throw new AgentError('planTargetDetached', { repoRoot: this.repoRoot });
-    }
-    const forecast = await this.deps.git.forecastMerge(this.repoRoot, target, this.integrationBranch);
-    if (!forecast.clean) {
-      return { kind: 'conflicts', files: forecast.conflicts, target };
-    }
-    const outcome = await this.deps.git.land(
-      this.repoRoot,
-      this.integrationPath,
-      this.integrationBranch,
-      strategy,
-      `Land plan "${this.plan.title}" (${this.integrationBranch})`,
-    );
-    return outcome.ok
-      ? { kind: 'merged', sha: outcome.sha, target }
-      : { kind: 'conflicts', files: outcome.conflicts, target };
-  }
-
-  /**
-   * Remove Plan: the integration worktree goes (its state saved under refs/parallel-agents/saved/
-   * first); the integration branch goes only when its content is in the workspace's branch.
-   */
-  async removeIntegration(): Promise<{ readonly branchKept: boolean }> {
-    if (await this.deps.fs.exists(this.integrationPath)) {
-      await this.deps.git.saveWork(
-        this.integrationPath,
-        `${savedRefPrefix}plan-${this.id}`,
-        `Parallel Agents: integration worktree of plan "${this.plan.title}" saved before removing it`,
-      );
-    }
-    await this.deps.git.removeWorktree(this.repoRoot, this.integrationPath, true);
-    const target = await this.deps.git.currentBranch(this.repoRoot);
-    const merged =
-      target !== undefined && (await this.deps.git.isMergedByContent(this.repoRoot, this.integrationBranch, target));
-    if (merged) {
-      await this.deps.git.deleteBranch(this.repoRoot, this.integrationBranch, true);
-    }
-    this.deps.logger.info(
-      `[PlanRun] ${this.id}: integration worktree removed; branch ${this.integrationBranch} ${merged ? 'deleted (landed)' : 'kept (not landed)'}`,
-    );
-    return { branchKept: !merged };
+  /** Remove Plan (planLanding.ts): the integration worktree goes, its branch once it has landed. */
+  removeIntegration(): Promise<{ readonly branchKept: boolean }> {
+    return removeIntegration(this.deps, { ...this, planTitle: this.plan.title });
   }
 
   private requireAgent(taskId: string): string {

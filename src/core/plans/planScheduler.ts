@@ -12,20 +12,21 @@
  * integrate). `waiting`, `queued` and `blocked` are derived from the prerequisites and recomputed
  * after every change; the other states change only on a runner outcome or a user action.
  */
-import { SerialQueue } from '../../util/async';
 import { Emitter, type Event } from '../../util/event';
-import { AgentError, storedLine } from '../errors';
+import { AgentError } from '../errors';
 import {
   buildEntries,
   derive,
   derivedStates,
   type Entry,
   entryFor,
+  pickable,
   retryable,
   skippable,
   snapshotOf,
 } from './planEntries';
-import type { Plan, RunOutcome, SchedulerSnapshot, TaskRunner, TaskState, TaskTimings } from './planTypes';
+import { TaskFlow } from './planTaskFlow';
+import type { Plan, SchedulerSnapshot, TaskRunner, TaskState, TaskTimings } from './planTypes';
 import type { Clock } from '../ports';
 
 export interface PlanSchedulerOptions {
@@ -41,12 +42,12 @@ export interface PlanChange {
   readonly id?: string;
 }
 
-export const conflictReason = storedLine('taskConflicted', {});
+export { conflictReason } from './planTaskFlow';
 
 export class PlanScheduler {
   private readonly entries: readonly Entry[];
   private readonly byId: ReadonlyMap<string, Entry>;
-  private readonly integrations = new SerialQueue();
+  private readonly flow: TaskFlow;
   private readonly changes = new Emitter<PlanChange>();
   private idleWaiters: (() => void)[] = [];
   // Stryker disable next-line BooleanLiteral: the constructor assigns it before anything reads it
@@ -64,6 +65,10 @@ export class PlanScheduler {
     if (!Number.isInteger(options.maxParallel) || options.maxParallel < 1) {
       throw new AgentError('invalidMaxParallel', { value: options.maxParallel });
     }
+    this.flow = new TaskFlow(runner, options.clock, {
+      set: (entry, state, reason) => this.set(entry, state, reason),
+      settle: () => this.settle(),
+    });
     const saved = options.restored;
     ({ entries: this.entries, byId: this.byId } = buildEntries(plan, saved));
     this.started = saved?.started ?? false;
@@ -83,9 +88,9 @@ export class PlanScheduler {
   resume(): void {
     for (const entry of this.entries) {
       if (entry.state === 'running') {
-        this.follow(entry, this.runner.resume(entry.task));
+        this.flow.follow(entry, this.runner.resume(entry.task));
       } else if (entry.state === 'integrating') {
-        this.integrate(entry);
+        this.flow.integrate(entry);
       }
     }
     this.settle();
@@ -118,12 +123,12 @@ export class PlanScheduler {
    * Resumes a stopped plan.
    */
   retry(id: string): void {
-    const entry = entryFor(this.byId, id, retryable, 'retried');
+    const entry = entryFor(this.byId, id, retryable, 'taskNotRetryable');
     this.clearStop();
     if (entry.state === 'conflicted') {
       entry.timings.integratedAt = undefined;
       this.set(entry, 'integrating');
-      this.integrate(entry);
+      this.flow.integrate(entry);
     } else {
       entry.timings = {};
       this.set(entry, 'queued');
@@ -133,18 +138,28 @@ export class PlanScheduler {
 
   /** Gives up on a task that is not running or integrating; its dependents go on without it. */
   skip(id: string): void {
-    // Stryker disable next-line StringLiteral: only 'retried' picks the other code; any other verb means skipped
-    this.set(entryFor(this.byId, id, skippable, 'skipped'), 'skipped');
+    this.set(entryFor(this.byId, id, skippable, 'taskNotSkippable'), 'skipped');
     this.settle();
   }
 
-  /** Stops every running task (they become `stopped`, their work kept) and starts nothing new. */
+  /** A Best of N task waiting for a pick: the runner knows the candidate picked; its work is merged now. */
+  picked(id: string): void {
+    const entry = entryFor(this.byId, id, pickable, 'taskNotPicking');
+    this.set(entry, 'integrating');
+    this.flow.integrate(entry);
+    this.settle();
+  }
+
+  /**
+   * Stops every running task (they become `stopped`, their work kept) and starts nothing new; an
+   * integrating task is asked to stop too (an agent fixing a failed check after its merge).
+   */
   async stop(): Promise<void> {
     if (!this.stopRequested) {
       this.stopRequested = true;
       this.changes.fire({});
     }
-    const running = this.entries.filter((e) => e.state === 'running');
+    const running = this.entries.filter((e) => e.state === 'running' || e.state === 'integrating');
     const results = await Promise.allSettled(running.map(async (e) => this.runner.stop(e.task)));
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) {
@@ -211,7 +226,7 @@ export class PlanScheduler {
   private pump(): void {
     for (const entry of this.entries) {
       if (entry.state === 'queued' && this.canStartAnother()) {
-        this.launch(entry);
+        this.flow.launch(entry);
       }
     }
   }
@@ -219,58 +234,6 @@ export class PlanScheduler {
   private canStartAnother(): boolean {
     const running = this.entries.filter((e) => e.state === 'running').length;
     return this.started && !this.stopRequested && !this.paused && running < this.options.maxParallel;
-  }
-
-  private launch(entry: Entry): void {
-    entry.timings = { queuedAt: entry.timings.queuedAt, startedAt: this.options.clock.now() };
-    this.set(entry, 'running');
-    let run: Promise<RunOutcome>;
-    try {
-      run = this.runner.run(entry.task, entry.prerequisites.length > 0 ? 'integration' : 'base');
-    } catch (e) {
-      run = Promise.reject(e);
-    }
-    this.follow(entry, run);
-  }
-
-  private follow(entry: Entry, run: Promise<RunOutcome | 'notStarted'>): void {
-    run.then(
-      (outcome) => {
-        if (outcome === 'notStarted') {
-          entry.timings = {};
-          this.set(entry, 'queued');
-          this.settle();
-        } else {
-          this.endRun(entry, outcome === 'succeeded' ? 'integrating' : outcome);
-        }
-      },
-      (e: unknown) => this.endRun(entry, 'failed', messageOf(e)),
-    );
-  }
-
-  private endRun(entry: Entry, state: TaskState, reason?: string): void {
-    entry.timings.endedAt = this.options.clock.now();
-    this.set(entry, state, reason);
-    if (state === 'integrating') {
-      this.integrate(entry);
-    }
-    this.settle();
-  }
-
-  private integrate(entry: Entry): void {
-    void this.integrations.run(async () => {
-      try {
-        if ((await this.runner.integrate(entry.task)) === 'merged') {
-          entry.timings.integratedAt = this.options.clock.now();
-          this.set(entry, 'done');
-        } else {
-          this.set(entry, 'conflicted', conflictReason);
-        }
-      } catch (e) {
-        this.set(entry, 'failed', messageOf(e));
-      }
-      this.settle();
-    });
   }
 
   private set(entry: Entry, state: TaskState, reason?: string): void {
@@ -285,8 +248,4 @@ export class PlanScheduler {
     entry.reason = reason;
     this.changes.fire({ id: entry.task.id });
   }
-}
-
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

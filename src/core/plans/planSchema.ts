@@ -4,12 +4,21 @@
  * turns what it reports into plan problems. Rules a schema cannot state are plan.ts's.
  */
 import type { Isolation } from '../agent';
+import { bestOfLimits } from '../agents';
 import { problemAt, type PlanProblem } from './planProblems';
 import validate, { type SchemaError } from './planSchema.generated';
 
 const facts = validate.facts;
 export const planFields = facts.planFields as readonly ['$schema', 'title', 'base', 'maxParallel', 'tasks'];
-export const taskFields = facts.taskFields as readonly ['id', 'title', 'prompt', 'profile', 'dependsOn', 'isolation'];
+export const taskFields = facts.taskFields as readonly [
+  'id',
+  'title',
+  'prompt',
+  'profile',
+  'dependsOn',
+  'bestOf',
+  'isolation',
+];
 export const requiredPlanFields = facts.requiredPlanFields as readonly ['title', 'tasks'];
 export const requiredTaskFields = facts.requiredTaskFields as readonly ['id', 'title', 'prompt'];
 export const isolations = facts.isolations as readonly Isolation[];
@@ -93,6 +102,8 @@ function valueProblem(at: string, error: SchemaError, value: unknown): PlanProbl
       return error.keyword === 'minItems' ? problemAt(at, 'tasksEmpty', {}) : problemAt(at, 'tasksNotArray', {});
     case 'isolation':
       return problemAt(at, 'badIsolation', { value });
+    case 'bestOf':
+      return problemAt(at, 'badBestOf', { value, min: bestOfLimits.min, max: bestOfLimits.max });
     case 'dependsOn':
       if (error.keyword === 'uniqueItems') {
         const index = error.params.i as number;

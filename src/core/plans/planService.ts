@@ -114,6 +114,12 @@ export class PlanService implements Disposable {
     this.get(runId).scheduler.skip(taskId);
   }
 
+  /** Pick on a candidate of a Best of N task waiting for one (PlanRun.pickCandidate). */
+  async pick(runId: string, taskId: string, agentId: string): Promise<void> {
+    await this.drive(runId);
+    this.get(runId).pickCandidate(taskId, agentId);
+  }
+
   /** Driven elsewhere: asks the driver (the record's stopRequested); it stops the run and clears it. */
   async stop(runId: string): Promise<void> {
     const run = this.get(runId);
@@ -149,7 +155,6 @@ export class PlanService implements Disposable {
     return outcome;
   }
 
-  /** Resolves when every change so far has been saved. */
   flush(): Promise<void> {
     return this.saves.flush();
   }

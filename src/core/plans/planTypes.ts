@@ -8,6 +8,8 @@ export interface PlanTask {
   readonly profile?: string;
   readonly dependsOn?: readonly string[];
   readonly isolation?: Isolation;
+  /** Best of N: this many candidates (2..10) run the task; one is picked (planBestOf.ts). */
+  readonly bestOf?: number;
 }
 
 export interface Plan {
@@ -22,7 +24,8 @@ export interface Plan {
  * waiting: dependencies not merged yet; queued: ready, waiting for a free slot; running; integrating:
  * finished, its work being merged into the integration branch; done: merged; failed; blocked: a
  * prerequisite failed; skipped: released by the user; conflicted: integration would conflict (plan
- * paused); stopped: Stop Plan.
+ * paused); stopped: Stop Plan; picking: a Best of N task whose candidates have ended, at least two
+ * of them succeeded, waiting for the user to pick one (it holds no slot; its dependents wait).
  */
 export type TaskState =
   | 'waiting'
@@ -34,7 +37,8 @@ export type TaskState =
   | 'blocked'
   | 'skipped'
   | 'conflicted'
-  | 'stopped';
+  | 'stopped'
+  | 'picking';
 
 /** What a plan run's scheduler needs to go on in a later window. Timings are clock readings (ms since the epoch). */
 export interface SchedulerSnapshot {
@@ -61,6 +65,8 @@ export interface PlanRunRecord {
   readonly driver?: WindowId;
   /** Stop Plan asked in another window: the driver stops the run and clears it. */
   readonly stopRequested?: boolean;
+  /** Best of N tasks: the candidate picked (an agent id), whose work is the task's. */
+  readonly picks?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -78,7 +84,8 @@ export interface WindowId {
 
 /** What the scheduler asks of whoever runs the tasks (PlanRun: agents, git). */
 export type StartPoint = 'base' | 'integration';
-export type RunOutcome = 'succeeded' | 'failed' | 'stopped';
+/** pick: a Best of N task's candidates have ended and the user is to pick one of those that succeeded. */
+export type RunOutcome = 'succeeded' | 'failed' | 'stopped' | 'pick';
 export type IntegrationOutcome = 'merged' | 'conflicts';
 
 export interface TaskRunner {

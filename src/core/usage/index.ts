@@ -10,4 +10,6 @@ export type { ProcessTable, UsageSamplerDeps } from './usageSampler';
 export { WorktreeSizes, reclaimable, worktreeOnDisk } from './worktreeSizes';
 export type { FolderSizes } from './worktreeSizes';
 export { summarizeWorktrees } from './worktreeSummary';
+export { cleanupChoices, preselectedLargest, removeChosenWorktrees } from './worktreeCleanup';
+export type { CleanupChoice } from './worktreeCleanup';
 export type { WorktreeSize, WorktreeSummary } from './worktreeSummary';

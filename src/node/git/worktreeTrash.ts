@@ -2,11 +2,13 @@
  * Removing a big worktree without waiting for its files: its folder is renamed into `.removing/`
  * next to it (one rename on the same file system), git then drops the registration of a folder
  * that is gone, and the files are deleted in the background. A deletion cut short (the window
- * closed) is finished by the next one in the same place.
+ * closed) is finished by the next one in the same place. The files are deleted by a child process
+ * (deleteApart.ts), so the extension host's own file operations never queue behind them.
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Logger } from '../../core/ports';
+import { deleteFoldersApart } from '../deleteApart';
 
 export const removingFolderName = '.removing';
 
@@ -51,23 +53,16 @@ export class WorktreeTrash {
     const bin = path.join(parent, removingFolderName);
     const run = (async () => {
       const names = await fs.readdir(bin).catch(() => [] as string[]);
-      await Promise.all(
-        names
-          .map((name) => path.join(bin, name))
-          .filter((folder) => !this.deleting.has(folder))
-          .map(async (folder) => {
-            this.deleting.add(folder);
-            try {
-              await fs.rm(folder, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 });
-            } catch (e) {
-              this.logger?.warn(
-                `[Git] deleting the removed worktree files in ${folder} failed: ${(e as Error).message}`,
-              );
-            } finally {
-              this.deleting.delete(folder);
-            }
-          }),
-      );
+      const folders = names.map((name) => path.join(bin, name)).filter((folder) => !this.deleting.has(folder));
+      folders.forEach((folder) => this.deleting.add(folder));
+      try {
+        // In a child process: an in-process fs.rm would hold up every file read of the extension host.
+        await deleteFoldersApart(folders);
+      } catch (e) {
+        this.logger?.warn(`[Git] deleting the removed worktree files in ${bin} failed: ${(e as Error).message}`);
+      } finally {
+        folders.forEach((folder) => this.deleting.delete(folder));
+      }
       // Fails while another deletion or a new rename still has something in it: that one empties it.
       await fs.rmdir(bin).catch(() => undefined);
     })();

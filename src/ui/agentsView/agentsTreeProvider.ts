@@ -88,7 +88,7 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<ViewNode>, vs
 
   /** The row that shows `record`: its plan task's for an agent that runs one, else its own (for reveal). */
   rowOf(record: AgentRecord): ViewNode {
-    if (record.plan) {
+    if (record.plan && !record.bestOf) {
       return new TaskNode(record.plan.runId, record.plan.taskId);
     }
     return this.agentNodes.get(record.id) ?? new AgentNode(record.id);

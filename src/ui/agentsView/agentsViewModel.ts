@@ -1,7 +1,7 @@
 import type { AgentRecord } from '../../core/agent';
 import type { AgentManager } from '../../core/agents';
 import type { PlanRun } from '../../core/plans';
-import type { PlanService } from '../../core/plans';
+import { type PlanService, taskCandidates } from '../../core/plans';
 import type { Orphan } from '../../core/reconcile';
 import type { Event } from '../../util/event';
 import type { OverlapModel } from '../overlapModel';
@@ -64,6 +64,11 @@ export class AgentsViewModel {
   taskAgent(runId: string, taskId: string): AgentRecord | undefined {
     const agentId = this.plans.find(runId)?.agentOf(taskId);
     return agentId ? this.agent(agentId) : undefined;
+  }
+
+  /** A Best of N task's candidates still there (not discarded), in the order they were made. */
+  taskCandidates(runId: string, taskId: string): AgentRecord[] {
+    return taskCandidates(this.manager.list(), runId, taskId).filter((r) => r.status !== 'discarded');
   }
 
   /** 1 for the queued agent that starts next; undefined when it is not queued. */

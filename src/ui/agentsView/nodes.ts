@@ -9,6 +9,7 @@ import type { AgentsViewModel } from './agentsViewModel';
 import { fileOf, RecordMemo } from './rowMemo';
 import { agentDescription, agentTooltip, changeLetters, resultSummary, statusIcon } from './presentation';
 import { portsBadge, portsContext } from './portsText';
+import { sandboxBadge } from './sandboxText';
 import { costRows, usageBadge } from './costText';
 
 /**
@@ -46,6 +47,7 @@ function agentItem(
   item.description =
     agentDescription(r, now, queued) +
     (ports ? ` · ${ports}` : '') +
+    (r.sandbox ? ` · ${sandboxBadge(r)}` : '') +
     (usage ? ` · ${usage}` : '') +
     (overlapping.length > 0 ? ` · ⚠ ${vscode.l10n.t('overlaps')}` : '');
   item.iconPath = statusIcon(r.status);
@@ -121,8 +123,10 @@ export class AgentNode implements ViewNode {
     return fileNodes(model.agent(this.id));
   }
 
-  parent(): undefined {
-    return undefined;
+  /** A top-level row, or a candidate of a plan's Best of N task under that task's row. */
+  parent(model: AgentsViewModel): ViewNode | undefined {
+    const plan = model.agent(this.id)?.plan;
+    return plan ? new TaskNode(plan.runId, plan.taskId) : undefined;
   }
 }
 
@@ -183,7 +187,9 @@ export class FileNode implements ViewNode {
 
   parent(model: AgentsViewModel): ViewNode | undefined {
     const record = model.agent(this.agentId);
-    return record?.plan ? new TaskNode(record.plan.runId, record.plan.taskId) : new AgentNode(this.agentId);
+    return record?.plan && !record.bestOf
+      ? new TaskNode(record.plan.runId, record.plan.taskId)
+      : new AgentNode(this.agentId);
   }
 }
 

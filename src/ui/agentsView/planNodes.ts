@@ -3,7 +3,7 @@ import type { PlanRun } from '../../core/plans';
 import type { TaskState } from '../../core/plans';
 import { storedErrorText } from '../errorMessages';
 import type { AgentsViewModel } from './agentsViewModel';
-import { fileNodes, type ViewNode } from './nodes';
+import { AgentNode, fileNodes, type ViewNode } from './nodes';
 import { statusText } from './presentation';
 
 const taskIcons: Record<TaskState, [string, string?]> = {
@@ -17,6 +17,7 @@ const taskIcons: Record<TaskState, [string, string?]> = {
   skipped: ['debug-step-over', 'disabledForeground'],
   conflicted: ['warning', 'list.warningForeground'],
   stopped: ['debug-stop', 'disabledForeground'],
+  picking: ['checklist', 'charts.yellow'],
 };
 
 /** A task state's icon, as the plan's rows show it. */
@@ -65,6 +66,8 @@ export function taskStateText(state: TaskState): string {
       return vscode.l10n.t('conflicted');
     case 'stopped':
       return vscode.l10n.t('stopped');
+    case 'picking':
+      return vscode.l10n.t('waiting for a pick');
   }
 }
 
@@ -140,14 +143,20 @@ export class TaskNode implements ViewNode {
     const reason = kept === undefined ? undefined : storedErrorText(kept);
     const needs = task.dependsOn?.length ? vscode.l10n.t('needs: {0}', task.dependsOn.join(', ')) : undefined;
     const agent = record ? `${record.profile} · ${statusText(record.status)}` : undefined;
+    const candidates = task.bestOf ? model.taskCandidates(this.runId, task.id).length : 0;
     const item = new vscode.TreeItem(
       task.title,
-      (record?.changedFiles.length ?? 0) > 0
-        ? vscode.TreeItemCollapsibleState.Collapsed
-        : vscode.TreeItemCollapsibleState.None,
+      candidates > 0
+        ? vscode.TreeItemCollapsibleState.Expanded
+        : (record?.changedFiles.length ?? 0) > 0
+          ? vscode.TreeItemCollapsibleState.Collapsed
+          : vscode.TreeItemCollapsibleState.None,
     );
     item.id = this.id;
-    item.description = [task.id, taskStateText(state), reason, needs, agent].filter(Boolean).join(' · ');
+    const bestOf = task.bestOf ? vscode.l10n.t('best of {0}', task.bestOf) : undefined;
+    item.description = [task.id, taskStateText(state), reason, bestOf, needs, task.bestOf ? undefined : agent]
+      .filter(Boolean)
+      .join(' · ');
     item.iconPath = taskIcon(state);
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${task.id}** — ${taskStateText(state)}${reason ? ` (${reason})` : ''}\n\n`);
@@ -157,8 +166,12 @@ export class TaskNode implements ViewNode {
     return item;
   }
 
+  /** A Best of N task's rows are its candidates (Compare, Diff, Pick on each); any other task's, its agent's files. */
   children(model: AgentsViewModel): ViewNode[] {
-    return fileNodes(model.taskAgent(this.runId, this.taskId));
+    const task = model.planRun(this.runId)?.plan.tasks.find((t) => t.id === this.taskId);
+    return task?.bestOf
+      ? model.taskCandidates(this.runId, this.taskId).map((r) => new AgentNode(r.id))
+      : fileNodes(model.taskAgent(this.runId, this.taskId));
   }
 
   parent(): ViewNode {

@@ -14,7 +14,8 @@ import { elapsed, firstLine, formatDuration, statsText } from '../account/accoun
 import { storedErrorText, translate } from '../errorMessages';
 import { runningClock } from './clock';
 import { portsRow } from './portsText';
-import { pausedLabel, pausedText, providerQueuedText } from './quotaText';
+import { pausedLabel, pausedText, queuedText } from './quotaText';
+import { sandboxRow } from './sandboxText';
 
 const statusIcons: Record<AgentStatus, [icon: string, color?: string]> = {
   queued: ['clock', 'charts.yellow'],
@@ -231,6 +232,7 @@ export function agentTooltip(
     [vscode.l10n.t('Error'), errorText(record)],
     [vscode.l10n.t('Check'), checkRow(record.check)],
     [vscode.l10n.t('Ports'), portsRow(record)],
+    [vscode.l10n.t('Sandbox'), sandboxRow(record)],
     ...activityRows(record.activity),
     ...extraRows,
   ];
@@ -256,17 +258,6 @@ export function agentTooltip(
     md.appendCodeblock(record.activity.result, 'markdown');
   }
   return md;
-}
-
-/** Why a queued agent waits, and what happens next. */
-function queuedText(record: AgentRecord, position: number | undefined): string {
-  const why =
-    providerQueuedText(record) ??
-    vscode.l10n.t(
-      'Queued: {0} agents of this repository were running (parallelAgents.maxConcurrentAgents). It starts at its base commit when one ends; Stop cancels it.',
-      record.queuedAtCap ?? '?',
-    );
-  return position ? `${why} ${vscode.l10n.t('Place in the queue: {0}.', position)}` : why;
 }
 
 /** A known reason or error code reads in the user's language; any other error is shown as it was recorded. */

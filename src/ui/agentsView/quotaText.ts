@@ -56,3 +56,14 @@ export function providerQueuedText(record: AgentRecord): string | undefined {
       return undefined;
   }
 }
+
+/** Why a queued agent waits, and what happens next. */
+export function queuedText(record: AgentRecord, position: number | undefined): string {
+  const why =
+    providerQueuedText(record) ??
+    vscode.l10n.t(
+      'Queued: {0} agents of this repository were running (parallelAgents.maxConcurrentAgents). It starts at its base commit when one ends; Stop cancels it.',
+      record.queuedAtCap ?? '?',
+    );
+  return position ? `${why} ${vscode.l10n.t('Place in the queue: {0}.', position)}` : why;
+}

@@ -2,15 +2,18 @@
 import * as vscode from 'vscode';
 import type { AgentRecord } from '../../core/agent';
 import type { AgentManager } from '../../core/agents';
+import type { PlanService } from '../../core/plans';
 import { AgentError } from '../../core/errors';
 import {
   type AgentLanding,
+  candidateHasFolder,
+  candidatePairs,
+  type CandidateSide,
+  diffPartners,
   discardOtherCandidates,
   groupOf,
   type MergeResult,
-  repoRelativePath,
 } from '../../core/landing';
-import { joinPath } from '../../util/paths';
 import { statusText } from '../agentsView/presentation';
 import { BaseContentProvider } from '../diff/baseContentProvider';
 import { pickAgentId } from '../commands/agentPick';
@@ -22,6 +25,8 @@ export interface BestOfDeps {
   readonly landing: Pick<AgentLanding, 'discard' | 'removeMergedWorktree'>;
   /** The Merge Agent command: forecast, strategy, and its questions (commit first, stash, conflicts). */
   readonly merge: (arg: unknown) => Promise<MergeResult>;
+  /** A candidate of a plan's Best of N task is picked for the plan: merged into its integration branch. */
+  readonly plans: Pick<PlanService, 'pick'>;
 }
 
 interface PickArgs {
@@ -33,9 +38,7 @@ interface PickArgs {
 
 type Candidate = AgentRecord & { bestOf: NonNullable<AgentRecord['bestOf']> };
 
-const hasFolder = (r: AgentRecord) => r.worktreePresent !== false && r.worktreePath !== undefined;
-
-export function bestOfCommands({ manager, landing, merge }: BestOfDeps) {
+export function bestOfCommands({ manager, landing, merge, plans }: BestOfDeps) {
   const candidate = async (arg: unknown, filter: (r: AgentRecord) => unknown = () => true): Promise<Candidate> => {
     const id = await pickAgentId(manager, arg, {
       filter: (r) => r.bestOf && filter(r),
@@ -52,36 +55,40 @@ export function bestOfCommands({ manager, landing, merge }: BestOfDeps) {
       await vscode.window.showTextDocument(CompareDocuments.uri(record), { preview: true });
     },
     diff: async (arg?: unknown) => {
-      const a = await candidate(arg, hasFolder);
-      const others = groupOf(manager, a.id).filter((r) => r.id !== a.id && hasFolder(r));
+      const a = await candidate(arg, candidateHasFolder);
+      const others = diffPartners(manager, a.id);
       const b =
         others.length === 1
           ? others[0]
           : manager.get(
               await pickAgentId(manager, undefined, {
-                filter: (r) => others.includes(r),
+                filter: (r) => others.some((o) => o.id === r.id),
                 none: 'noAgentApplies',
                 describe: (r) => `${r.profile} · ${statusText(r.status)}`,
               }),
             );
       for (const r of [a, b]) {
-        if (!hasFolder(r)) {
+        if (!candidateHasFolder(r)) {
           throw new AgentError('noWorktreeBranch', { title: r.title });
         }
       }
-      const paths = [...new Set([...a.changedFiles, ...b.changedFiles].map((f) => f.path))].sort();
-      if (paths.length === 0) {
+      const pairs = candidatePairs(a, b);
+      if (pairs.length === 0) {
         void vscode.window.showInformationMessage(
           vscode.l10n.t('Neither "{0}" nor "{1}" has changed any file.', a.title, b.title),
         );
         return;
       }
-      const resources = paths.map((p) => [vscode.Uri.file(joinPath(b.cwd, p)), sideOf(a, p), sideOf(b, p)]);
+      const resources = pairs.map((p) => [vscode.Uri.file(p.b.file), uriOf(p.a), uriOf(p.b)]);
       await vscode.commands.executeCommand('vscode.changes', vscode.l10n.t('{0} ↔ {1}', a.title, b.title), resources);
     },
     pick: async (arg?: unknown) => {
       const record = await candidate(arg, (r) => r.status !== 'merged' && r.status !== 'discarded');
       const o = (arg && typeof arg === 'object' ? arg : {}) as PickArgs;
+      if (record.plan) {
+        await pickForPlan(plans, record, o.confirm !== false);
+        return { plan: record.plan };
+      }
       const others = groupOf(manager, record.id).filter(
         (r) => r.id !== record.id && r.status !== 'merged' && r.status !== 'discarded',
       );
@@ -113,15 +120,31 @@ export function bestOfCommands({ manager, landing, merge }: BestOfDeps) {
   };
 }
 
-/** A candidate's version of `path`: its file when it changed it (empty when it deleted it), else the base's. */
-function sideOf(record: AgentRecord, path: string): vscode.Uri {
-  const file = record.changedFiles.find((f) => f.path === path);
-  if (file && file.kind !== 'deleted') {
-    return vscode.Uri.file(joinPath(record.cwd, path));
+/** A candidate's version of a file: its file, or the file at its base commit (empty when it deleted it). */
+function uriOf(side: CandidateSide): vscode.Uri {
+  return side.kind === 'folder' ? vscode.Uri.file(side.file) : BaseContentProvider.uri(side.file, side.query);
+}
+
+/** A plan task's candidate: the plan merges it into its integration branch, then discards the others. */
+async function pickForPlan(plans: Pick<PlanService, 'pick'>, record: Candidate, confirm: boolean): Promise<void> {
+  const plan = record.plan as NonNullable<AgentRecord['plan']>;
+  if (confirm) {
+    const pick = vscode.l10n.t('Pick');
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Pick "{0}" for task "{1}"?', record.title, plan.taskId),
+      {
+        modal: true,
+        detail: vscode.l10n.t(
+          "It is merged into the plan's integration branch and the plan goes on. Then the other candidates are discarded: their worktrees and branches are removed, their work saved first (Restore Agent brings it back).",
+        ),
+      },
+      pick,
+    );
+    if (choice !== pick) {
+      cancelled();
+    }
   }
-  const owner = { repo: record.repoRoot, sha: record.baseSha, agent: record.id, file: path };
-  const at = file ? undefined : repoRelativePath(record, path);
-  return BaseContentProvider.uri(joinPath(record.cwd, path), { ...owner, path: at });
+  await plans.pick(plan.runId, plan.taskId, record.id);
 }
 
 async function confirmPick(record: AgentRecord, others: number): Promise<void> {

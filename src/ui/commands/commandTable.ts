@@ -92,7 +92,7 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
   const land = landCommands(deps);
   const checks = checkCommands(deps.manager);
   const stack = stackCommands(deps.dispatch);
-  const bestOf = bestOfCommands({ manager: deps.manager, landing: deps.landing, merge: land.merge });
+  const bestOf = bestOfCommands({ manager: deps.manager, landing: deps.landing, merge: land.merge, plans: deps.plans });
   const reconcile = reconcileCommands({ manager: deps.manager, reconciler: deps.reconciler });
   const plan = planCommands({
     ...deps,

@@ -8,6 +8,7 @@ import { stateKeys } from '../../constants';
 import { checkedRepositoryFolder, pickRepositoryFolder } from './folderPick';
 import { cancelled } from './commandRunner';
 import { type BranchPickGit, pickStart } from './branchPick';
+import { dispatchOfferingUnsandboxed } from './sandboxOffer';
 
 export interface DispatchArgs {
   readonly prompt?: string;
@@ -22,6 +23,8 @@ export interface DispatchArgs {
   readonly remote?: string;
   /** Stacked: the id of the agent whose worktree, as it is, the new agent starts from (Dispatch Stacked Agent). */
   readonly stackOn?: string;
+  /** A sandboxed profile's agent run unsandboxed, with its prompts (this one agent only). */
+  readonly unsandboxed?: boolean;
 }
 
 export interface DispatchDeps {
@@ -65,13 +68,16 @@ export async function dispatchCommand(
   const isolation = args.isolation ?? (interactive && !start && !parent ? await pickIsolation() : 'worktree');
   const title = args.title ?? (interactive ? await askTitle(prompt, steps.title) : undefined);
   await rememberProfile(deps.memento, profile);
-  const options: DispatchOptions = { prompt, profile, isolation, title, folder, start, stackOn: args.stackOn };
+  const options: DispatchOptions = {
+    ...{ prompt, profile, isolation, title, folder, start, stackOn: args.stackOn },
+    ...(args.unsandboxed ? { unsandboxed: true } : {}),
+  };
   const record = await vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
       title: vscode.l10n.t('Dispatching agent "{0}"…', title || titleFromPrompt(prompt)),
     },
-    () => deps.manager.dispatch(options),
+    () => dispatchOfferingUnsandboxed(deps.manager, options, interactive),
   );
   if (record.status === 'queued') {
     void vscode.window.showInformationMessage(

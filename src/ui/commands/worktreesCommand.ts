@@ -1,7 +1,13 @@
 import * as vscode from 'vscode';
 import type { AgentManager } from '../../core/agents';
 import type { AgentLanding } from '../../core/landing';
-import { summarizeWorktrees, type WorktreeSizes, type WorktreeSummary } from '../../core/usage';
+import {
+  cleanupChoices,
+  removeChosenWorktrees,
+  summarizeWorktrees,
+  type WorktreeSizes,
+  type WorktreeSummary,
+} from '../../core/usage';
 import { byteSize } from '../byteSize';
 import { cancelled } from './commandRunner';
 
@@ -10,9 +16,6 @@ export interface WorktreesCommandDeps {
   readonly landing: Pick<AgentLanding, 'removeMergedWorktree'>;
   readonly sizes: WorktreeSizes;
 }
-
-/** How many of the largest reclaimable worktrees the pick offers checked. */
-const preselected = 3;
 
 /**
  * Show Worktrees Summary: how many worktrees the agents keep, their size and what can go (merged
@@ -44,11 +47,11 @@ export async function showWorktreesSummary(deps: WorktreesCommandDeps, arg?: unk
 }
 
 async function cleanUpLargest(deps: WorktreesCommandDeps, summary: WorktreeSummary): Promise<void> {
-  const items = summary.reclaimable.map((w, i) => ({
+  const items = cleanupChoices(summary).map((w) => ({
     label: w.record.title,
     description: `${w.bytes === undefined ? '?' : byteSize(w.bytes)} · ${w.record.status}`,
     detail: w.record.worktreePath,
-    picked: i < preselected,
+    picked: w.picked,
     id: w.record.id,
   }));
   const picked = await vscode.window.showQuickPick(items, {
@@ -59,18 +62,16 @@ async function cleanUpLargest(deps: WorktreesCommandDeps, summary: WorktreeSumma
   if (!picked || picked.length === 0) {
     cancelled();
   }
-  const freed = await vscode.window.withProgress(
+  const { removed, freedBytes } = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Removing worktrees…') },
-    async () => {
-      let bytes = 0;
-      for (const item of picked) {
-        await deps.landing.removeMergedWorktree(item.id);
-        bytes += summary.reclaimable.find((w) => w.record.id === item.id)?.bytes ?? 0;
-      }
-      return bytes;
-    },
+    () =>
+      removeChosenWorktrees(
+        summary,
+        picked.map((item) => item.id),
+        (id) => deps.landing.removeMergedWorktree(id),
+      ),
   );
   void vscode.window.showInformationMessage(
-    vscode.l10n.t('Removed {0} worktrees and freed {1}.', picked.length, byteSize(freed)),
+    vscode.l10n.t('Removed {0} worktrees and freed {1}.', removed, byteSize(freedBytes)),
   );
 }

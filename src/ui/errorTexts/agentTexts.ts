@@ -66,6 +66,22 @@ export const agentTexts = {
       d.command,
       d.profile,
     ),
+  sandboxUnavailable: (d) =>
+    d.missing === 'bwrap'
+      ? l10n.t(
+          'Profile "{0}" runs sandboxed, but bubblewrap (bwrap) was not found on PATH — install it (sudo apt install bubblewrap), or run this agent unsandboxed, with its permission prompts. Nothing was created.',
+          d.profile,
+        )
+      : l10n.t(
+          'Profile "{0}" runs sandboxed, but the sandbox is not supported on this platform ({1}) yet — run this agent unsandboxed, with its permission prompts, or remove "sandbox" from the profile. Nothing was created.',
+          d.profile,
+          d.platform,
+        ),
+  sandboxNeedsWorktree: (d) =>
+    l10n.t(
+      'Profile "{0}" runs sandboxed, and a sandboxed agent works only in a worktree of its own — dispatch it with worktree isolation.',
+      d.profile,
+    ),
   bestOfCount: (d) =>
     l10n.t('Best of N takes from {1} to {2} candidates, not {0}: nothing was dispatched.', d.count, d.min, d.max),
   emptyTask: () => l10n.t('The task is empty — describe what the agent should do.'),
@@ -104,6 +120,17 @@ export const agentTexts = {
   noSuchTask: (d) => l10n.t('The plan has no task "{0}".', d.taskId),
   taskNotRetryable: (d) => l10n.t('Task "{0}" cannot be retried while it is {1}.', d.taskId, { taskState: d.state }),
   taskNotSkippable: (d) => l10n.t('Task "{0}" cannot be skipped while it is {1}.', d.taskId, { taskState: d.state }),
+  taskNotPicking: (d) => l10n.t('Task "{0}" is not waiting for a pick: it is {1}.', d.taskId, { taskState: d.state }),
+  notTaskCandidate: (d) =>
+    l10n.t('Agent "{0}" is not a candidate of task "{1}" that succeeded: pick one that did.', d.title, d.taskId),
+  planCheckFailed: (d) =>
+    l10n.t(
+      'the check {0} failed ({1}) after task "{2}" was merged into the integration branch, and still failed after {3} follow-ups asking its agent to fix it',
+      d.command,
+      d.exit,
+      d.taskId,
+      d.fixes,
+    ),
   noSuchPlanRun: (d) => l10n.t('There is no plan run with id "{0}".', d.runId),
   planStillRunning: (d) => l10n.t('Plan "{0}" is still running ({1}): stop it first.', d.title, d.tasks.join(', ')),
   planDrivenElsewhere: (d) =>

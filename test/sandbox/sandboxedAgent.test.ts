@@ -1,0 +1,153 @@
+// Sandboxed agents (Linux, bubblewrap from PATH): the real AgentManager, supervisor, bubblewrap,
+// network filter and demo agent, in a real repository. The demo agent's probes (probes.ts) try what
+// the sandbox must refuse; the same prompt unsandboxed shows that each probe would succeed.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import which from 'which';
+import type { AgentManager } from '../../src/core/agents/agentManager';
+import { type Profile, builtinProfiles } from '../../src/core/clis/profiles';
+import { AgentError } from '../../src/core/errors';
+import { BubblewrapSandbox } from '../../src/node/sandbox/bubblewrap';
+import { englishMessage } from '../../src/ui/errorText';
+import { ManagerFixture, git } from '../git/managerFixture';
+
+export const sandboxScript = path.resolve(__dirname, '../../../dist/sandbox.js');
+const hasBwrap = process.platform === 'linux' && which.sync('bwrap', { nothrow: true }) !== null;
+
+describe('a sandboxed agent (bubblewrap)', function () {
+  this.timeout(60_000);
+  let fx: ManagerFixture;
+  let manager: AgentManager;
+  let server: http.Server;
+  let port: number;
+  let home: string;
+  let profile: Profile;
+
+  before(function () {
+    // npm test installs bubblewrap before this stage (PA_REQUIRE_BWRAP): there a missing one fails.
+    assert.ok(hasBwrap || process.env.PA_REQUIRE_BWRAP !== '1', 'bubblewrap (bwrap) is not on PATH');
+    if (!hasBwrap) {
+      this.skip();
+    }
+  });
+
+  beforeEach(async () => {
+    fx = new ManagerFixture();
+    home = path.join(fx.tmp, 'home');
+    fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.ssh', 'id_ed25519'), 'PRIVATE KEY\n');
+    fs.writeFileSync(path.join(home, '.netrc'), 'machine example.com password secret\n');
+    fs.writeFileSync(path.join(home, 'notes.txt'), 'not a secret\n');
+    server = http.createServer((_req, res) => res.end('ok\n'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+    profile = {
+      ...builtinProfiles.find((p) => p.name === 'demo')!,
+      name: 'sandboxed-demo',
+      env: { ...builtinProfiles.find((p) => p.name === 'demo')!.env, HOME: home, DEMO_AGENT_PROBES: '1' },
+      sandbox: { allowedHosts: ['127.0.0.1'] },
+    };
+    manager = fx.manager({
+      profiles: () => [...builtinProfiles, profile],
+      sandbox: new BubblewrapSandbox({ sandboxScript, runtime: process.execPath }),
+    });
+  });
+
+  afterEach(async () => {
+    server.close();
+    await fx.dispose();
+  });
+
+  const prompt = () =>
+    [
+      'create hello.txt: hi from the sandbox',
+      'commit: sandboxed edit',
+      `probe write ${path.join(home, 'outside.txt')}`,
+      `probe write ${path.join(fx.tmp, 'outside.txt')}`,
+      `probe write ${path.join(fx.repo, 'README.md')}`,
+      `probe write ${path.join(fx.repo, '.git', 'hooks', 'pre-commit')}`,
+      `probe read ${path.join(home, '.ssh', 'id_ed25519')}`,
+      `probe read ${path.join(home, '.netrc')}`,
+      `probe read ${path.join(home, 'notes.txt')}`,
+      `probe fetch http://127.0.0.1:${port}/`,
+      `probe fetch http://localhost:${port}/`,
+      `probe connect 127.0.0.1:${port}`,
+    ].join('\n');
+
+  async function run(unsandboxed: boolean) {
+    const record = await manager.dispatch({ prompt: prompt(), profile: profile.name, folder: fx.repo, unsandboxed });
+    const done = await fx.finished(manager, record.id);
+    assert.equal(done.status, 'succeeded', `${done.error ?? ''}\n${fs.readFileSync(done.logPath!, 'utf8')}`);
+    return { done, log: fs.readFileSync(done.logPath!, 'utf8') };
+  }
+
+  it('edits and commits in its worktree, auto-approved; writes elsewhere, credential reads and other hosts are denied', async () => {
+    const { done, log } = await run(false);
+    assert.deepEqual(done.sandbox, { allowedHosts: ['127.0.0.1'] });
+    assert.match(log, /auto-approve: on \(sandboxed\)/);
+    assert.match(log, /committed [0-9a-f]+/);
+    assert.equal(git(done.worktreePath!, 'show', `${done.branch}:hello.txt`), 'hi from the sandbox');
+    assert.match(log, /probe write \S+home\/outside\.txt: denied \(EROFS\)/);
+    assert.match(log, /probe write \S+pre-commit: denied \(EROFS\)/);
+    // /tmp is the sandbox's own (emptied, then only what it needs given back): a write there never reaches the host.
+    assert.ok(!fs.existsSync(path.join(fx.tmp, 'outside.txt')));
+    assert.ok(!fs.existsSync(path.join(home, 'outside.txt')));
+    assert.equal(
+      fs.readFileSync(path.join(fx.repo, 'README.md'), 'utf8'),
+      '# sample\n',
+      'the main checkout is untouched',
+    );
+    assert.ok(!fs.existsSync(path.join(fx.repo, '.git', 'hooks', 'pre-commit')));
+    assert.match(log, /probe read \S+id_ed25519: denied \(ENOENT\)/);
+    assert.match(log, /probe read \S+\.netrc: denied/, 'a credential file is covered by /dev/null');
+    assert.match(log, /probe read \S+notes\.txt: allowed \(13 bytes\)/, 'the rest of HOME stays readable');
+    assert.match(log, new RegExp(`probe fetch http://127\\.0\\.0\\.1:${port}/: allowed \\(HTTP 200\\)`));
+    assert.match(log, new RegExp(`probe fetch http://localhost:${port}/: denied \\(HTTP 403\\)`));
+    assert.match(log, /refused GET localhost:\d+: not in sandbox\.allowedHosts/);
+    assert.match(log, /probe connect \S+: denied \(ECONNREFUSED\)/, 'no way around the proxy');
+  });
+
+  it('run unsandboxed on request: no auto-approve, and each probe succeeds (the checks above can fail)', async () => {
+    const { done, log } = await run(true);
+    assert.equal(done.sandbox, undefined);
+    assert.doesNotMatch(log, /auto-approve/);
+    assert.match(log, /probe write \S+home\/outside\.txt: allowed/);
+    assert.match(log, /probe read \S+\.netrc: allowed/);
+    assert.match(log, /probe read \S+id_ed25519: allowed \(12 bytes\)/);
+    assert.match(log, new RegExp(`probe fetch http://localhost:${port}/: allowed \\(HTTP 200\\)`));
+    assert.match(log, /probe connect \S+: allowed/);
+  });
+});
+
+describe('a sandboxed profile where the sandbox cannot run', function () {
+  this.timeout(30_000);
+  let fx: ManagerFixture;
+  afterEach(() => fx.dispose());
+
+  for (const [what, options, pattern] of [
+    ['bubblewrap missing from PATH', { env: { PATH: '/nonexistent' } }, /sudo apt install bubblewrap/],
+    ['another platform', { platform: 'darwin' as const }, /not supported on this platform \(darwin\) yet/],
+  ] as const) {
+    it(`${what}: a clear message, nothing created`, async () => {
+      fx = new ManagerFixture();
+      const profile: Profile = { ...builtinProfiles[0], name: 'boxed', sandbox: { allowedHosts: [] } };
+      const manager = fx.manager({
+        profiles: () => [profile],
+        sandbox: new BubblewrapSandbox({ sandboxScript, runtime: process.execPath, ...options }),
+      });
+      await assert.rejects(manager.dispatch({ prompt: 'create a.txt: x', profile: 'boxed', folder: fx.repo }), (e) => {
+        assert.ok(AgentError.isCode(e, 'sandboxUnavailable'), String(e));
+        assert.match(englishMessage(e), pattern);
+        assert.match(englishMessage(e), /run this agent unsandboxed, with its permission prompts/);
+        return true;
+      });
+      assert.equal(manager.list().length, 0);
+      assert.ok(!fs.existsSync(path.join(fx.tmp, 'repo.worktrees')));
+      assert.equal(git(fx.repo, 'branch', '--list', 'agents/*'), '');
+      assert.ok(!fs.existsSync(path.join(fx.tmp, 'logs')));
+    });
+  }
+});
