@@ -57,6 +57,9 @@ export const commands = {
   addReviewComment: 'parallelAgents.addReviewComment',
   deleteReviewComment: 'parallelAgents.deleteReviewComment',
   sendReview: 'parallelAgents.sendReview',
+  editReviewComment: 'parallelAgents.editReviewComment',
+  reviewWithAgent: 'parallelAgents.reviewWithAgent',
+  continueWithAgent: 'parallelAgents.continueWithAgent',
   dispatchBestOf: 'parallelAgents.dispatchBestOf',
   compareCandidates: 'parallelAgents.compareCandidates',
   diffCandidates: 'parallelAgents.diffCandidates',
@@ -98,6 +101,8 @@ export const settings = {
   worktreePool: 'worktreePool',
   worktreeEnv: 'worktreeEnv',
   portRange: 'portRange',
+  reviewerProfile: 'reviewerProfile',
+  autoReview: 'autoReview',
 } as const;
 
 export const schemes = {

@@ -29,6 +29,7 @@ import { type RegistryKind, RegistryStore } from './node/registry/registryStore'
 import type { RegistryProblem } from './node/registry/recordFiles';
 import type { AgentRecord } from './core/agent';
 import type { PlanRunRecord } from './core/plans';
+import type { ReviewerDeps } from './core/review';
 import { SupervisedRunner } from './node/supervisedRunner';
 import { showLandingWait } from './ui/commands/landingWait';
 import { NodeWindowPresence } from './node/windowPresence';
@@ -51,6 +52,8 @@ export interface Services {
   readonly pool: WorktreePool;
   /** The repositories of the workspace folders. */
   readonly repositories: () => Promise<string[]>;
+  /** What Review with Agent runs its reviewer with: the agents' own runner, files and log folders. */
+  readonly reviewerRun: Pick<ReviewerDeps, 'runner' | 'fs' | 'settings'>;
 }
 
 export function createServices(context: vscode.ExtensionContext, config: Config, logger: Logger): Services {
@@ -96,19 +99,20 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     newSlot: () => randomUUID().slice(0, 8),
   });
   context.subscriptions.push(pool);
+  const headlessRunner = new SupervisedRunner({
+    supervisorScript: context.asAbsolutePath(path.join('dist', 'supervisor.js')),
+    runtime: process.execPath,
+    stateDir: runsDir,
+    stateDirFor: (cwd) => inRegistry(cwd, 'runs'),
+    maxLogBytes: () => config.maxLogMegabytes() * 1024 * 1024,
+  });
   const manager = new AgentManager({
     pool,
     git,
     fs,
     worktreeSource: git,
     resolver,
-    headlessRunner: new SupervisedRunner({
-      supervisorScript: context.asAbsolutePath(path.join('dist', 'supervisor.js')),
-      runtime: process.execPath,
-      stateDir: runsDir,
-      stateDirFor: (cwd) => inRegistry(cwd, 'runs'),
-      maxLogBytes: () => config.maxLogMegabytes() * 1024 * 1024,
-    }),
+    headlessRunner,
     terminalRunner: terminals,
     // Counted, so that Refresh knows which agents' folders saw no event since their last computation.
     watcher: git.freshness.watching(agentFolderWatcher(logger)),
@@ -180,6 +184,7 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     resolver,
     pool,
     repositories: () => workspaceRepositories(git),
+    reviewerRun: { runner: headlessRunner, fs, settings: managerSettings },
   };
 }
 

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { schemes, settings } from './constants';
 import type { AgentRecord } from './core/agent';
-import { ReviewComments } from './core/review';
+import { AgentReviewer, ReviewComments } from './core/review';
 import { Config } from './host/config';
 import type { ChannelLogger } from './host/logger';
 import { ghCreatePullRequest } from './node/ghCli';
@@ -26,6 +26,7 @@ import { ChangeDecorationProvider } from './ui/diff/changeDecorations';
 import { HunkLensProvider } from './ui/diff/hunkLenses';
 import { ReviewThreads } from './ui/diff/reviewThreads';
 import { FinishNotifications } from './ui/notifications';
+import { autoReview } from './ui/autoReview';
 import { AgentOutputViews, type LogViewSource } from './ui/outputViews';
 import { OverlapModel } from './ui/overlapModel';
 import { PlanNotifications } from './ui/planNotifications';
@@ -77,6 +78,17 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
   const files = new NodeFileBytes();
   const review = new ReviewComments({ manager, files, clock: { now: () => Date.now() }, newId: () => randomUUID() });
   const reviewThreads = new ReviewThreads(manager, review);
+  const reviewer = new AgentReviewer({
+    ...services.reviewerRun,
+    manager,
+    comments: review,
+    git,
+    files,
+    resolver,
+    profiles: () => config.profiles(),
+    logger,
+  });
+  const reviewSettings = { autoReview: () => config.autoReview(), reviewerProfile: () => config.reviewerProfile() };
   const accounts = new AccountDocuments(manager);
   const comparisons = new CompareDocuments(manager);
   const dispatchDeps = {
@@ -98,6 +110,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
     outputs,
     review,
     reviewThreads,
+    reviewer,
     vscode.workspace.registerTextDocumentContentProvider(schemes.base, new BaseContentProvider(git)),
     accounts,
     vscode.workspace.registerTextDocumentContentProvider(schemes.account, accounts),
@@ -106,6 +119,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
     vscode.window.registerFileDecorationProvider(new ChangeDecorationProvider(overlaps)),
     new AgentsStatusBar(manager),
     new FinishNotifications(manager, () => config.notifyOnFinish()),
+    autoReview(manager, reviewer, reviewSettings, logger),
     new PlanNotifications(plans, manager),
     manager.onDidChangeAgent(() => agentsChanged.fire(manager.list())),
     trackAgentDiffContext(),
@@ -140,6 +154,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
         files,
         review,
         reviewThreads,
+        agentReview: { reviewer, profiles: () => config.profiles(), reviewerProfile: reviewSettings.reviewerProfile },
         freshness: git.freshness,
         logger,
         worktreeSizes: costs.sizes,

@@ -117,6 +117,20 @@ export interface ReviewComment {
   readonly sentAt?: number;
   /** Set once a run that ended after `sentAt` changed the quoted lines. */
   readonly addressed?: boolean;
+  /** The profile of the reviewer agent that wrote it (Review with Agent); absent when the person did. */
+  readonly reviewer?: string;
+  /**
+   * A comment on no line of the diff (a reviewer's finding whose file or line is not in it): shown at
+   * the top of `path`, sent without quoted lines, never marked addressed.
+   */
+  readonly general?: true;
+}
+
+/** One run of an agent's folder by a profile: the first, each follow-up, each Continue with Another Agent. */
+export interface AgentRun {
+  readonly profile: string;
+  readonly startedAt: number;
+  readonly endedAt?: number;
 }
 
 /** A candidate's place among the agents given one task by Dispatch Best of N. */
@@ -221,6 +235,8 @@ export interface AgentRecord {
   readonly input?: 'tracked' | 'unknown';
   /** The check command's last run, when one ran (see AgentCheck). */
   readonly check?: AgentCheck;
+  /** Every run in its folder, oldest first: who ran when (core/agents/runHistory.ts). */
+  readonly runs?: readonly AgentRun[];
   /** Review comments on its changed files, pending or sent (core/review/reviewComments.ts). */
   readonly comments?: readonly ReviewComment[];
   /** What the last Forecast Conflicts found for it; unset when it found none (core/landing/conflictRepair.ts). */

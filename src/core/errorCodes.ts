@@ -6,6 +6,7 @@
 import type { AgentStatus } from './agent';
 import type { TaskState } from './plans';
 import type { StartErrorData } from './errorCodesStart';
+import type { ReviewErrorData } from './reviewErrorCodes';
 
 /** The broad kind of a failure: what callers branch on (`AgentError.is(e, 'dirtyWorkspace')`). */
 export type AgentErrorReason =
@@ -43,7 +44,7 @@ export type Empty = Record<string, never>;
 export type Titled = { readonly title: string };
 
 /** Each specific failure and the data its message needs. */
-export interface AgentErrorData extends StartErrorData {
+export interface AgentErrorData extends StartErrorData, ReviewErrorData {
   // git, run by src/node
   gitNotFound: { readonly binary: string };
   gitDiskFull: { readonly cwd: string };
@@ -201,18 +202,6 @@ export interface AgentErrorData extends StartErrorData {
   taskWaitingFor: { readonly tasks: readonly string[] };
   taskBlockedBy: { readonly tasks: readonly string[] };
   taskConflicted: Empty;
-  // accepting and reverting an agent's lines, src/core/review
-  /** `path` holds a NUL byte or is not UTF-8: it has no lines to take one by one. */
-  binaryHunks: { readonly path: string };
-  noChangeSelected: { readonly path: string };
-  /** `lines` ("12" or "12–14", 1-based) are the workspace file's lines that are no longer the base's. */
-  hunkNoLongerApplies: { readonly path: string; readonly lines: string };
-  // review comments, src/core/review
-  emptyReview: Titled;
-  emptyComment: Empty;
-  /** The agent deleted `path` (or it is gone from its folder): it has no lines to comment on. */
-  reviewFileDeleted: Titled & { readonly path: string };
-  reviewFileNotChanged: Titled & { readonly path: string };
   // commands, src/ui
   cancelled: Empty;
   untrustedDispatch: Empty;

@@ -8,7 +8,7 @@
  * A prompt without any command (plain prose, or empty) still changes something visible and
  * deterministic: the prompt is appended to AGENT_NOTES.md in the folder (created when missing).
  * A planning request (see core/planningRequest.ts planningPrompt) changes no file: it is answered with a plan
- * (see planner.ts), exit 0.
+ * (see planner.ts), exit 0. A review request (Review with Agent) is answered with findings (reviewer.ts).
  * With DEMO_AGENT_OUTPUT=parallel-agents-json in its environment (the demo profile sets it) it also
  * prints that format's JSON lines (core/clis/ownEvents.ts): a start line, then a result line whose
  * final message is its summary and the steps it ran (or its plan), so the extension shows them.
@@ -19,9 +19,9 @@ import { type OwnEvent, ownEventLine, ownOutput } from '../core/clis';
 import { delay } from '../util/async';
 import { type KeepSide, resolveConflictBlocks } from './conflictMarkers';
 import { DemoStep, describeStep, isCommand, parsePrompt } from './language';
-import { planReply } from './planner';
 import { hitLimit, takeSession } from './rateLimit';
 import { commitAll, probe, probesEnabled } from './probes';
+import { answerRequest } from './reviewer';
 
 const notesFile = 'AGENT_NOTES.md';
 
@@ -62,10 +62,7 @@ function main(args: readonly string[]): void {
   }
   const prompt = argv[0];
   report('start');
-  const reply = planReply(prompt);
-  if (reply !== undefined) {
-    process.stdout.write(reply);
-    report('result', { result: reply });
+  if (answerRequest(prompt, (text) => process.stdout.write(text), report)) {
     return;
   }
   const root = fs.realpathSync(process.cwd());

@@ -121,6 +121,20 @@ export class Config {
     return mergeStrategies.includes(value) ? value : 'merge';
   }
 
+  /**
+   * The profile Review with Agent runs without asking, and autoReview runs; '' when unset. User or
+   * machine settings only: a repository never picks which agent runs on its own.
+   */
+  reviewerProfile(): string {
+    const value = this.section.inspect<unknown>(settings.reviewerProfile)?.globalValue;
+    return typeof value === 'string' ? value.trim() : '';
+  }
+
+  /** Review with Agent when an agent of this window succeeds; user or machine settings only, like reviewerProfile. */
+  autoReview(): boolean {
+    return this.section.inspect<unknown>(settings.autoReview)?.globalValue === true;
+  }
+
   notifyOnFinish(): boolean {
     return this.section.get<boolean>(settings.notifyOnFinish, true) !== false;
   }

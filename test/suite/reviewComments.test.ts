@@ -75,4 +75,40 @@ describe('Review comments in a real VS Code', function () {
     assert.equal(outside.disposed(), false, 'a refused draft stays');
     assert.equal(agent(id).comments?.length, 2);
   });
+
+  it('Review with Agent: the demo reviewer findings become its pending comments, a bad line a general one', async () => {
+    const id = await vscode.commands.executeCommand<string>('parallelAgents.dispatch', {
+      prompt: 'create reviewed/c.txt: first\\nTODO second\\nthird\\n',
+      profile: 'demo',
+      isolation: 'worktree',
+      title: 'Reviewed by an agent',
+    });
+    await waitFor(
+      'the author to finish',
+      () => agent(id).status === 'succeeded' && agent(id).changedFiles.length === 1,
+    );
+    const outcome = await vscode.commands.executeCommand<{ onLines: number; general: number }>(
+      'parallelAgents.reviewWithAgent',
+      { id, profile: 'demo', focus: 'print FINDING reviewed/c.txt:99: past the end of the file' },
+    );
+    assert.deepEqual(outcome && [outcome.onLines, outcome.general], [1, 1]);
+    assert.deepEqual(
+      agent(id).comments?.map((c) => [c.path, c.startLine, c.body, c.reviewer, c.general ?? false]),
+      [
+        ['reviewed/c.txt', 2, 'replace reviewed/c.txt: TODO => DONE', 'demo', false],
+        ['reviewed/c.txt', 1, 'reviewed/c.txt:99: past the end of the file', 'demo', true],
+      ],
+    );
+    await vscode.commands.executeCommand('parallelAgents.sendReview', { id });
+    await waitFor('the author to act on the review', () => {
+      const r = agent(id);
+      return r.status === 'succeeded' && r.followUps?.length === 1 && (r.comments ?? []).some((c) => c.addressed);
+    });
+    const cwd = agent(id).cwd;
+    assert.equal(fs.readFileSync(path.join(cwd, 'reviewed/c.txt'), 'utf8'), 'first\nDONE second\nthird\n');
+    assert.deepEqual(
+      agent(id).runs?.map((r) => r.profile),
+      ['demo', 'demo'],
+    );
+  });
 });

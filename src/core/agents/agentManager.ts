@@ -12,12 +12,14 @@ import { checkPrompt, resolveProfile } from './dispatchChecks';
 import { Dispatcher } from './dispatcher';
 import { rebaseOnParent } from './stacking';
 import { runArgs } from './sandboxing';
+import { lastRunCleared } from './runHistory';
 import { type BestOfOptions, dispatchBestOf } from './bestOf';
 import { AgentQueue } from './agentQueue';
 import { QuotaResumer } from './quotaResumer';
 import { agentOverBudget, checkBudgetLeft, planOverBudget } from './budgets';
 import { queuePosition } from './queueOrder';
 import { AgentError } from '../errors';
+import { providerOf } from '../clis';
 import { WorktreeNames } from '../worktrees';
 import type { WorkState } from '../git';
 import type { AgentManagerDeps, DispatchOptions } from './managerDeps';
@@ -44,7 +46,8 @@ export class AgentManager implements Disposable {
 
   readonly onDidChangeAgent: AgentRecords['onDidChange'];
   readonly onDidOutput: AgentRuns['onDidOutput'];
-
+  /** An agent's run followed in this window ended (its end is in the record). */
+  readonly onDidEndRun: AgentRuns['onDidEnd'];
   constructor(private readonly deps: AgentManagerDeps) {
     const records = (this.records = new AgentRecords(deps.store, deps.logger));
     this.names = new WorktreeNames(deps.git, deps.fs);
@@ -55,6 +58,7 @@ export class AgentManager implements Disposable {
     this.runs.onDidEnd((id) => checks.afterAgentEnd(id));
     this.onDidChangeAgent = records.onDidChange;
     this.onDidOutput = this.runs.onDidOutput;
+    this.onDidEndRun = this.runs.onDidEnd;
     const runsHere = (id: string) => this.runs.isRunning(id);
     this.queue = new AgentQueue(deps, records, runsHere, (record) => this.dispatcher.startQueued(record));
     this.dispatcher = new Dispatcher(deps, records, this.runs, this.names, this.tracker, this.queue);
@@ -106,8 +110,11 @@ export class AgentManager implements Disposable {
     return dispatchBestOf(this.deps, (o) => this.dispatcher.dispatch(o), options);
   }
 
-  /** A new prompt for a finished agent: a new run in the same folder, with the profile's continueArgs. */
-  async followUp(id: string, prompt: string): Promise<void> {
+  /**
+   * A new prompt for a finished agent: a new run in the same folder, with the profile's continueArgs; with
+   * another `profile` (Continue with Another Agent), its first-run args, and it is the agent's from then on.
+   */
+  async followUp(id: string, prompt: string, profile?: string): Promise<void> {
     const record = this.get(id);
     checkPrompt(prompt, 'follow-up');
     if (this.runs.isRunning(id) || isActive(record.status)) {
@@ -115,24 +122,18 @@ export class AgentManager implements Disposable {
     }
     assertTransition(record.status, 'running');
     checkBudgetLeft(record.title, agentOverBudget(record) ?? planOverBudget(this.records.list(), record));
-    const executable = await resolveProfile(this.deps.profiles(), record.profile, this.deps.resolver);
-    const profile = executable.profile;
+    const handOver = profile !== undefined && profile !== record.profile;
+    const executable = await resolveProfile(this.deps.profiles(), profile ?? record.profile, this.deps.resolver);
+    const next = executable.profile;
     this.records.put({
       ...record,
+      ...(handOver ? { profile: next.name, provider: providerOf(next) } : {}),
       followUps: [...(record.followUps ?? []), prompt],
-      exitCode: undefined,
-      signal: undefined,
-      error: undefined,
-      errorReason: undefined,
-      endedAt: undefined,
+      ...lastRunCleared,
     });
-    this.runs.launch(
-      this.get(id),
-      executable,
-      runArgs(profile, record, 'continue'),
-      prompt,
-      `\n──── follow-up: ${prompt}`,
-    );
+    const args = runArgs(next, record, handOver ? 'first' : 'continue');
+    const banner = handOver ? `\n──── continued by ${next.name}: ${prompt}` : `\n──── follow-up: ${prompt}`;
+    this.runs.launch(this.get(id), executable, args, prompt, banner);
   }
 
   /** Starts a detached terminal agent's profile again, with its prompt, in a new terminal in its folder. */
@@ -176,7 +177,7 @@ export class AgentManager implements Disposable {
     this.records.update(id, { ...patch, status });
   }
 
-  /** Updates fields that are not a status change (e.g. worktreePresent after a removal). */
+  /** Updates fields that are not a status change (worktreePresent after a removal, say). */
   annotate(id: string, patch: Omit<Partial<AgentRecord>, 'status'>): void {
     this.records.update(id, patch);
   }
@@ -257,7 +258,6 @@ export class AgentManager implements Disposable {
 
   /** Resolves when every state change so far has been written. */
   readonly flush = (): Promise<void> => this.records.flush();
-
   /** Runs the agent's check command in its folder; resolves once it runs, with the record's check. */
   runCheck(id: string): Promise<AgentCheck> {
     return this.checks.start(id);

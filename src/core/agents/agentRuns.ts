@@ -15,8 +15,9 @@ import { AgentEnvs, writeEnvFile } from './agentEnvs';
 import { checkRunId } from './checkRuns';
 import { Run } from './run';
 import { quotaEnd } from './quotaPause';
-import { agentCost, budgetEnd } from './budgets';
+import { budgetEnd } from './budgets';
 import { BudgetWatch } from './budgetWatch';
+import { reviewRunId, runEnded, runStartPatch } from './runHistory';
 import { RunningElsewhere } from './runningElsewhere';
 import { runCommand } from './sandboxing';
 import type { AgentRecords } from './agentRecords';
@@ -101,10 +102,10 @@ export class AgentRuns implements Disposable {
     await entry.ended;
   }
 
-  /** Drops what the runner keeps of a finished agent's runs: its own, its setup's and its check's. */
+  /** Drops what the runner keeps of a finished agent's runs: its own, its setup's, check's and reviewer's. */
   forget(id: string): void {
     const where = { cwd: this.records.get(id).cwd };
-    for (const runId of [id, setupRunId(id), checkRunId(id)]) {
+    for (const runId of [id, setupRunId(id), checkRunId(id), reviewRunId(id)]) {
       this.deps.headlessRunner.forget?.(runId, where);
     }
   }
@@ -182,15 +183,7 @@ export class AgentRuns implements Disposable {
       return;
     }
     // A new run starts with no progress; the last run's answer is in the log, its cost in spentUsd.
-    const spent = agentCost(record);
-    this.records.update(record.id, {
-      status: 'running',
-      startedAt: this.deps.clock.now(),
-      activity: undefined,
-      ...(spent > 0 ? { spentUsd: spent } : {}),
-      overBudget: undefined,
-      ...(record.mode === 'terminal' ? { input: 'unknown', terminalPid: undefined } : {}),
-    });
+    this.records.update(record.id, runStartPatch(this.records.get(record.id), profile.name, this.deps.clock.now()));
     this.deps.logger.info(
       `[AgentManager] started ${record.id} (${profile.name}, pid ${process.pid ?? '?'}) in ${record.cwd}`,
     );
@@ -286,6 +279,7 @@ export class AgentRuns implements Disposable {
         this.records.update(id, {
           ...quotaEnd(last, end, endedAt),
           ...budgetEnd(last, end),
+          ...runEnded(last, endedAt),
           exitCode: end.exitCode,
           signal: end.signal,
           errorReason: end.errorReason,

@@ -14,3 +14,6 @@ export type { CheckVerdict } from './checks';
 export { agentPorts, envFileName } from './worktreeEnv';
 export { bestOfLimits, candidatesOf, checkBestOfCount } from './bestOf';
 export type { BestOfOptions } from './bestOf';
+export { resolveProfile } from './dispatchChecks';
+export type { ResolvedProfile } from './dispatchChecks';
+export { continuePrompt, reviewRunId } from './runHistory';

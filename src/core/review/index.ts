@@ -6,9 +6,9 @@
  * tabs and any UTF-8 text come through unchanged; a binary file, or a workspace whose lines there
  * are no longer the base's, is refused with nothing written. And review progress: the files
  * marked viewed (unviewed again when the agent changes them) and the agents waiting for review.
- * are no longer the base's, is refused with nothing written. And review comments on lines of the
- * agent's changed files, sent to it as one follow-up and marked addressed when its next run changes
- * those lines.
+ * And review comments on lines of the agent's changed files, the person's or a reviewer agent's
+ * findings (Review with Agent), sent to it as one follow-up and marked addressed when its next run
+ * changes those lines.
  */
 export { acceptSelectedLines, agentDiff, revertSelectedLines } from './hunkActions';
 export type { FileBytes, HunkDeps, HunkOutcome } from './hunkActions';
@@ -42,3 +42,9 @@ export {
 export type { CommentToSend } from './reviewComments';
 export { ReviewComments } from './reviewService';
 export type { NewComment, ReviewDeps, SentReview } from './reviewService';
+export { readFindings, parseFinding, findingKeyword, noFindingsLine } from './reviewFindings';
+export type { Finding, ReviewerAnswer } from './reviewFindings';
+export { fileDiffText, placeFindings, reviewerPrompt, reviewRequestLine } from './reviewerPrompt';
+export type { FileDiff, PlacedFinding, ReviewRequest } from './reviewerPrompt';
+export { AgentReviewer } from './agentReviewer';
+export type { ReviewerDeps, ReviewOptions, ReviewOutcome } from './agentReviewer';

@@ -13,6 +13,8 @@ export interface CommentToSend {
   /** The lines now, without line breaks; empty when the range is past the file's end. */
   readonly lines: readonly string[];
   readonly body: string;
+  /** A general comment (ReviewComment.general): sent without a file and lines. */
+  readonly general?: true;
 }
 
 /** How far (in lines) the quoted lines may have moved and still count as the same, unchanged lines. */
@@ -40,18 +42,24 @@ export function reviewPrompt(comments: readonly CommentToSend[]): string {
   const sorted = [...comments].sort((a, b) => a.path.localeCompare(b.path) || a.startLine - b.startLine);
   const count = sorted.length === 1 ? '1 comment' : `${sorted.length} comments`;
   const entries = sorted.map((c, i) => {
+    if (c.general) {
+      return [`${i + 1}. General comment:`, ...indented(c.body)].join('\n');
+    }
     const quoted =
       c.lines.length > 0 ? c.lines.map((l) => `   > ${l}`) : ['   (these lines are no longer in the file)'];
-    const body = c.body
-      .trim()
-      .split(/\r?\n/)
-      .map((l) => `   ${l}`);
-    return [`${i + 1}. ${c.path}, ${rangeText(c.startLine, c.endLine)}:`, ...quoted, ...body].join('\n');
+    return [`${i + 1}. ${c.path}, ${rangeText(c.startLine, c.endLine)}:`, ...quoted, ...indented(c.body)].join('\n');
   });
   return [
     `Review of your changes (${count}). For each file and line range below, the lines as they are now, then what to do there:`,
     ...entries,
   ].join('\n\n');
+}
+
+function indented(body: string): string[] {
+  return body
+    .trim()
+    .split(/\r?\n/)
+    .map((l) => `   ${l}`);
 }
 
 /**
@@ -92,7 +100,7 @@ export function pendingComments(comments: readonly ReviewComment[] | undefined):
   return (comments ?? []).filter((c) => c.sentAt === undefined);
 }
 
-/** Sent comments whose addressing is still open after a run that ended at `endedAt`. */
+/** Sent comments on lines whose addressing is still open after a run that ended at `endedAt`. */
 export function awaitingCheck(comments: readonly ReviewComment[] | undefined, endedAt: number): ReviewComment[] {
-  return (comments ?? []).filter((c) => c.sentAt !== undefined && !c.addressed && endedAt >= c.sentAt);
+  return (comments ?? []).filter((c) => c.sentAt !== undefined && !c.addressed && !c.general && endedAt >= c.sentAt);
 }

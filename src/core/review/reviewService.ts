@@ -11,6 +11,7 @@ import type { Clock } from '../ports';
 import { joinPath } from '../../util/paths';
 import type { Disposable } from '../../util/event';
 import type { FileBytes } from './hunkActions';
+import type { PlacedFinding } from './reviewerPrompt';
 import { awaitingCheck, linesChanged, linesOf, pendingComments, quoteLines, reviewPrompt } from './reviewComments';
 import { textOf } from './textLines';
 
@@ -86,6 +87,49 @@ export class ReviewComments implements Disposable {
     return added;
   }
 
+  /**
+   * Adds a reviewer agent's comments at once, pending, marked with its profile (`reviewer`): those on
+   * lines quote them, a general one quotes nothing. placeFindings put them on files the agent kept.
+   */
+  async addFromReviewer(agentId: string, placed: readonly PlacedFinding[], reviewer: string): Promise<ReviewComment[]> {
+    const record = this.deps.manager.get(agentId);
+    const lines = new Map<string, string[]>();
+    for (const path of new Set(placed.filter((p) => !p.general).map((p) => p.path))) {
+      lines.set(path, await this.linesOfChanged(record, path));
+    }
+    const createdAt = this.deps.clock.now();
+    const added = placed.map(
+      (p): ReviewComment => ({
+        id: this.deps.newId(),
+        path: p.path,
+        startLine: p.general ? 1 : p.startLine,
+        endLine: p.general ? 1 : p.endLine,
+        quoted: p.general ? [] : quoteLines(lines.get(p.path) ?? [], p.startLine, p.endLine),
+        body: p.body,
+        createdAt,
+        reviewer,
+        ...(p.general ? { general: true as const } : {}),
+      }),
+    );
+    const now = this.deps.manager.get(agentId);
+    this.deps.manager.annotate(agentId, { comments: [...(now.comments ?? []), ...added] });
+    return added;
+  }
+
+  /** Changes a pending comment's text (the person edits a reviewer's comment, or their own). */
+  edit(agentId: string, commentId: string, body: string): void {
+    const text = body.trim();
+    if (text === '') {
+      throw new AgentError('emptyComment', {});
+    }
+    const comments = this.comments(agentId);
+    if (comments.some((c) => c.id === commentId)) {
+      this.deps.manager.annotate(agentId, {
+        comments: comments.map((c) => (c.id === commentId ? { ...c, body: text } : c)),
+      });
+    }
+  }
+
   /** Removes a comment; one already gone is no error. */
   remove(agentId: string, commentId: string): void {
     const comments = this.comments(agentId);
@@ -105,10 +149,13 @@ export class ReviewComments implements Disposable {
       throw new AgentError('emptyReview', { title: record.title });
     }
     const now = new Map<string, string[]>();
-    for (const path of new Set(pending.map((c) => c.path))) {
+    for (const path of new Set(pending.filter((c) => !c.general).map((c) => c.path))) {
       now.set(path, await this.linesOfChanged(record, path));
     }
-    const toSend = pending.map((c) => ({ ...c, lines: quoteLines(now.get(c.path) ?? [], c.startLine, c.endLine) }));
+    const toSend = pending.map((c) => ({
+      ...c,
+      lines: c.general ? [] : quoteLines(now.get(c.path) ?? [], c.startLine, c.endLine),
+    }));
     const prompt = reviewPrompt(toSend);
     // Taken before the run starts: the run's endedAt is then never earlier than the comments' sentAt.
     const sentAt = this.deps.clock.now();

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { runsRow } from './runsText';
 import { type AgentRecord, type ChangedFile, isActive } from '../../core/agent';
 import { commands, schemes } from '../../constants';
 import { isViewed } from '../../core/review';
@@ -108,7 +109,7 @@ export class AgentNode implements ViewNode {
       model.costs?.measureLater(r); // shown at the next hover
     }
     const costs = costRows(model.costs?.usage(r.id), disk);
-    const tooltip = agentTooltip(r, model.queuePosition(r.id), costs);
+    const tooltip = agentTooltip(r, model.queuePosition(r.id), [runsRow(r), ...costs]);
     const overlapping = model.agentsOverlapping(r.id);
     if (overlapping.length > 0) {
       tooltip.appendMarkdown(

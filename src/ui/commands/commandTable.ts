@@ -24,6 +24,7 @@ import { resolveConflictsCommand } from './resolveConflictsCommand';
 import { progressCommands } from './progressCommands';
 import { reviewCommands } from './reviewCommands';
 import { reviewCommentCommands } from './sendReviewCommand';
+import { type AgentReviewDeps, agentReviewCommands } from './agentReviewCommands';
 import { bestOfCommands } from '../bestOf/bestOfCommands';
 import { type BestOfArgs, dispatchBestOfCommand } from '../bestOf/bestOfDispatch';
 import type { ReviewComments } from '../../core/review';
@@ -50,6 +51,8 @@ export interface CommandTableDeps {
   /** Review comments (stored on the records) and their threads in editors. */
   readonly review: ReviewComments;
   readonly reviewThreads: ReviewThreads;
+  /** Review with Agent and Continue with Another Agent. */
+  readonly agentReview: Pick<AgentReviewDeps, 'reviewer' | 'profiles' | 'reviewerProfile'>;
   /** Shows and selects an agent's row in the Agents view (without taking the focus). */
   readonly revealAgent: (id: string) => Thenable<void>;
   /** Which agents' change sets are still current (git.freshness). */
@@ -168,5 +171,11 @@ export function commandTable(deps: CommandTableDeps): Record<string, CommandHand
     [commands.diffCandidates]: bestOf.diff,
     [commands.pickCandidate]: bestOf.pick,
     ...reviewCommentCommands({ manager: deps.manager, review: deps.review, threads: deps.reviewThreads }),
+    ...agentReviewCommands({
+      ...deps.agentReview,
+      manager: deps.manager,
+      review: deps.review,
+      threads: deps.reviewThreads,
+    }),
   };
 }

@@ -17,7 +17,7 @@ export const reviewControllerId = 'parallelAgents.review';
 /** One stored comment, as the thread shows it; commands on it (Delete) get this object. */
 export class StoredComment implements vscode.Comment {
   readonly mode = vscode.CommentMode.Preview;
-  readonly author = { name: vscode.l10n.t('You') };
+  readonly author: vscode.CommentAuthorInformation;
   readonly contextValue = 'reviewComment';
   readonly body: string;
   readonly timestamp: Date;
@@ -28,6 +28,10 @@ export class StoredComment implements vscode.Comment {
   ) {
     this.body = comment.body;
     this.timestamp = new Date(comment.createdAt);
+    // A reviewer agent's comment says whose it is (Review with Agent); the person keeps, edits or deletes it.
+    this.author = {
+      name: comment.reviewer !== undefined ? vscode.l10n.t('Reviewer ({0})', comment.reviewer) : vscode.l10n.t('You'),
+    };
   }
 }
 
@@ -195,11 +199,12 @@ function paint(thread: vscode.CommentThread, agentId: string, comment: ReviewCom
   thread.comments = [new StoredComment(agentId, comment)];
   const state = comment.addressed ? 'addressed' : comment.sentAt !== undefined ? 'sent' : 'pending';
   thread.contextValue = `reviewThread.${state}`;
-  thread.label =
+  const label =
     state === 'addressed'
       ? vscode.l10n.t('Addressed: the agent changed these lines')
       : state === 'sent'
         ? vscode.l10n.t('Sent to the agent')
         : vscode.l10n.t('Pending: not sent yet');
+  thread.label = comment.general ? vscode.l10n.t('General comment (its place is not in the diff) · {0}', label) : label;
   thread.state = state === 'addressed' ? vscode.CommentThreadState.Resolved : vscode.CommentThreadState.Unresolved;
 }

@@ -45,4 +45,13 @@ export const reviewTexts = {
       d.title,
       d.path,
     ),
+  nothingToReview: (d) =>
+    l10n.t(
+      'Agent "{0}" has no changed text file in its folder (its folder is gone, or it changed only binary or deleted files), so there is nothing for a reviewer to comment on. Nothing was run.',
+      d.title,
+    ),
+  reviewStillRunning: (d) =>
+    l10n.t('A reviewer is already reviewing agent "{0}": wait for its comments. Nothing else was run.', d.title),
+  reviewerNotStarted: (d) =>
+    l10n.t('The reviewer (profile "{0}") could not be started: {1}. No comment was added.', d.profile, d.error),
 } satisfies Partial<Texts>;

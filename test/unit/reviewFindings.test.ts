@@ -1,0 +1,104 @@
+import * as assert from 'node:assert/strict';
+import {
+  diffLines,
+  fileDiffText,
+  placeFindings,
+  readFindings,
+  reviewerPrompt,
+  splitLines,
+} from '../../src/core/review';
+import { reviewAnswer, todoFindings } from '../../src/demoAgent/reviewer';
+
+describe('reviewer findings', () => {
+  it('reads FINDING lines among prose, markdown decoration and progress output, each once', () => {
+    const output = [
+      '──── review by claude',
+      'I looked at the diff. Here is what I found:',
+      '',
+      '- FINDING src/calc.js:2: `b` should be const',
+      '  2. **FINDING** `src/calc.js:4-6`: the loop never ends',
+      'FINDING ./notes.txt:1 — typo in the heading',
+      'FINDING src\\win.ts:3: backslashes become slashes',
+      'FINDING src/calc.js:2: `b` should be const',
+      'FINDING <path>:<line>: <what to change there>',
+      'FINDING src/calc.js:0: line zero is no line',
+      'Done.',
+    ].join('\n');
+    const answer = readFindings(output);
+    assert.deepEqual(answer.findings, [
+      { path: 'src/calc.js', startLine: 2, endLine: 2, text: '`b` should be const' },
+      { path: 'src/calc.js', startLine: 4, endLine: 6, text: 'the loop never ends' },
+      { path: 'notes.txt', startLine: 1, endLine: 1, text: 'typo in the heading' },
+      { path: 'src/win.ts', startLine: 3, endLine: 3, text: 'backslashes become slashes' },
+    ]);
+    assert.equal(answer.nothingFound, false);
+  });
+
+  it('reads findings from JSON event lines (stream-json), where the answer is a string with \\n in it', () => {
+    const result = 'Two things:\nFINDING a.ts:10: handle null\nFINDING b.ts:3-4: rename x';
+    const output = [
+      JSON.stringify({ type: 'system', subtype: 'init', cwd: '/wt' }),
+      JSON.stringify({ type: 'assistant', message: { content: [{ type: 'text', text: result }] } }),
+      JSON.stringify({ type: 'result', subtype: 'success', result, total_cost_usd: 0.01 }),
+      '{not json at all FINDING broken.ts:1: kept? no',
+    ].join('\n');
+    const answer = readFindings(output);
+    assert.deepEqual(
+      answer.findings.map((f) => `${f.path}:${f.startLine}-${f.endLine} ${f.text}`),
+      ['a.ts:10-10 handle null', 'b.ts:3-4 rename x'],
+    );
+  });
+
+  it('tells "nothing found" (NO FINDINGS) from an output it cannot read', () => {
+    assert.deepEqual(readFindings('[demo] reviewing\nNO FINDINGS\n'), { findings: [], nothingFound: true });
+    assert.deepEqual(readFindings('**NO FINDINGS**.'), { findings: [], nothingFound: true });
+    assert.deepEqual(readFindings('Looks good to me!\nexit 0'), { findings: [], nothingFound: false });
+    assert.deepEqual(readFindings(''), { findings: [], nothingFound: false });
+    const prompt = 'When you find nothing worth a comment, answer with the single line NO FINDINGS';
+    assert.equal(readFindings(prompt).nothingFound, false, 'the prompt echoed is not an answer');
+    assert.equal(readFindings('NO FINDINGS\nFINDING a:1: x').nothingFound, false);
+  });
+
+  it('places findings on lines of changed files; a missing file or line becomes a general comment', () => {
+    const counts = new Map([
+      ['src/calc.js', 3],
+      ['notes.txt', 2],
+    ]);
+    const placed = placeFindings(
+      [
+        { path: 'src/calc.js', startLine: 2, endLine: 3, text: 'a' },
+        { path: 'b/notes.txt', startLine: 1, endLine: 1, text: 'b' },
+        { path: 'notes.txt', startLine: 9, endLine: 9, text: 'c' },
+        { path: 'ghost.txt', startLine: 1, endLine: 2, text: 'd' },
+      ],
+      counts,
+    );
+    assert.deepEqual(placed, [
+      { general: false, path: 'src/calc.js', startLine: 2, endLine: 3, body: 'a' },
+      { general: false, path: 'notes.txt', startLine: 1, endLine: 1, body: 'b' },
+      { general: true, path: 'notes.txt', body: 'notes.txt:9: c' },
+      { general: true, path: 'notes.txt', body: 'ghost.txt:1-2: d' },
+    ]);
+  });
+
+  it('writes a unified diff the demo reviewer reads back: a TODO on new line 3 is a finding there', () => {
+    const base = splitLines('one\ntwo\nthree\nfour\n');
+    const agent = splitLines('one\ntwo\nTODO fix\nthree\nfour\n');
+    const text = fileDiffText({ path: 'src/a.txt', kind: 'modified', base, agent, changes: diffLines(base, agent) });
+    assert.equal(
+      text,
+      ['--- a/src/a.txt', '+++ b/src/a.txt', '@@ -1,4 +1,5 @@', ' one', ' two', '+TODO fix', ' three', ' four'].join(
+        '\n',
+      ),
+    );
+    const added = fileDiffText({ path: 'n.txt', kind: 'untracked', base: [], agent: splitLines('x\n'), changes: [] });
+    assert.equal(added, '--- /dev/null\n+++ b/n.txt');
+    const prompt = reviewerPrompt({ task: 'create x: ```y```', diff: `${text}\n+\`\`\`\`\``, focus: 'look' });
+    assert.ok(prompt.includes('``````diff\n--- a/src/a.txt'), 'the fence is longer than any run inside');
+    assert.deepEqual(todoFindings(prompt), ['FINDING src/a.txt:3: replace src/a.txt: TODO => DONE']);
+    assert.deepEqual(reviewAnswer(prompt, false), ['FINDING src/a.txt:3: replace src/a.txt: TODO => DONE']);
+    const clean = reviewerPrompt({ task: 't', diff: '--- a/a\n+++ b/a\n@@ -1,1 +1,1 @@\n-x\n+y' });
+    assert.deepEqual(reviewAnswer(clean, false), ['NO FINDINGS']);
+    assert.deepEqual(reviewAnswer(clean, true), []);
+  });
+});
