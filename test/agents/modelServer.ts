@@ -18,7 +18,8 @@ export interface ModelScript {
 }
 
 /** normal: follow the script; always-401: reject every model call as unauthenticated. */
-export type ServerMode = 'normal' | 'always-401';
+/** 'rate-limited-once': the first model call is answered 429 (a usage limit that resets in 3 s), the rest as 'normal'. */
+export type ServerMode = 'normal' | 'always-401' | 'rate-limited-once';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -133,6 +134,14 @@ export class ModelServer {
     if (this.mode === 'always-401') {
       record.answered = 'error';
       res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify(unauthorized(record.api)));
+      return;
+    }
+    if (this.mode === 'rate-limited-once') {
+      this.mode = 'normal';
+      record.answered = 'error';
+      res
+        .writeHead(429, { 'content-type': 'application/json', 'retry-after': '3' })
+        .end(JSON.stringify(rateLimited(record.api)));
       return;
     }
     const body = (record.body ?? {}) as Json;
@@ -416,6 +425,18 @@ function unauthorized(api: RecordedRequest['api']): Json {
     };
   }
   return { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } };
+}
+
+/** A usage limit in each API's own shape, its message saying when it resets (as the providers' do). */
+function rateLimited(api: RecordedRequest['api']): Json {
+  const message = 'Rate limit reached: usage limit reached, resets in 3s.';
+  if (api === 'anthropic') {
+    return { type: 'error', error: { type: 'rate_limit_error', message } };
+  }
+  if (api === 'gemini') {
+    return { error: { code: 429, message, status: 'RESOURCE_EXHAUSTED' } };
+  }
+  return { error: { message, type: 'requests', code: 'rate_limit_exceeded' } };
 }
 
 function json(res: http.ServerResponse, value: unknown): void {

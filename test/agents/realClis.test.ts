@@ -390,6 +390,31 @@ describe('real agent CLIs against a scripted model', function () {
       });
 
       if (c.name === 'claude') {
+        it('answered 429 once (a usage limit that resets in 3 s): paused: quota, resumed by itself, the file written', async () => {
+          const { server: model, cli: run } = await start(c, 'rate-limited-once');
+          const { record, log, seconds } = await run.run(c.prompt);
+          timings.push(`${c.name} 429 once: ${seconds.toFixed(1)} s to the pause`);
+          assert.equal(record.status, 'paused', describeRun(record, log));
+          assert.equal(record.quota?.resetGiven, true, JSON.stringify(record.quota));
+          assert.deepEqual(record.changedFiles, [], 'nothing written before the limit');
+          const done = await waitFor(() => {
+            const now = run.manager.get(record.id);
+            return ['succeeded', 'failed', 'paused'].includes(now.status) && now.runs && now.runs.length > 1
+              ? now
+              : undefined;
+          }, 90_000);
+          await run.manager.whenEnded(record.id);
+          const end = run.manager.get(record.id);
+          const after = fs.readFileSync(end.logPath!, 'utf8');
+          assert.equal(end.status, 'succeeded', describeRun(end, after) + JSON.stringify(done.runs));
+          assert.equal(
+            fs.readFileSync(path.join(end.worktreePath!, script.file), 'utf8').trim(),
+            script.content.trim(),
+          );
+          assert.equal(end.runs?.length, 2, 'the resume was one follow-up');
+          assert.ok(model.modelCalls(c.api).length >= 3, 'the limited call, then the write and the answer');
+        });
+
         it('without a permission mode: exits 0 having written nothing; permission_denials makes it "needs permission"', async () => {
           const withoutMode = (p: Profile) =>
             p.args.filter((a, i, all) => a !== '--permission-mode' && all[i - 1] !== '--permission-mode');
