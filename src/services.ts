@@ -53,7 +53,7 @@ export interface Services {
   /** The repositories of the workspace folders. */
   readonly repositories: () => Promise<string[]>;
   /** What Review with Agent runs its reviewer with: the agents' own runner, files and log folders. */
-  readonly reviewerRun: Pick<ReviewerDeps, 'runner' | 'fs' | 'settings'>;
+  readonly reviewerRun: Pick<ReviewerDeps, 'runner' | 'fs' | 'settings' | 'sandbox'>;
 }
 
 export function createServices(context: vscode.ExtensionContext, config: Config, logger: Logger): Services {
@@ -83,6 +83,10 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
   const planStore = registryStore<PlanRunRecord>(context, stateKeys.plans, 'plans', logger, health);
   const resolver = new PathExecutableResolver({
     demoAgentScript: context.asAbsolutePath(path.join('dist', 'demoAgent.js')),
+    runtime: process.execPath,
+  });
+  const sandbox = new BubblewrapSandbox({
+    sandboxScript: context.asAbsolutePath(path.join('dist', 'sandbox.js')),
     runtime: process.execPath,
   });
   const pool = new WorktreePool({
@@ -124,10 +128,7 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     newId,
     processAlive: (pid) => pidAlive(pid),
     portProbe: tcpPortProbe,
-    sandbox: new BubblewrapSandbox({
-      sandboxScript: context.asAbsolutePath(path.join('dist', 'sandbox.js')),
-      runtime: process.execPath,
-    }),
+    sandbox,
   });
   // One lock per repository across windows: a landing waits (showing who holds it) for another's.
   const locks = new LandingLocks({ logger, onWait: showLandingWait });
@@ -184,7 +185,7 @@ export function createServices(context: vscode.ExtensionContext, config: Config,
     resolver,
     pool,
     repositories: () => workspaceRepositories(git),
-    reviewerRun: { runner: headlessRunner, fs, settings: managerSettings },
+    reviewerRun: { runner: headlessRunner, fs, settings: managerSettings, sandbox },
   };
 }
 

@@ -87,6 +87,14 @@ describe('the bubblewrap command line (bwrapArgs)', () => {
     ]);
   });
 
+  it('a reviewer (readOnlyWorktree, no git data writable): the worktree and its git folder read-only', () => {
+    const mounted = mounts(bwrapArgs({ ...layout, readOnlyWorktree: true, gitWritable: [] }));
+    assert.ok(mounted.includes('ro /w/repo.worktrees/fix'));
+    assert.ok(mounted.includes('ro /w/repo/.git/worktrees/fix'));
+    assert.ok(!mounted.some((m) => m.startsWith('rw /w/repo')), mounted.join('\n'));
+    assert.ok(mounted.includes('rw /tmp/pa-sandbox-1'), 'its private temp stays writable');
+  });
+
   it('sets the proxy and a private TMPDIR, unsets agent sockets, and ends with the command as argv', () => {
     const at = (flag: string, name: string) => args.findIndex((a, i) => a === flag && args[i + 1] === name);
     assert.equal(args[at('--setenv', 'HTTPS_PROXY') + 2], 'http://127.0.0.1:3128');

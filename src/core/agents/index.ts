@@ -17,3 +17,4 @@ export type { BestOfOptions } from './bestOf';
 export { resolveProfile } from './dispatchChecks';
 export type { ResolvedProfile } from './dispatchChecks';
 export { continuePrompt, reviewRunId } from './runHistory';
+export { runArgs } from './sandboxing';

@@ -2,19 +2,22 @@
  * Review with Agent: a reviewer profile run headless in a finished agent's folder, given the agent's
  * task and diff (reviewerPrompt.ts), its answer read for findings (reviewFindings.ts) that become the
  * agent's pending review comments, written by the reviewer. The reviewer is read-only: the folder is
- * saved before it runs (a snapshot commit on a private ref) and any file it changed is put back.
+ * saved before it runs (a snapshot commit on a private ref) and any file it changed is put back;
+ * a sandboxed reviewer profile runs with the folder read-only (reviewerCommand.ts).
  */
 import type { AgentRecord } from '../agent';
 import { isActive } from '../agent';
 import { type AgentManager, resolveProfile, reviewRunId } from '../agents';
-import { expandArgs, type Profile } from '../clis';
+import type { Profile } from '../clis';
 import { AgentError } from '../errors';
 import type { ChangeGit, LandingGit, RefGit, SnapshotGit } from '../git';
+import type { Sandbox } from '../sandbox';
 import type { AgentRunner, ExecutableResolver, FileSystemPort, Logger, ManagerSettings } from '../ports';
 import { SetupRun } from '../worktrees';
 import { joinPath } from '../../util/paths';
 import type { Disposable } from '../../util/event';
 import { agentDiff, type FileBytes } from './hunkActions';
+import { reviewerCommand } from './reviewerCommand';
 import { readFindings } from './reviewFindings';
 import { type FileDiff, fileDiffText, placeFindings, reviewerPrompt } from './reviewerPrompt';
 import type { ReviewComments } from './reviewService';
@@ -32,6 +35,8 @@ export interface ReviewerDeps {
   readonly files: Pick<FileBytes, 'read'>;
   readonly fs: Pick<FileSystemPort, 'readLogTail'>;
   readonly runner: AgentRunner;
+  /** Runs a reviewer whose profile has `sandbox` sandboxed, the worktree read-only (reviewerCommand.ts). */
+  readonly sandbox?: Sandbox;
   readonly resolver: ExecutableResolver;
   readonly profiles: () => readonly Profile[];
   readonly settings: () => Pick<ManagerSettings, 'logDir' | 'logDirOf'>;
@@ -105,6 +110,7 @@ export class AgentReviewer implements Disposable {
       ...options,
     });
     const executable = await resolveProfile(this.deps.profiles(), options.profile, this.deps.resolver);
+    const command = await reviewerCommand(this.deps.sandbox, record, executable, prompt);
     const top = await this.deps.git.repoRoot(record.cwd);
     const ref = `refs/parallel-agents/review/${record.id}`;
     const snapshot = await this.deps.git.saveWork(record.cwd, ref, 'parallel-agents: before a review');
@@ -116,10 +122,8 @@ export class AgentReviewer implements Disposable {
       {
         agentId: reviewRunId(record.id),
         title: `${record.title} (review by ${profile.name})`,
-        file: executable.file,
-        args: [...executable.prefixArgs, ...expandArgs(profile.args, prompt)],
+        ...command,
         cwd: record.cwd,
-        env: { ...executable.env, ...profile.env, ...record.worktreeEnv?.vars },
         logPath,
         banner: `──── review by ${profile.name}`,
         ...(profile.promptVia === 'stdin' ? { stdin: prompt } : {}),

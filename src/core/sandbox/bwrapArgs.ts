@@ -27,6 +27,8 @@ export interface SandboxLayout {
   readonly emptied: readonly string[];
   /** Folders given back read-only after the emptying (the extension's scripts, a home under /tmp). */
   readonly readOnly: readonly string[];
+  /** The worktree and its git folder mounted read-only (`gitWritable` then empty): a reviewer. */
+  readonly readOnlyWorktree?: boolean;
   /** Extra writable folders the profile names. */
   readonly writable: readonly string[];
   /** Existing credential stores: a folder becomes an empty tmpfs, a file /dev/null. */
@@ -57,10 +59,11 @@ export function bwrapArgs(layout: SandboxLayout): string[] {
   layout.readOnly.forEach((dir) => mount('--ro-bind', dir));
   mount('--ro-bind', layout.commonDir);
   mount('--bind', layout.privateDir);
-  mount('--bind', layout.cwd);
+  const own = layout.readOnlyWorktree ? '--ro-bind' : '--bind';
+  mount(own, layout.cwd);
   layout.writable.forEach((dir) => mount('--bind', dir));
   layout.gitWritable.forEach((dir) => mount('--bind', dir));
-  mount('--bind', layout.gitDir);
+  mount(own, layout.gitDir);
   layout.gitPointers.forEach((file) => mount('--ro-bind', file));
   mount('--ro-bind', `${layout.cwd}/.git`);
   for (const hidden of layout.hidden) {

@@ -8,6 +8,8 @@ export interface SandboxRequest {
   /** The agent's branch (its ref's folder is the one of refs/heads it may write). */
   readonly branch?: string;
   readonly policy: SandboxPolicy;
+  /** The worktree and its git data read-only too (a reviewer: Review with Agent). */
+  readonly readOnly?: boolean;
   readonly file: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;

@@ -66,7 +66,10 @@ export class BubblewrapSandbox implements Sandbox {
       cwd,
       gitDir,
       commonDir,
-      gitWritable: [path.join(commonDir, 'objects'), path.join(commonDir, 'logs'), refDir ?? ''].filter(isRealDir),
+      gitWritable: request.readOnly
+        ? []
+        : [path.join(commonDir, 'objects'), path.join(commonDir, 'logs'), refDir ?? ''].filter(isRealDir),
+      readOnlyWorktree: request.readOnly === true,
       gitPointers: ['commondir', 'gitdir'].map((f) => path.join(gitDir, f)).filter((f) => fs.existsSync(f)),
       privateDir,
       emptied,
