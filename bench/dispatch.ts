@@ -1,6 +1,7 @@
 // Figures 1 and 2: what a dispatch costs beyond the `git worktree add` it cannot avoid, alone (and
 // how many git processes it runs) and many at once (against the faster of the same number of plain
 // adds one after another and all at once).
+import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import type { BenchManager } from './manager';
 import { type BenchRepo, cleanUpFailedAdd, plainWorktreeAdd, removePlainWorktree } from './repo';
@@ -8,6 +9,21 @@ import { errorText, median, now, round, sleep, timed } from './stats';
 
 /** Lets the disk write back what the last removal dirtied before the next timed step. */
 const settleMs = 300;
+
+/**
+ * Before each timed step: what the step before dirtied (10,000 files checked out or deleted) is
+ * written back first, else this VM's disk charges that writeback to whichever step comes next.
+ */
+async function settle(): Promise<void> {
+  if (process.platform !== 'win32') {
+    try {
+      execFileSync('sync');
+    } catch {
+      // No sync binary: the sleep alone.
+    }
+  }
+  await sleep(settleMs);
+}
 
 export interface OverheadResult {
   readonly runs: number;
@@ -45,6 +61,8 @@ async function timedDispatch(
   }
   const firstOutputMs = (bench.firstOutput.get(record.id) ?? Number.NaN) - started;
   await bench.discard(record.id);
+  // Its files are deleted in the background: the next timed step, a plain add or a dispatch, runs after that.
+  await bench.git.whenFilesDeleted();
   return { dispatchMs, firstOutputMs, gitProcesses };
 }
 
@@ -75,7 +93,7 @@ export async function measureOverhead(bench: BenchManager, repo: BenchRepo, runs
       },
     ];
     for (const step of i % 2 === 0 ? steps : steps.reverse()) {
-      await sleep(settleMs);
+      await settle();
       await step();
     }
   }
@@ -99,9 +117,12 @@ export async function measureOverhead(bench: BenchManager, repo: BenchRepo, runs
 export interface BurstResult {
   readonly count: number;
   readonly files: number;
+  /** How many times each step ran (the figures are medians). */
+  readonly rounds: number;
   /** From the first dispatch() call until all have resolved (every agent started or failed). */
   readonly allRunningMs: number;
-  /** Each dispatch's own time from the common start until it resolved. */
+  readonly allRunningEachRound: number[];
+  /** Each dispatch's own time from the common start until it resolved (first round). */
   readonly eachMs: number[];
   readonly failures: number;
   readonly failureMessages: string[];
@@ -121,7 +142,7 @@ export interface BurstResult {
 }
 
 async function plainAdds(repo: BenchRepo, names: readonly string[], atOnce: boolean): Promise<[number, number]> {
-  await sleep(settleMs);
+  await settle();
   let failures = 0;
   const add = (name: string) =>
     plainWorktreeAdd(repo, name).then(
@@ -156,7 +177,7 @@ const burstPrompt = 'print hi\nsleep 120';
 
 /** The git part of the burst alone: `count` NodeGit.addWorktree at once, as dispatch makes them. */
 async function gitOnlyBurst(bench: BenchManager, repo: BenchRepo, count: number): Promise<number> {
-  await sleep(settleMs);
+  await settle();
   const targets = Array.from({ length: count }, (_, i) => path.join(repo.worktreeRoot, `git-only-${i}`));
   const { ms } = await timed(() =>
     Promise.all(targets.map((dir, i) => bench.git.addWorktree(repo.dir, dir, `plain/git-only-${i}`, repo.sha))),
@@ -169,8 +190,16 @@ async function gitOnlyBurst(bench: BenchManager, repo: BenchRepo, count: number)
   return ms;
 }
 
-export async function measureBurst(bench: BenchManager, repo: BenchRepo, count = 16): Promise<BurstResult> {
-  await sleep(settleMs);
+interface OneBurst {
+  readonly allRunningMs: number;
+  readonly eachMs: number[];
+  readonly failureMessages: string[];
+  readonly distinctWorktrees: number;
+}
+
+/** `count` dispatches at once, until each resolved; then every agent stopped and discarded, its files deleted. */
+async function dispatchBurst(bench: BenchManager, repo: BenchRepo, count: number): Promise<OneBurst> {
+  await settle();
   const started = now();
   const outcomes = await Promise.allSettled(
     Array.from({ length: count }, async (_, i) => {
@@ -199,23 +228,65 @@ export async function measureBurst(bench: BenchManager, repo: BenchRepo, count =
     await bench.manager.stop(s.id);
     await bench.discard(s.id);
   }
-  // The discarded worktrees' files are deleted in the background: the plain adds and the git part
-  // alone are measured after that, as the burst was, not against 16 deletions on the same disk.
+  // The discarded worktrees' files are deleted in the background: the next step is measured after
+  // that, as this one was, not against 16 deletions on the same disk.
   await bench.git.whenFilesDeleted();
+  return {
+    allRunningMs,
+    eachMs: startedAll.map((s) => round(s.ms)).sort((a, b) => a - b),
+    failureMessages,
+    distinctWorktrees: new Set(startedAll.map((s) => s.worktree)).size,
+  };
+}
 
+/**
+ * The burst, 16 plain adds one after another and at once, and the git part alone, each `rounds`
+ * times in an order reversed every round (this VM's disk speed drifts within minutes); medians.
+ */
+export async function measureBurst(bench: BenchManager, repo: BenchRepo, count = 16, rounds = 2): Promise<BurstResult> {
   const names = Array.from({ length: count }, (_, i) => `burst-${i}`);
-  const [sequentialMs] = await plainAdds(repo, names, false);
-  const [parallelMs, parallelFailures] = await plainAdds(repo, names, true);
-  const gitOnlyMs = await gitOnlyBurst(bench, repo, count);
+  const bursts: OneBurst[] = [];
+  const sequential: number[] = [];
+  const parallel: number[] = [];
+  const gitOnly: number[] = [];
+  let parallelFailures = 0;
+  const steps = [
+    async () => {
+      bursts.push(await dispatchBurst(bench, repo, count));
+    },
+    async () => {
+      sequential.push((await plainAdds(repo, names, false))[0]);
+    },
+    async () => {
+      const [ms, failures] = await plainAdds(repo, names, true);
+      parallel.push(ms);
+      parallelFailures += failures;
+    },
+    async () => {
+      gitOnly.push(await gitOnlyBurst(bench, repo, count));
+    },
+  ];
+  for (let r = 0; r < rounds; r++) {
+    for (const step of r % 2 === 0 ? steps : [...steps].reverse()) {
+      await step();
+    }
+  }
+  const allRunningMs = median(bursts.map((b) => b.allRunningMs));
+  const sequentialMs = median(sequential);
+  const parallelMs = median(parallel);
+  const gitOnlyMs = median(gitOnly);
+  const failureMessages = bursts.flatMap((b) => b.failureMessages);
   const faster = Math.min(sequentialMs, parallelMs);
   return {
     count,
     files: repo.fileCount,
+    rounds,
     allRunningMs: round(allRunningMs),
-    eachMs: startedAll.map((s) => round(s.ms)).sort((a, b) => a - b),
+    allRunningEachRound: bursts.map((b) => round(b.allRunningMs)),
+    eachMs: bursts[0]?.eachMs ?? [],
     failures: failureMessages.length,
     failureMessages,
-    distinctWorktrees: new Set(startedAll.map((s) => s.worktree)).size,
+    distinctWorktrees: Math.min(...bursts.map((b) => b.distinctWorktrees)),
     sequentialPlainAddMs: round(sequentialMs),
     parallelPlainAddMs: round(parallelMs),
     parallelPlainFailures: parallelFailures,

@@ -106,12 +106,12 @@ export function rows(results: Record<string, unknown>): Row[] {
   if (r.burst) {
     const b = r.burst;
     out.push({
-      figure: `${b.count} dispatches at once (${thousands(b.files)} files) / faster plain way`,
+      figure: `${b.count} dispatches at once (${thousands(b.files)} files, median of ${b.rounds}) / faster plain way`,
       value: `${b.ratio.toFixed(2)}×`,
       target: `≤ ${targets.burstRatio}×`,
       pass: b.ratio <= targets.burstRatio,
     });
-    out.push({ figure: '  all running', value: ms(b.allRunningMs) });
+    out.push({ figure: '  all running', value: `${ms(b.allRunningMs)} (${b.allRunningEachRound.map(ms).join(', ')})` });
     out.push({
       figure: '  failures',
       value: String(b.failures),
