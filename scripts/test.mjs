@@ -145,7 +145,7 @@ await stage('provision', async () => {
 
 // Sandboxed agents under the real bubblewrap, which the provisioning above installs from Debian's
 // packages (scripts/provision-vscode.sh): after it, so that a fresh clone has it.
-// A real CLI (Claude Code) runs sandboxed there too: the CLIs provisioned for the clis stage.
+// Real CLIs (Claude Code, Codex, Gemini, Copilot) run sandboxed there too: the CLIs provisioned for the clis stage.
 await stage('sandbox', async () => {
   const clis = await provisionClis();
   if (!clis) {

@@ -6,7 +6,6 @@
 // (scripts/provision-clis.sh) and passes their paths in PA_CLIS_JSON; run alone, this file
 // provisions them itself. Shared notes: real-agent-clis.md.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -17,8 +16,7 @@ import { git, ManagerFixture } from '../git/managerFixture';
 import { offersTools, userMessages } from './chatCompletions';
 import { cliPrompts, cliServerEnv, homeEnv, type CliName } from './cliEnv';
 import { ModelServer, type ModelScript, type RecordedRequest, type ServerMode } from './modelServer';
-
-type Clis = Record<CliName, string>;
+import { type Clis, provisionedClis } from './provisionedClis';
 
 interface CliCase {
   readonly name: CliName;
@@ -60,20 +58,6 @@ const runLimitMs = 120_000;
 /** How long a run against a dead server may retry before the agent timeout stops it. */
 const downLimitMs = 15_000;
 const timings: string[] = [];
-
-function provisionedClis(): Clis {
-  const json =
-    process.env.PA_CLIS_JSON ??
-    execFileSync('bash', [path.resolve(__dirname, '../../../scripts/provision-clis.sh')], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-  const clis = JSON.parse(json) as Clis;
-  for (const name of names) {
-    assert.ok(fs.existsSync(clis[name]), `provisioned ${name} is missing: ${clis[name]}`);
-  }
-  return clis;
-}
 
 /** One dispatch of one CLI against one server, in a fresh repository and a throwaway HOME. */
 class CliRun {
@@ -205,7 +189,7 @@ describe('real agent CLIs against a scripted model', function () {
 
   before(function () {
     this.timeout(600_000); // a cold provisioning downloads ~1.1 GB
-    clis = provisionedClis();
+    clis = provisionedClis(names);
     // OpenCode takes its working folder from PWD: should an agent inherit the host's, its edits
     // land here (and the tests fail), not in the checkout the tests were started from.
     strayDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-stray-pwd-'));

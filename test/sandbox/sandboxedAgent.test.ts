@@ -13,8 +13,8 @@ import { AgentError } from '../../src/core/errors';
 import { BubblewrapSandbox } from '../../src/node/sandbox/bubblewrap';
 import { englishMessage } from '../../src/ui/errorText';
 import { ManagerFixture, git } from '../git/managerFixture';
+import { sandboxScript } from './sandboxScript';
 
-export const sandboxScript = path.resolve(__dirname, '../../../dist/sandbox.js');
 const hasBwrap = process.platform === 'linux' && which.sync('bwrap', { nothrow: true }) !== null;
 
 describe('a sandboxed agent (bubblewrap)', function () {

@@ -14,7 +14,7 @@ import { NodeFileBytes } from '../../src/node/fileBytes';
 import { NodeFileSystem } from '../../src/node/fileSystem';
 import { BubblewrapSandbox } from '../../src/node/sandbox/bubblewrap';
 import { ManagerFixture, demoScript, git } from '../git/managerFixture';
-import { sandboxScript } from './sandboxedAgent.test';
+import { sandboxScript } from './sandboxScript';
 
 const hasBwrap = process.platform === 'linux' && which.sync('bwrap', { nothrow: true }) !== null;
 

@@ -146,7 +146,7 @@ describe('the arguments of a run (runArgs)', () => {
   const flags: Record<string, string> = {
     claude: 'bypassPermissions',
     'claude-terminal': 'bypassPermissions',
-    codex: '--full-auto',
+    codex: '--dangerously-bypass-approvals-and-sandbox',
     gemini: '--yolo',
     copilot: '--allow-all-tools',
   };

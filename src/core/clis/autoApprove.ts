@@ -11,6 +11,7 @@ const prompt = '${prompt}';
 const claude = ['-p', '--permission-mode', 'bypassPermissions', '--output-format', 'stream-json', '--verbose'];
 const gemini = [`--prompt=${prompt}`, '--yolo', '--skip-trust', '--output-format', 'stream-json'];
 // Copilot's preset allows all tools already (without it a headless run edits nothing).
+const codexBypass = '--dangerously-bypass-approvals-and-sandbox';
 const copilot = [`--prompt=${prompt}`, '--allow-all-tools', '--no-ask-user', '--output-format', 'json'];
 
 /** Per preset: `sandboxArgs` and `sandboxContinueArgs`, the sandboxed counterparts of `args` and `continueArgs`. */
@@ -22,10 +23,12 @@ const presets: Readonly<Record<string, Pick<Profile, 'sandboxArgs' | 'sandboxCon
     sandboxArgs: ['--permission-mode', 'bypassPermissions', '--', prompt],
     sandboxContinueArgs: ['--continue', '--permission-mode', 'bypassPermissions', '--', prompt],
   },
-  // Codex keeps its own workspace-write sandbox inside ours; --full-auto stops it asking.
+  // Ours replaces Codex's own sandbox (the flag is documented for externally sandboxed runs): nested,
+  // its bubblewrap cannot map uid 0 without CAP_SETFCAP, which ours drops, so as root every write
+  // fails while the run still exits 0. (Codex 0.171 has no --full-auto.)
   codex: {
-    sandboxArgs: ['exec', '--json', '--full-auto', '--', prompt],
-    sandboxContinueArgs: ['exec', '--json', '--full-auto', 'resume', '--last', '--', prompt],
+    sandboxArgs: ['exec', '--json', codexBypass, '--', prompt],
+    sandboxContinueArgs: ['exec', '--json', codexBypass, 'resume', '--last', '--', prompt],
   },
   gemini: { sandboxArgs: gemini, sandboxContinueArgs: ['--resume', 'latest', ...gemini] },
   copilot: { sandboxArgs: copilot, sandboxContinueArgs: ['--continue', ...copilot] },
