@@ -8,10 +8,8 @@ import { continuePrompt } from '../../src/core/agents';
 import { AgentError } from '../../src/core/errors';
 import { AgentReviewer, ReviewComments } from '../../src/core/review';
 import { builtinProfiles } from '../../src/core/clis/profiles';
-import { NodeFileBytes } from '../../src/node/fileBytes';
-import { NodeFileSystem } from '../../src/node/fileSystem';
-import { PathExecutableResolver } from '../../src/node/executableResolver';
-import { ManagerFixture, demoScript, git } from './managerFixture';
+import { ManagerFixture, git } from './managerFixture';
+import { reviewerSetUp } from './reviewerFixture';
 
 describe('Review with Agent (real demo agents, real git)', function () {
   this.timeout(60_000);
@@ -19,7 +17,6 @@ describe('Review with Agent (real demo agents, real git)', function () {
   let manager: AgentManager;
   let review: ReviewComments;
   let reviewer: AgentReviewer;
-  let n = 0;
   const demo = builtinProfiles.find((p) => p.name === 'demo');
   const profiles = () => [
     ...builtinProfiles,
@@ -30,25 +27,7 @@ describe('Review with Agent (real demo agents, real git)', function () {
 
   beforeEach(() => {
     fixture = new ManagerFixture();
-    manager = fixture.manager({ profiles });
-    review = new ReviewComments({
-      manager,
-      files: new NodeFileBytes(),
-      clock: { now: () => Date.now() },
-      newId: () => `c${n++}`,
-    });
-    reviewer = new AgentReviewer({
-      manager,
-      comments: review,
-      git: fixture.git,
-      files: new NodeFileBytes(),
-      fs: new NodeFileSystem(),
-      runner: fixture.headlessRunner(),
-      resolver: new PathExecutableResolver({ demoAgentScript: demoScript, runtime: process.execPath }),
-      profiles,
-      settings: () => ({ logDir: path.join(fixture.tmp, 'logs') }),
-      logger: { info() {}, warn() {}, error() {} },
-    });
+    ({ manager, review, reviewer } = reviewerSetUp(fixture, profiles));
   });
   afterEach(async () => {
     review.dispose();

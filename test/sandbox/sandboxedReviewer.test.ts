@@ -9,11 +9,9 @@ import which from 'which';
 import type { AgentManager } from '../../src/core/agents';
 import { builtinProfiles, type Profile } from '../../src/core/clis/profiles';
 import { AgentReviewer, ReviewComments } from '../../src/core/review';
-import { PathExecutableResolver } from '../../src/node/executableResolver';
-import { NodeFileBytes } from '../../src/node/fileBytes';
-import { NodeFileSystem } from '../../src/node/fileSystem';
 import { BubblewrapSandbox } from '../../src/node/sandbox/bubblewrap';
-import { ManagerFixture, demoScript, git } from '../git/managerFixture';
+import { ManagerFixture, git } from '../git/managerFixture';
+import { reviewerSetUp } from '../git/reviewerFixture';
 import { sandboxScript } from './sandboxScript';
 
 const hasBwrap = process.platform === 'linux' && which.sync('bwrap', { nothrow: true }) !== null;
@@ -24,7 +22,6 @@ describe('Review with Agent by a sandboxed reviewer (bubblewrap, worktree read-o
   let manager: AgentManager;
   let review: ReviewComments;
   let reviewer: AgentReviewer;
-  let n = 0;
   const demo = builtinProfiles.find((p) => p.name === 'demo')!;
   const boxed: Profile = { ...demo, name: 'boxed-reviewer', sandbox: { allowedHosts: [] } };
   const open: Profile = { ...demo, name: 'open-reviewer' };
@@ -39,26 +36,11 @@ describe('Review with Agent by a sandboxed reviewer (bubblewrap, worktree read-o
 
   beforeEach(() => {
     fx = new ManagerFixture();
-    manager = fx.manager({ profiles });
-    review = new ReviewComments({
-      manager,
-      files: new NodeFileBytes(),
-      clock: { now: () => Date.now() },
-      newId: () => `c${n++}`,
-    });
-    reviewer = new AgentReviewer({
-      manager,
-      comments: review,
-      git: fx.git,
-      files: new NodeFileBytes(),
-      fs: new NodeFileSystem(),
-      runner: fx.headlessRunner(),
-      sandbox: new BubblewrapSandbox({ sandboxScript, runtime: process.execPath }),
-      resolver: new PathExecutableResolver({ demoAgentScript: demoScript, runtime: process.execPath }),
+    ({ manager, review, reviewer } = reviewerSetUp(
+      fx,
       profiles,
-      settings: () => ({ logDir: path.join(fx.tmp, 'logs') }),
-      logger: { info() {}, warn() {}, error() {} },
-    });
+      new BubblewrapSandbox({ sandboxScript, runtime: process.execPath }),
+    ));
   });
   afterEach(async () => {
     review.dispose();

@@ -1,64 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { AgentError } from '../../src/core/errors';
 import { PlanScheduler } from '../../src/core/plans/planScheduler';
-import type {
-  IntegrationOutcome,
-  Plan,
-  PlanTask,
-  RunOutcome,
-  StartPoint,
-  TaskRunner,
-  TaskState,
-} from '../../src/core/plans/planTypes';
+import type { IntegrationOutcome } from '../../src/core/plans/planTypes';
 import { englishStored } from '../../src/ui/errorText';
+import { FakeClock, FakeRunner, bestOf, flush, plan, statesOf, task } from './planSchedulerFixture';
 
 // The scheduler's `picking` state: a Best of N task whose candidates have ended waits for a pick,
 // holding no slot, its dependents waiting, until picked() merges the candidate the runner was told.
 
-/** Runs end when the test says so; merges succeed; every call is logged. */
-class Runner implements TaskRunner {
-  readonly log: string[] = [];
-  private readonly runs = new Map<string, (outcome: RunOutcome) => void>();
-
-  run(task: PlanTask, from: StartPoint): Promise<RunOutcome> {
-    this.log.push(`run ${task.id} from ${from}`);
-    return new Promise((resolve) => this.runs.set(task.id, resolve));
-  }
-  resume(task: PlanTask): Promise<RunOutcome | 'notStarted'> {
-    this.log.push(`resume ${task.id}`);
-    return new Promise((resolve) => this.runs.set(task.id, resolve));
-  }
-  async integrate(task: PlanTask): Promise<IntegrationOutcome> {
-    this.log.push(`integrate ${task.id}`);
-    await Promise.resolve();
-    return 'merged';
-  }
-  async stop(task: PlanTask): Promise<void> {
-    this.log.push(`stop ${task.id}`);
-    this.end(task.id, 'stopped');
-  }
-  end(id: string, outcome: RunOutcome): void {
-    const resolve = this.runs.get(id);
-    assert.ok(resolve, `${id} is not running`);
-    this.runs.delete(id);
-    resolve(outcome);
-  }
-  running(): string[] {
-    return [...this.runs.keys()];
-  }
-}
-
-const clock = { now: () => 1000 };
-const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
-const task = (id: string, dependsOn: string[] = [], bestOf?: number): PlanTask => ({
-  id,
-  title: id,
-  prompt: `do ${id}`,
-  dependsOn,
-  ...(bestOf ? { bestOf } : {}),
-});
-const plan = (...tasks: PlanTask[]): Plan => ({ title: 'best of', tasks });
-const states = (s: PlanScheduler): Record<string, TaskState> => Object.fromEntries(s.states());
+const clock = new FakeClock();
 
 function refusedWith(code: string): (e: unknown) => boolean {
   return (e) => AgentError.isCode(e, code as never);
@@ -66,12 +16,12 @@ function refusedWith(code: string): (e: unknown) => boolean {
 
 describe('plan scheduler: a Best of N task waiting for a pick', () => {
   it('waits for the pick with its dependent; the pick merges it and the dependent starts from integration', async () => {
-    const runner = new Runner();
-    const scheduler = new PlanScheduler(plan(task('a', [], 2), task('b', ['a'])), runner, { maxParallel: 2, clock });
+    const runner = new FakeRunner();
+    const scheduler = new PlanScheduler(plan(bestOf(task('a'), 2), task('b', 'a')), runner, { maxParallel: 2, clock });
     scheduler.start();
     runner.end('a', 'pick');
     await flush();
-    assert.deepEqual(states(scheduler), { a: 'picking', b: 'waiting' });
+    assert.deepEqual(statesOf(scheduler), { a: 'picking', b: 'waiting' });
     assert.equal(englishStored(scheduler.reason('b') ?? ''), 'waiting for a');
     assert.equal(scheduler.finished, false);
     assert.equal(scheduler.paused, false, 'a task waiting for a pick does not pause the plan');
@@ -81,7 +31,7 @@ describe('plan scheduler: a Best of N task waiting for a pick', () => {
     scheduler.picked('a');
     assert.equal(scheduler.states().get('a'), 'integrating');
     await flush();
-    assert.deepEqual(states(scheduler), { a: 'done', b: 'running' });
+    assert.deepEqual(statesOf(scheduler), { a: 'done', b: 'running' });
     assert.deepEqual(runner.log, ['run a from base', 'integrate a', 'run b from integration']);
     runner.end('b', 'succeeded');
     await scheduler.whenIdle();
@@ -89,19 +39,19 @@ describe('plan scheduler: a Best of N task waiting for a pick', () => {
   });
 
   it('holds no slot: another task starts while one waits for a pick', async () => {
-    const runner = new Runner();
-    const scheduler = new PlanScheduler(plan(task('a', [], 3), task('c')), runner, { maxParallel: 1, clock });
+    const runner = new FakeRunner();
+    const scheduler = new PlanScheduler(plan(bestOf(task('a'), 3), task('c')), runner, { maxParallel: 1, clock });
     scheduler.start();
     assert.deepEqual(runner.running(), ['a']);
     runner.end('a', 'pick');
     await flush();
     assert.deepEqual(runner.running(), ['c']);
-    assert.deepEqual(states(scheduler), { a: 'picking', c: 'running' });
+    assert.deepEqual(statesOf(scheduler), { a: 'picking', c: 'running' });
   });
 
   it('picked() only for a task waiting for a pick; such a task cannot be retried but may be skipped', async () => {
-    const runner = new Runner();
-    const scheduler = new PlanScheduler(plan(task('a', [], 2), task('b', ['a'])), runner, { maxParallel: 2, clock });
+    const runner = new FakeRunner();
+    const scheduler = new PlanScheduler(plan(bestOf(task('a'), 2), task('b', 'a')), runner, { maxParallel: 2, clock });
     scheduler.start();
     assert.throws(() => scheduler.picked('a'), refusedWith('taskNotPicking'));
     assert.throws(() => scheduler.picked('nope'), refusedWith('noSuchTask'));
@@ -109,25 +59,25 @@ describe('plan scheduler: a Best of N task waiting for a pick', () => {
     await flush();
     assert.throws(() => scheduler.retry('a'), refusedWith('taskNotRetryable'));
     scheduler.skip('a');
-    assert.deepEqual(states(scheduler), { a: 'skipped', b: 'running' }, 'skipped: its dependent goes on');
+    assert.deepEqual(statesOf(scheduler), { a: 'skipped', b: 'running' }, 'skipped: its dependent goes on');
     assert.ok(!runner.log.includes('integrate a'));
   });
 
   it('a later window keeps the task waiting for its pick (no run is followed), then merges the pick', async () => {
-    const runner = new Runner();
-    const first = new PlanScheduler(plan(task('a', [], 2), task('b', ['a'])), runner, { maxParallel: 2, clock });
+    const runner = new FakeRunner();
+    const first = new PlanScheduler(plan(bestOf(task('a'), 2), task('b', 'a')), runner, { maxParallel: 2, clock });
     first.start();
     runner.end('a', 'pick');
     await flush();
-    const later = new Runner();
-    const restored = new PlanScheduler(plan(task('a', [], 2), task('b', ['a'])), later, {
+    const later = new FakeRunner();
+    const restored = new PlanScheduler(plan(bestOf(task('a'), 2), task('b', 'a')), later, {
       maxParallel: 2,
       clock,
       restored: first.snapshot(),
     });
     restored.resume();
     await flush();
-    assert.deepEqual(states(restored), { a: 'picking', b: 'waiting' });
+    assert.deepEqual(statesOf(restored), { a: 'picking', b: 'waiting' });
     assert.deepEqual(later.log, []);
     restored.picked('a');
     await flush();
@@ -135,7 +85,7 @@ describe('plan scheduler: a Best of N task waiting for a pick', () => {
   });
 
   it('stop() asks an integrating task to stop too (its agent may be fixing a failed check)', async () => {
-    const runner = new Runner();
+    const runner = new FakeRunner();
     let release: (o: IntegrationOutcome) => void = () => undefined;
     runner.integrate = async (t) => {
       runner.log.push(`integrate ${t.id}`);
