@@ -264,6 +264,8 @@ export interface AgentRecord {
   readonly overBudget?: OverBudget;
   /** Its last quota pause: kept while it resumes (the pauses in a row), cleared by a run that ends otherwise. */
   readonly quota?: QuotaPause;
+  /** Paused, resume due, no room under the caps (agents/queueOrder.ts): since when. Not in quota: keeps claims. */
+  readonly resumeWaitingSince?: number;
   /**
    * Its `parallelAgents.worktreeEnv` variables, index and ports, fixed at dispatch (follow-ups get the
    * same); held until it is merged or discarded (core/agents/worktreeEnv.ts).

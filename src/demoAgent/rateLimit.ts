@@ -5,13 +5,36 @@
  * conversation). The next run there whose prompt has no command (a follow-up such as the resume
  * the extension sends) runs that rest; a run that reaches the step again with its session saved
  * passes it by.
+ *
+ * The session lives in the folder's own git folder (a worktree's `<common>/worktrees/<name>`), so it
+ * goes with the worktree (Discard, a removal, a deleted test repository) and is seen inside a
+ * sandbox, which empties the temp folder; only a folder outside git keeps it in temp.
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { createHash } from 'node:crypto';
 
-function sessionFile(root: string): string {
+const sessionName = 'parallel-agents-demo.session';
+
+/** The folder's git folder: `.git` itself, or where a worktree's `.git` file points; undefined outside git. */
+function gitFolder(root: string): string | undefined {
+  const dotGit = path.join(root, '.git');
+  const stat = fs.statSync(dotGit, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) {
+    return dotGit;
+  }
+  const pointer = stat?.isFile() ? /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(dotGit, 'utf8')) : null;
+  const dir = pointer ? path.resolve(root, pointer[1].trim()) : undefined;
+  return dir !== undefined && fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? dir : undefined;
+}
+
+/** Where the session of the folder `root` (its real path) is kept. */
+export function sessionFile(root: string): string {
+  const git = gitFolder(root);
+  if (git !== undefined) {
+    return path.join(git, sessionName);
+  }
   const key = createHash('sha1').update(root).digest('hex').slice(0, 16);
   return path.join(os.tmpdir(), 'parallel-agents-demo', `${key}.session`);
 }

@@ -2,10 +2,14 @@ import * as vscode from 'vscode';
 import type { AgentRecord, AgentStatus } from '../core/agent';
 import type { AgentManager } from '../core/agents';
 import { commands } from '../constants';
-import { finishedText } from './account/accountText';
+import { finishedText, pausedNoticeText } from './account/accountText';
+import { resumeTime } from './agentsView/quotaText';
 import { translate } from './errorMessages';
 
-/** Tells the user when an agent's run ends, with the next step one click away. */
+/**
+ * Tells the user when an agent's run ends, with the next step one click away; and when it pauses on
+ * its provider's limit (the first pause in a row), with when it resumes.
+ */
 export class FinishNotifications implements vscode.Disposable {
   private readonly last = new Map<string, AgentStatus>();
   private readonly subscription: vscode.Disposable;
@@ -57,6 +61,8 @@ export class FinishNotifications implements vscode.Disposable {
       ) {
         await vscode.commands.executeCommand(commands.showOutput, id);
       }
+    } else if (status === 'paused') {
+      await this.notifyPaused(record);
     } else if (status === 'failed' || status === 'timed-out') {
       const show = vscode.l10n.t('Show Output');
       const message =
@@ -66,6 +72,22 @@ export class FinishNotifications implements vscode.Disposable {
       if ((await vscode.window.showWarningMessage(message, show)) === show) {
         await vscode.commands.executeCommand(commands.showOutput, id);
       }
+    }
+  }
+
+  private async notifyPaused(record: AgentRecord): Promise<void> {
+    const now = Date.now();
+    const text = pausedNoticeText(record, resumeTime(record.quota?.resumeAt ?? now, now), translate);
+    if (text === undefined) {
+      return;
+    }
+    const show = vscode.l10n.t('Show Output');
+    const stop = vscode.l10n.t('Stop');
+    const choice = await vscode.window.showInformationMessage(text, show, stop);
+    if (choice === show) {
+      await vscode.commands.executeCommand(commands.showOutput, record.id);
+    } else if (choice === stop) {
+      await vscode.commands.executeCommand(commands.stop, record.id);
     }
   }
 

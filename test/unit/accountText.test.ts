@@ -10,6 +10,7 @@ import {
   finishedText,
   firstLine,
   formatDuration,
+  pausedNoticeText,
   saidLimit,
   statsText,
 } from '../../src/ui/account/accountText';
@@ -90,6 +91,24 @@ describe('agent account texts', () => {
     );
     const long = finishedText(finished({ activity: { result: 'x'.repeat(500) } }), 0, english);
     assert.ok(long.endsWith(`: ${'x'.repeat(saidLimit - 1)}…`), long);
+  });
+
+  it("tells of an agent paused on its provider's limit at its first pause in a row, with when it resumes", () => {
+    const quota = { provider: 'claude', pausedAt: 0, resumeAt: 1, resetGiven: true, attempt: 1, message: 'limit' };
+    assert.equal(
+      pausedNoticeText(finished({ status: 'paused', quota }), '15:04', english),
+      'Agent "Fix the parser" paused on the limit of claude; it resumes by itself at 15:04',
+    );
+    assert.equal(
+      pausedNoticeText(finished({ status: 'paused', quota: { ...quota, resetGiven: false } }), '15:04', english),
+      'Agent "Fix the parser" paused on the limit of claude; it tries again by itself at 15:04',
+      'after a backoff (no reset time given)',
+    );
+    assert.equal(
+      pausedNoticeText(finished({ status: 'paused', quota: { ...quota, attempt: 2 } }), '15:04', english),
+      undefined,
+    );
+    assert.equal(pausedNoticeText(finished({ quota }), '15:04', english), undefined, 'not paused');
   });
 });
 

@@ -60,9 +60,10 @@ export class AgentManager implements Disposable {
     this.onDidOutput = this.runs.onDidOutput;
     this.onDidEndRun = this.runs.onDidEnd;
     const runsHere = (id: string) => this.runs.isRunning(id);
-    this.queue = new AgentQueue(deps, records, runsHere, (record) => this.dispatcher.startQueued(record));
+    const startQueued = (record: AgentRecord) => this.dispatcher.startQueued(record);
+    this.queue = new AgentQueue(deps, records, runsHere, startQueued, (id) => this.resumer.resumeNow(id));
     this.dispatcher = new Dispatcher(deps, records, this.runs, this.names, this.tracker, this.queue);
-    this.resumer = new QuotaResumer(deps, records, runsHere, (id, prompt) => this.followUp(id, prompt));
+    this.resumer = new QuotaResumer(deps, records, runsHere, (id, p) => this.followUp(id, p), this.queue);
     const adoptions = new Adoptions(deps, records, this.runs, this.tracker);
     adoptions.restore(deps.store.load());
     this.elsewhere = deps.store.onDidChangeElsewhere?.((e) => adoptions.takeElsewhere(e.changed, e.removed));

@@ -4,12 +4,22 @@
  * the records themselves, in the registry every window on the repository shares: it survives a
  * reload, and every window sees it. Any window with room may start a queued agent; it claims it
  * first with a locked read-modify-write of the stored record (queued → preparing), so of two
- * windows trying at once exactly one starts it, and the other learns who did.
+ * windows trying at once exactly one starts it, and the other learns who did. Paused agents whose
+ * resume time came (quotaResumer.ts) go first, under the same caps; one without room stays paused,
+ * marked `resumeWaitingSince`.
  */
 import type { AgentRecord } from '../agent';
 import type { Clock, Logger, StateStore } from '../ports';
 import type { AgentRecords } from './agentRecords';
-import { type ProviderLimits, capOf, dueToStart, mustQueue, queueReason, queuedRepositories } from './queueOrder';
+import {
+  type ProviderLimits,
+  capOf,
+  dueResumesIn,
+  dueToStart,
+  mustQueue,
+  queueReason,
+  queuedRepositories,
+} from './queueOrder';
 import { recordProvider } from './quotaPause';
 import { providerCaps } from '../clis';
 import type { Disposable } from '../../util/event';
@@ -39,6 +49,8 @@ export class AgentQueue implements Disposable {
     private readonly runsHere: (id: string) => boolean,
     /** Prepares and launches a claimed record (status preparing), as a dispatch does; never rejects. */
     private readonly start: (record: AgentRecord) => Promise<void>,
+    /** Resumes a paused agent whose time came, if this window claims it (QuotaResumer.resumeNow); never rejects. */
+    private readonly resume: (id: string) => Promise<void>,
   ) {
     // An agent that ends, is stopped or forgotten, here or in another window, may make room.
     this.subscription = records.onDidChange(() => this.pump());
@@ -58,7 +70,8 @@ export class AgentQueue implements Disposable {
    */
   admit(repoRoot: string, provider: string): boolean {
     const starting = this.starting.get(repoRoot) ?? 0;
-    if (mustQueue(this.records.list(), repoRoot, this.cap, starting, this.limits, provider)) {
+    const now = this.deps.clock.now();
+    if (mustQueue(this.records.list(), repoRoot, this.cap, starting, this.limits, provider, now)) {
       return false;
     }
     this.count(repoRoot, provider, 1);
@@ -155,12 +168,38 @@ export class AgentQueue implements Disposable {
       return;
     }
     const records = this.records.list();
-    for (const repoRoot of queuedRepositories(records)) {
-      const due = dueToStart(records, repoRoot, this.cap, this.starting.get(repoRoot) ?? 0, this.limits);
+    const now = this.deps.clock.now();
+    for (const repoRoot of queuedRepositories(records, now)) {
+      const due = dueToStart(records, repoRoot, this.cap, this.starting.get(repoRoot) ?? 0, this.limits, now);
       for (const record of due.filter((r) => !this.starts.has(r.id))) {
-        this.startOne(record);
+        if (record.status === 'paused') {
+          this.resumeOne(record);
+        } else {
+          this.startOne(record);
+        }
+      }
+      const waiting = dueResumesIn(records, repoRoot, now).filter((r) => !due.includes(r) && !r.resumeWaitingSince);
+      // A field of its own, not in `quota`: the registry merges field by field, so no claim is overwritten.
+      for (const { id } of waiting) {
+        this.deps.logger.info(`[AgentQueue] ${id}: its resume time came; it waits for room under the caps`);
+        this.records.update(id, { resumeWaitingSince: now });
       }
     }
+  }
+
+  /** Counted as a start under way until the resume has started (or this window did not claim it). */
+  private resumeOne(record: AgentRecord): void {
+    const { id, repoRoot } = record;
+    const provider = recordProvider(record);
+    this.count(repoRoot, provider, 1);
+    const resume = this.resume(id)
+      .catch((e: Error) => this.deps.logger.error(`[AgentQueue] resuming ${id}: ${e.message}`))
+      .finally(() => {
+        this.starts.delete(id);
+        this.count(repoRoot, provider, -1);
+        this.pump();
+      });
+    this.starts.set(id, resume);
   }
 
   private startOne(record: AgentRecord): void {

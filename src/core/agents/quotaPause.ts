@@ -63,14 +63,16 @@ export function quotaEnd(
   record: AgentRecord,
   end: { readonly status: AgentRecord['status']; readonly quota?: QuotaSignal; readonly error?: string },
   now: number,
-): Pick<AgentRecord, 'status' | 'quota' | 'error'> {
+): Pick<AgentRecord, 'status' | 'quota' | 'error' | 'resumeWaitingSince'> {
+  // A wait for room (queueOrder.ts) ends with the run that followed it.
+  const cleared = record.resumeWaitingSince === undefined ? {} : { resumeWaitingSince: undefined };
   if (end.status !== 'paused' || !end.quota) {
-    return { status: end.status, quota: undefined, error: end.error };
+    return { status: end.status, quota: undefined, error: end.error, ...cleared };
   }
   const pause = quotaPause(end.quota, recordProvider(record), record.quota, now);
   if (pause.attempt > maxQuotaPauses) {
     const error = storedLine('agentQuotaGaveUp', { pauses: maxQuotaPauses, message: pause.message });
-    return { status: 'failed', quota: undefined, error };
+    return { status: 'failed', quota: undefined, error, ...cleared };
   }
-  return { status: 'paused', quota: pause, error: undefined };
+  return { status: 'paused', quota: pause, error: undefined, ...cleared };
 }

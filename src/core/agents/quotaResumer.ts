@@ -1,19 +1,19 @@
 /**
  * Resumes agents paused on a provider's limit (status `paused`, see quotaPause.ts) once their
  * `quota.resumeAt` comes: a follow-up in the same worktree. Every window on the repository has the
- * record (the registry is shared) and a timer for it; the one that claims it first (a locked write
- * of `claimedAt` in the stored record) resumes it. A timer goes as soon as the record is no longer
- * paused (Stop, Discard, a resume elsewhere) or is forgotten; a reload finds the paused record and
- * sets its timer again (a time already past resumes at once).
+ * record (the registry is shared) and a timer for it; at that time it hands the resume to the queue
+ * (AgentQueue), which starts it as soon as the caps leave room, before queued dispatches
+ * (queueOrder.ts). The window that claims it first (a locked write of `claimedAt` in the stored
+ * record) resumes it. A timer goes as soon as the record is no longer paused (Stop, Discard, a
+ * resume elsewhere) or is forgotten; a reload finds the paused record and sets its timer again (a
+ * time already past is due at once).
  */
 import type { AgentRecord } from '../agent';
 import type { Clock, Logger, StateStore } from '../ports';
 import type { AgentRecords } from './agentRecords';
 import { resumePrompt } from './quotaPause';
+import { claimHoldsMs } from './queueOrder';
 import type { Disposable } from '../../util/event';
-
-/** A claim older than this (its window went away before the resume began) no longer holds. */
-const claimHoldsMs = 60_000;
 /** setTimeout's longest delay; a later resume time is looked at again then. */
 const longestDelayMs = 2 ** 31 - 1;
 
@@ -34,6 +34,8 @@ export class QuotaResumer implements Disposable {
     private readonly runsHere: (id: string) => boolean,
     /** Sends the follow-up (AgentManager.followUp); a rejection fails the agent. */
     private readonly resume: (id: string, prompt: string) => Promise<void>,
+    /** Told when a paused agent's resume time came (or its claim lapsed): it looks for room and calls resumeNow. */
+    private readonly queue: { pump(): void },
   ) {
     this.subscription = records.onDidChange(({ id }) => this.sync(id));
   }
@@ -80,15 +82,20 @@ export class QuotaResumer implements Disposable {
       this.timers.delete(id);
       if (this.deps.clock.now() < at) {
         this.sync(id); // a resume time beyond setTimeout's reach
-      } else {
-        void this.fire(id, quota.resumeAt);
+      } else if (!this.disposed) {
+        this.queue.pump();
       }
     }, delay);
     this.timers.set(id, { at, handle });
   }
 
-  private async fire(id: string, at: number): Promise<void> {
-    if (!(await this.claim(id, at))) {
+  /**
+   * Resumes the paused agent now, if this window claims it (the queue found room for it); resolves
+   * once its follow-up started, or failed it.
+   */
+  async resumeNow(id: string): Promise<void> {
+    const at = this.records.has(id) ? this.records.get(id).quota?.resumeAt : undefined;
+    if (at === undefined || !(await this.claim(id, at))) {
       return;
     }
     const record = this.records.get(id);
@@ -114,7 +121,11 @@ export class QuotaResumer implements Disposable {
       r.status === 'paused' &&
       r.quota?.resumeAt === at &&
       (r.quota.claimedAt === undefined || now - r.quota.claimedAt > claimHoldsMs);
-    const claimed = (r: AgentRecord): AgentRecord => ({ ...r, quota: r.quota && { ...r.quota, claimedAt: now } });
+    const claimed = (r: AgentRecord): AgentRecord => ({
+      ...r,
+      quota: r.quota && { ...r.quota, claimedAt: now },
+      resumeWaitingSince: undefined,
+    });
     await this.records.flush();
     if (this.disposed || !this.records.has(id) || !fits(this.records.get(id))) {
       return false;
@@ -135,7 +146,7 @@ export class QuotaResumer implements Disposable {
     if (!fits(ours)) {
       return false;
     }
-    this.records.update(id, { quota: claimed(ours).quota });
+    this.records.update(id, { quota: claimed(ours).quota, resumeWaitingSince: undefined });
     return true;
   }
 }

@@ -65,3 +65,30 @@ export function finishedText(record: AgentRecord, now: number, tr: Translate): s
       : l10n.t('Agent "{0}" finished — {1}: {2}', record.title, stats, said),
   );
 }
+
+/**
+ * The notice of an agent that went from running to paused on its provider's limit; `time` is its
+ * resume time as the user reads it. Undefined for a record that is not paused on a limit, or a
+ * later pause in a row (the user was told at the first).
+ */
+export function pausedNoticeText(record: AgentRecord, time: string, tr: Translate): string | undefined {
+  const quota = record.status === 'paused' ? record.quota : undefined;
+  if (!quota || quota.attempt > 1) {
+    return undefined;
+  }
+  return tr(
+    quota.resetGiven
+      ? l10n.t(
+          'Agent "{0}" paused on the limit of {1}; it resumes by itself at {2}',
+          record.title,
+          quota.provider,
+          time,
+        )
+      : l10n.t(
+          'Agent "{0}" paused on the limit of {1}; it tries again by itself at {2}',
+          record.title,
+          quota.provider,
+          time,
+        ),
+  );
+}

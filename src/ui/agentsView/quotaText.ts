@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { AgentRecord } from '../../core/agent';
 
 /** A resume time as the row shows it: the time of day, with the date when it is not within the next 20 hours. */
-function when(at: number, now: number): string {
+export function resumeTime(at: number, now: number): string {
   const soon = at - now < 20 * 3_600_000;
   return new Date(at).toLocaleString(undefined, {
     ...(soon ? {} : { month: 'short', day: 'numeric' }),
@@ -17,7 +17,10 @@ export function pausedLabel(record: AgentRecord, now = Date.now()): string {
   if (!quota) {
     return vscode.l10n.t('paused: quota');
   }
-  const time = when(quota.resumeAt, now);
+  if (record.resumeWaitingSince !== undefined) {
+    return vscode.l10n.t('paused: quota (waiting for room)');
+  }
+  const time = resumeTime(quota.resumeAt, now);
   return quota.resetGiven
     ? vscode.l10n.t('paused: quota (resets {0})', time)
     : vscode.l10n.t('paused: quota (retry {0})', time);
@@ -29,13 +32,20 @@ export function pausedText(record: AgentRecord, now = Date.now()): string | unde
   if (record.status !== 'paused' || !quota) {
     return undefined;
   }
-  return vscode.l10n.t(
+  const text = vscode.l10n.t(
     'Paused on a limit of {0}: "{1}". It resumes by itself at {2} as a follow-up in the same worktree (pause {3} in a row); its work so far is kept, and queued agents of {0} wait meanwhile. Stop or Discard cancels the resume.',
     quota.provider,
     quota.message,
-    when(quota.resumeAt, now),
+    resumeTime(quota.resumeAt, now),
     quota.attempt,
   );
+  const waiting =
+    record.resumeWaitingSince === undefined
+      ? ''
+      : ` ${vscode.l10n.t(
+          'Its resume time came while parallelAgents.maxConcurrentAgents or parallelAgents.providerLimits left no room: it resumes before any queued agent as soon as one ends.',
+        )}`;
+  return `${text}${waiting}`;
 }
 
 /** Why a queued agent waits for its provider rather than the repository's cap; undefined for the cap. */
