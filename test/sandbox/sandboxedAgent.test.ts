@@ -160,6 +160,27 @@ describe('a sandboxed agent (bubblewrap)', function () {
     assert.ok(!fs.existsSync(wrapped[0].sandbox!.privateDir));
   });
 
+  it('a forwarder that does not start: the agent never runs, the start fails with the reason (fails closed)', async function () {
+    if (!hasForwarder) {
+      this.skip();
+    }
+    const bin = path.join(fx.tmp, 'bin');
+    fs.mkdirSync(bin);
+    for (const name of ['bwrap', 'nsenter']) {
+      fs.symlinkSync(which.sync(name), path.join(bin, name));
+    }
+    // A socat that ends at once, never listening.
+    fs.writeFileSync(path.join(bin, 'socat'), `#!${process.execPath}\nprocess.exit(3);\n`, { mode: 0o755 });
+    useSandbox({ env: { PATH: bin } });
+    const record = await manager.dispatch({ prompt: prompt(), profile: profile.name, folder: fx.repo });
+    const done = await fx.finished(manager, record.id);
+    const log = fs.readFileSync(done.logPath!, 'utf8');
+    assert.equal(done.status, 'failed', log);
+    assert.match(log, /\[sandbox\] the network forwarder \(socat\) did not start: it ended \(3\)/);
+    assert.ok(!fs.existsSync(path.join(done.worktreePath!, 'hello.txt')), 'the agent never ran');
+    assert.ok(!fs.existsSync(wrapped[0].sandbox!.privateDir));
+  });
+
   it("a socket path socat's address syntax would read (a comma in TMPDIR): the Node bridge instead", () => {
     const tmp = path.join(fx.tmp, 'a,b');
     fs.mkdirSync(tmp);
