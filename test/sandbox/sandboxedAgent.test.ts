@@ -17,7 +17,9 @@ import { ManagerFixture, git } from '../git/managerFixture';
 
 export const sandboxScript = path.resolve(__dirname, '../../../dist/sandbox.js');
 const hasBwrap = process.platform === 'linux' && which.sync('bwrap', { nothrow: true }) !== null;
-const hasForwarder = ['socat', 'nsenter'].every((name) => which.sync(name, { nothrow: true }) !== null);
+// socat bridges from outside only as root (bubblewrap.ts says why); a normal user gets the Node bridge.
+const hasForwarder =
+  process.getuid?.() === 0 && ['socat', 'nsenter'].every((name) => which.sync(name, { nothrow: true }) !== null);
 
 /** The processes whose command line holds `text` (a forwarder left behind names its socket). */
 function processesNaming(text: string): string[] {

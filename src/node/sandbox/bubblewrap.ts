@@ -113,6 +113,11 @@ export class BubblewrapSandbox implements Sandbox {
    * socat's address syntax reads (`:` `,` `!` and the like): then the Node bridge inside.
    */
   private forwarder(socketPath: string): SandboxForwarder | undefined {
+    // As a normal user, bubblewrap's --dev puts the agent in a user namespace nested in the one that owns
+    // its network namespace, and nsenter (util-linux 2.38) cannot enter that owner: only root can.
+    if (process.getuid?.() !== 0) {
+      return undefined;
+    }
     const [socat, nsenter, setpriv] = ['socat', 'nsenter', 'setpriv'].map((name) => this.find(name));
     if (socat === undefined || nsenter === undefined || !/^[A-Za-z0-9/._-]+$/.test(socketPath)) {
       return undefined;
