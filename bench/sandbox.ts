@@ -1,8 +1,9 @@
 // `--only=sandbox`: what running an agent sandboxed (bubblewrap, node/sandbox) costs at its start.
 // The demo agent with a one-line task (`print hi`) dispatched into a worktree of a small repository (100 files)
 // and followed to its end, unsandboxed, sandboxed with no network (`sandbox: true`) and sandboxed
-// with an allowed host (the filtering proxy and the bridge inside start too); rounds interleaved,
-// medians compared in one run. Linux with bwrap on PATH only.
+// with an allowed host (the supervisor's filtering proxy and the bridge start too: socat from outside,
+// or the Node bridge inside when socat or nsenter is not on PATH); rounds interleaved, medians
+// compared in one run. Linux with bwrap on PATH only.
 import * as path from 'node:path';
 import which from 'which';
 import { builtinProfiles, type Profile } from '../src/core/clis/profiles';

@@ -42,7 +42,7 @@ const configs = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/demoAgent/demoAgent.ts'], outfile: 'dist/demoAgent.js' },
   { ...common, entryPoints: ['src/supervisor/supervisor.ts'], outfile: 'dist/supervisor.js' },
-  // Run by a sandboxed agent's launch, outside and inside bubblewrap: the network filter and its bridge.
+  // Run inside bubblewrap where socat or nsenter is missing: the bridge to the supervisor's network filter.
   { ...common, entryPoints: ['src/node/sandbox/sandboxMain.ts'], outfile: 'dist/sandbox.js' },
   // Run by VS Code (vscode:uninstall) without its API: removes the warm worktree pools.
   { ...common, entryPoints: ['src/uninstall/uninstall.ts'], outfile: 'dist/uninstall.js' },

@@ -11,8 +11,9 @@ set -euo pipefail
 
 NODE_VERSION=24.22.3
 CODE_SERVER_VERSION=4.139.1
-# bubblewrap: sandboxed agents (test/sandbox/, run by npm test after this provisioning).
-APT_PACKAGES=(chromium libkrb5-dev build-essential python3 git bubblewrap)
+# bubblewrap: sandboxed agents (test/sandbox/, run by npm test after this provisioning); socat: their
+# network forwarder from outside (without it a Node bridge runs inside, one Node start more).
+APT_PACKAGES=(chromium libkrb5-dev build-essential python3 git bubblewrap socat)
 CHROMIUM=/usr/bin/chromium
 
 format=json

@@ -4,6 +4,7 @@ import type { AgentError } from './errors';
 import type { Disposable, Event } from '../util/event';
 import type { InputState } from './agents';
 import type { PlanRunRecord, WindowId } from './plans';
+import type { SandboxLaunch } from './sandbox';
 
 export interface Logger {
   info(message: string): void;
@@ -75,6 +76,8 @@ export interface LaunchRequest {
    * without it the input is empty. Headless runners only.
    */
   readonly stdin?: string;
+  /** A sandboxed command's outside part (its private folder, the filtering proxy): headless runners only. */
+  readonly sandbox?: SandboxLaunch;
 }
 
 export interface ProcessExit {

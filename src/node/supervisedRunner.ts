@@ -110,6 +110,7 @@ export class SupervisedRunner implements AgentRunner {
       maxLogBytes: this.settings.maxLogBytes(),
       graceMs: this.settings.graceMs,
       drainMs: this.settings.drainMs,
+      ...(request.sandbox !== undefined ? { sandbox: request.sandbox } : {}),
     };
     fs.writeFileSync(specPath, JSON.stringify(spec), { mode: 0o600, flag: 'wx' });
     let supervisor: ChildProcess;

@@ -4,6 +4,7 @@
  * import this module, so the formats cannot drift apart. Plain Node: no vscode.
  */
 import * as fs from 'node:fs';
+import type { SandboxLaunch } from '../core/sandbox';
 
 export interface SupervisorSpec {
   readonly file: string;
@@ -19,6 +20,8 @@ export interface SupervisorSpec {
   readonly graceMs: number;
   /** After the agent exits, how long output still held open by children it left is read. Default 2000. */
   readonly drainMs?: number;
+  /** A sandboxed agent: the supervisor makes its private folder and serves its proxy (node/sandbox/sandboxHost.ts). */
+  readonly sandbox?: SandboxLaunch;
 }
 
 export interface StatusBase {

@@ -5,6 +5,10 @@
  * the log (capped: the oldest part is cut and the cut marked), records the agent's state in a status
  * file, and on SIGTERM/SIGINT ends the agent's group: SIGTERM, then SIGKILL after the grace period.
  *
+ * A sandboxed agent's spec names its outside part (`sandbox`): the supervisor makes its private folder,
+ * serves its filtering proxy and starts its network forwarder itself (node/sandbox/sandboxHost.ts), so a
+ * sandboxed start costs no extra Node process outside bubblewrap.
+ *
  * The file formats live in protocol.ts and the process checks in processIdentity.ts and
  * processGroup.ts, which SupervisedRunner imports too. Plain Node: no vscode.
  */
@@ -13,6 +17,7 @@ import * as fs from 'node:fs';
 import { execa } from 'execa';
 import type { Readable } from 'node:stream';
 import { storedLine } from '../core/errors';
+import { SandboxHost } from '../node/sandbox/sandboxHost';
 import { CappedLog } from './cappedLog';
 import { endGroup, signalGroup } from './processGroup';
 import { bootId, processStart } from './processIdentity';
@@ -33,6 +38,7 @@ class Supervisor {
   private child?: ChildProcess;
   private stopping?: Promise<void>;
   private agentStart?: string;
+  private sandbox?: SandboxHost;
   private readonly base: Omit<StatusBase, 'agentPid' | 'agentStart'>;
 
   constructor(private readonly spec: SupervisorSpec) {
@@ -57,7 +63,28 @@ class Supervisor {
     // The terminal or window that started us going away is no reason to end the agent.
     process.on('SIGHUP', () => undefined);
     process.on('uncaughtException', (e) => this.crash(e));
+    const launch = this.spec.sandbox;
+    if (launch === undefined) {
+      this.start([]);
+      return;
+    }
+    SandboxHost.open(launch, (line) => this.log?.write(Buffer.from(`${line}\n`))).then(
+      (host) => {
+        this.sandbox = host;
+        this.start(host.extraStdio());
+      },
+      (e: Error) => this.cannotStart(new Error(`the sandbox's network filter did not start: ${e.message}`)),
+    );
+  }
+
+  /** Starts the agent; `extra` are the pipes bubblewrap gets past stderr (fd 3 on). */
+  private start(extra: readonly 'pipe'[]): void {
+    if (this.stopping !== undefined) {
+      this.finish(undefined, { signal: 'SIGTERM' });
+      return;
+    }
     const { file, args, cwd, env, stdin } = this.spec;
+    const stdinOption = stdin === undefined ? ('ignore' as const) : ('pipe' as const);
     let child: ChildProcess;
     try {
       // execa: argv only (no shell), Windows' PATHEXT and quoting rules; output streamed to the log,
@@ -68,9 +95,8 @@ class Supervisor {
         extendEnv: false,
         detached: !isWindows,
         // The task, when the profile gives it on standard input: written whole, then the input is closed.
-        ...(stdin === undefined ? { stdin: 'ignore' as const } : { input: stdin }),
-        stdout: 'pipe',
-        stderr: 'pipe',
+        ...(stdin === undefined ? {} : { input: stdin }),
+        stdio: [stdinOption, 'pipe', 'pipe', ...extra],
         encoding: 'buffer',
         buffer: false,
         reject: false,
@@ -93,6 +119,11 @@ class Supervisor {
     this.agentStart = processStart(child.pid);
     this.writeStatus({ ...this.base, state: 'running', agentPid: child.pid, agentStart: this.agentStart });
     void this.supervise(child, child.pid);
+    const pid = child.pid;
+    this.sandbox?.started(child).catch((e: Error) => {
+      this.log?.write(Buffer.from(`[sandbox] ${e.message}\n`));
+      signalGroup(pid, 'SIGKILL');
+    });
   }
 
   private async supervise(child: ChildProcess, pid: number): Promise<void> {
@@ -139,6 +170,7 @@ class Supervisor {
 
   /** Writes the end to the status file (after every output byte reached the log), then exits. */
   private finish(agentPid: number | undefined, outcome: Outcome): void {
+    this.sandbox?.close();
     this.log?.close();
     this.log = undefined;
     const ok = this.writeStatus({

@@ -10,12 +10,28 @@ import which from 'which';
 import type { AgentManager } from '../../src/core/agents/agentManager';
 import { type Profile, builtinProfiles } from '../../src/core/clis/profiles';
 import { AgentError } from '../../src/core/errors';
-import { BubblewrapSandbox } from '../../src/node/sandbox/bubblewrap';
+import type { Sandbox, SandboxCommand } from '../../src/core/sandbox';
+import { BubblewrapSandbox, type BubblewrapOptions } from '../../src/node/sandbox/bubblewrap';
 import { englishMessage } from '../../src/ui/errorText';
 import { ManagerFixture, git } from '../git/managerFixture';
 import { sandboxScript } from './sandboxScript';
 
 const hasBwrap = process.platform === 'linux' && which.sync('bwrap', { nothrow: true }) !== null;
+// socat bridges from outside only as root (bubblewrap.ts says why); a normal user gets the Node bridge.
+const hasForwarder =
+  process.getuid?.() === 0 && ['socat', 'nsenter'].every((name) => which.sync(name, { nothrow: true }) !== null);
+
+/** The processes whose command line holds `text` (a forwarder left behind names its socket). */
+function processesNaming(text: string): string[] {
+  return fs.readdirSync('/proc').flatMap((entry) => {
+    try {
+      const cmdline = /^\d+$/.test(entry) ? fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8') : '';
+      return cmdline.includes(text) ? [cmdline.replace(/\0/g, ' ')] : [];
+    } catch {
+      return [];
+    }
+  });
+}
 
 describe('a sandboxed agent (bubblewrap)', function () {
   this.timeout(60_000);
@@ -25,6 +41,22 @@ describe('a sandboxed agent (bubblewrap)', function () {
   let port: number;
   let home: string;
   let profile: Profile;
+  /** The commands the sandbox wrapped, in order. */
+  let wrapped: SandboxCommand[];
+
+  function useSandbox(options: Partial<BubblewrapOptions> = {}): void {
+    const real = new BubblewrapSandbox({ sandboxScript, runtime: process.execPath, ...options });
+    wrapped = [];
+    const recording: Sandbox = {
+      unavailable: () => real.unavailable(),
+      wrap: (request) => {
+        const command = real.wrap(request);
+        wrapped.push(command);
+        return command;
+      },
+    };
+    manager = fx.manager({ profiles: () => [...builtinProfiles, profile], sandbox: recording });
+  }
 
   before(function () {
     // npm test installs bubblewrap before this stage (PA_REQUIRE_BWRAP): there a missing one fails.
@@ -50,10 +82,7 @@ describe('a sandboxed agent (bubblewrap)', function () {
       env: { ...builtinProfiles.find((p) => p.name === 'demo')!.env, HOME: home, DEMO_AGENT_PROBES: '1' },
       sandbox: { allowedHosts: ['127.0.0.1'] },
     };
-    manager = fx.manager({
-      profiles: () => [...builtinProfiles, profile],
-      sandbox: new BubblewrapSandbox({ sandboxScript, runtime: process.execPath }),
-    });
+    useSandbox();
   });
 
   afterEach(async () => {
@@ -108,6 +137,73 @@ describe('a sandboxed agent (bubblewrap)', function () {
     assert.match(log, new RegExp(`probe fetch http://localhost:${port}/: denied \\(HTTP 403\\)`));
     assert.match(log, /refused GET localhost:\d+: not in sandbox\.allowedHosts/);
     assert.match(log, /probe connect \S+: denied \(ECONNREFUSED\)/, 'no way around the proxy');
+    // The supervisor served the proxy; socat bridged from outside where it is installed, else Node inside.
+    const launch = wrapped[0].sandbox!;
+    assert.equal(wrapped[0].args.includes('bridge'), !hasForwarder, wrapped[0].args.join(' '));
+    assert.equal(launch.proxy?.forwarder !== undefined, hasForwarder);
+    assert.ok(!fs.existsSync(launch.privateDir), 'the private folder is deleted at the end');
+    assert.deepEqual(processesNaming(launch.proxy!.socketPath), [], 'no forwarder is left running');
+  });
+
+  it('without socat on PATH: the Node bridge inside, with the same network filter', async () => {
+    const bin = path.join(fx.tmp, 'bin');
+    fs.mkdirSync(bin);
+    fs.symlinkSync(which.sync('bwrap'), path.join(bin, 'bwrap'));
+    useSandbox({ env: { PATH: bin } });
+    const { log } = await run(false);
+    assert.equal(wrapped[0].sandbox?.proxy?.forwarder, undefined);
+    const args = wrapped[0].args;
+    const command = args.slice(args.indexOf('--', args.indexOf('--chdir')) + 1);
+    assert.deepEqual(command.slice(0, 3), [process.execPath, sandboxScript, 'bridge']);
+    assert.match(log, /committed [0-9a-f]+/);
+    assert.match(log, new RegExp(`probe fetch http://127\\.0\\.0\\.1:${port}/: allowed \\(HTTP 200\\)`));
+    assert.match(log, new RegExp(`probe fetch http://localhost:${port}/: denied \\(HTTP 403\\)`));
+    assert.match(log, /probe connect \S+: denied \(ECONNREFUSED\)/, 'no way around the proxy');
+    assert.ok(!fs.existsSync(wrapped[0].sandbox!.privateDir));
+  });
+
+  it('a forwarder that does not start: the agent never runs, the start fails with the reason (fails closed)', async function () {
+    if (!hasForwarder) {
+      this.skip();
+    }
+    const bin = path.join(fx.tmp, 'bin');
+    fs.mkdirSync(bin);
+    for (const name of ['bwrap', 'nsenter']) {
+      fs.symlinkSync(which.sync(name), path.join(bin, name));
+    }
+    // A socat that ends at once, never listening.
+    fs.writeFileSync(path.join(bin, 'socat'), `#!${process.execPath}\nprocess.exit(3);\n`, { mode: 0o755 });
+    useSandbox({ env: { PATH: bin } });
+    const record = await manager.dispatch({ prompt: prompt(), profile: profile.name, folder: fx.repo });
+    const done = await fx.finished(manager, record.id);
+    const log = fs.readFileSync(done.logPath!, 'utf8');
+    assert.equal(done.status, 'failed', log);
+    assert.match(log, /\[sandbox\] the network forwarder \(socat\) did not start: it ended \(3\)/);
+    assert.ok(!fs.existsSync(path.join(done.worktreePath!, 'hello.txt')), 'the agent never ran');
+    assert.ok(!fs.existsSync(wrapped[0].sandbox!.privateDir));
+  });
+
+  it("a socket path socat's address syntax would read (a comma in TMPDIR): the Node bridge instead", () => {
+    const tmp = path.join(fx.tmp, 'a,b');
+    fs.mkdirSync(tmp);
+    const worktree = path.join(fx.tmp, 'comma-worktree');
+    git(fx.repo, 'worktree', 'add', '-q', '-b', 'comma', worktree);
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      const sandbox = new BubblewrapSandbox({ sandboxScript, runtime: process.execPath });
+      const policy = { allowedHosts: ['127.0.0.1'] };
+      const command = sandbox.wrap({ agentId: 'a', profile: 'p', cwd: worktree, policy, file: 'x', args: [], env: {} });
+      assert.ok(command.sandbox!.privateDir.startsWith(tmp));
+      assert.equal(command.sandbox!.proxy?.forwarder, undefined);
+      assert.ok(command.args.includes('bridge') && !command.args.includes('--info-fd'));
+    } finally {
+      if (saved === undefined) {
+        delete process.env.TMPDIR;
+      } else {
+        process.env.TMPDIR = saved;
+      }
+    }
   });
 
   it('sandbox true (no host allowed): no network at all, no bridge inside, while it still edits and commits', async () => {
@@ -119,6 +215,8 @@ describe('a sandboxed agent (bubblewrap)', function () {
     assert.match(log, new RegExp(`probe fetch http://127\\.0\\.0\\.1:${port}/: denied`));
     assert.match(log, /probe connect \S+: denied \(ECONNREFUSED\)/);
     assert.doesNotMatch(log, /refused GET/, 'no proxy answered: there is none');
+    assert.equal(wrapped[0].sandbox?.proxy, undefined);
+    assert.ok(!wrapped[0].args.includes('--info-fd'));
   });
 
   it('run unsandboxed on request: no auto-approve, and each probe succeeds (the checks above can fail)', async () => {

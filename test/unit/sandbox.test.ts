@@ -11,6 +11,7 @@ import { runArgs } from '../../src/core/agents/sandboxing';
 import { builtinProfiles, findProfile, mergeProfiles } from '../../src/core/clis/profiles';
 import { type SandboxLayout, bwrapArgs, hostAllowed, validateSandbox } from '../../src/core/sandbox';
 import { splitHostPort, startFilterProxy } from '../../src/node/sandbox/filterProxy';
+import { forwarderArgv } from '../../src/node/sandbox/sandboxHost';
 
 const layout: SandboxLayout = {
   cwd: '/w/repo.worktrees/fix',
@@ -103,6 +104,48 @@ describe('the bubblewrap command line (bwrapArgs)', () => {
     const dash = args.indexOf('--', args.indexOf('--chdir'));
     assert.deepEqual(args.slice(args.indexOf('--chdir'), dash), ['--chdir', '/w/repo.worktrees/fix']);
     assert.deepEqual(args.slice(dash + 1), layout.command);
+    assert.ok(!args.includes('--info-fd') && !args.includes('--block-fd'));
+  });
+
+  it('with a forwarder: bubblewrap tells its pid on fd 3 and holds the command back on fd 4', () => {
+    const synced = bwrapArgs({ ...layout, syncFds: { info: 3, block: 4 }, command: ['claude', '-p', 'x'] });
+    const chdir = synced.indexOf('--chdir');
+    assert.deepEqual(synced.slice(chdir - 4, chdir), ['--info-fd', '3', '--block-fd', '4']);
+    assert.deepEqual(synced.slice(synced.indexOf('--', chdir) + 1), ['claude', '-p', 'x']);
+  });
+});
+
+describe("the network forwarder (socat in the sandbox's network namespace)", function () {
+  before(function () {
+    if (process.platform !== 'linux') {
+      this.skip();
+    }
+  });
+
+  const forwarder = { nsenter: '/usr/bin/nsenter', socat: '/usr/bin/socat', port: 3128 };
+  const socat = [
+    '/usr/bin/socat',
+    '-d',
+    '-d',
+    'TCP-LISTEN:3128,fork,reuseaddr',
+    'UNIX-CONNECT:/tmp/pa-sandbox-1/p.sock',
+  ];
+
+  it('enters only the network namespace (and the user one when it differs), never the mounts; argv only', () => {
+    // Our own pid: the same user namespace, so nsenter must not enter it (that fails).
+    assert.deepEqual(forwarderArgv(forwarder, process.pid, '/tmp/pa-sandbox-1/p.sock'), [
+      '/usr/bin/nsenter',
+      '--preserve-credentials',
+      `--net=/proc/${process.pid}/ns/net`,
+      '--',
+      ...socat,
+    ]);
+  });
+
+  it('with setpriv: SIGKILL when the supervisor dies', () => {
+    const argv = forwarderArgv({ ...forwarder, setpriv: '/usr/bin/setpriv' }, process.pid, '/tmp/pa-sandbox-1/p.sock');
+    assert.deepEqual(argv.slice(0, 5), ['/usr/bin/setpriv', '--pdeathsig', 'KILL', '--', '/usr/bin/nsenter']);
+    assert.deepEqual(argv.slice(-socat.length), socat);
   });
 });
 

@@ -35,6 +35,8 @@ export interface SandboxLayout {
   readonly hidden: readonly HiddenPath[];
   readonly setEnv: Readonly<Record<string, string>>;
   readonly unsetEnv: readonly string[];
+  /** Bubblewrap tells its child's pid on `info` and holds the command back until `block` is written. */
+  readonly syncFds?: { readonly info: number; readonly block: number };
   /** What runs inside: the bridge, then the agent. */
   readonly command: readonly string[];
 }
@@ -78,6 +80,9 @@ export function bwrapArgs(layout: SandboxLayout): string[] {
   }
   for (const [name, value] of Object.entries({ ...layout.setEnv, TMPDIR: `${layout.privateDir}/tmp` })) {
     args.push('--setenv', name, value);
+  }
+  if (layout.syncFds) {
+    args.push('--info-fd', String(layout.syncFds.info), '--block-fd', String(layout.syncFds.block));
   }
   args.push('--chdir', layout.cwd, '--', ...layout.command);
   return args;

@@ -6,4 +6,5 @@ export { bwrapArgs, proxyEnv } from './bwrapArgs';
 export type { HiddenPath, SandboxLayout } from './bwrapArgs';
 export { describeSandbox, hiddenHomePaths, hostAllowed, unsetVariables, validateSandbox } from './policy';
 export type { SandboxPolicy } from './policy';
-export type { Sandbox, SandboxCommand, SandboxRequest } from './sandboxPort';
+export { forwarderFds } from './sandboxPort';
+export type { Sandbox, SandboxCommand, SandboxForwarder, SandboxLaunch, SandboxRequest } from './sandboxPort';

@@ -19,7 +19,40 @@ export interface SandboxCommand {
   readonly file: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+  /** What the process that starts a sandboxed command does around it (the supervisor); absent unsandboxed. */
+  readonly sandbox?: SandboxLaunch;
 }
+
+/**
+ * The sandbox's part outside bubblewrap, done by the process that runs it (node/sandbox/sandboxHost.ts, inside
+ * the supervisor): no process of its own is started for it.
+ */
+export interface SandboxLaunch {
+  /** Made (with `tmp` in it) before bubblewrap starts, deleted after it ends. */
+  readonly privateDir: string;
+  /** The filtering proxy, when a host is allowed; without it the agent has no network at all. */
+  readonly proxy?: {
+    readonly socketPath: string;
+    readonly allowedHosts: readonly string[];
+    /**
+     * How the agent's network namespace reaches `socketPath` when no bridge runs inside: socat started there
+     * through nsenter, once bubblewrap told its child's pid on fd `infoFd`; bubblewrap holds the agent back on
+     * fd `blockFd` until socat listens on `port`.
+     */
+    readonly forwarder?: SandboxForwarder;
+  };
+}
+
+export interface SandboxForwarder {
+  readonly nsenter: string;
+  readonly socat: string;
+  /** When found: the forwarder gets SIGKILL if the supervisor dies without ending it. */
+  readonly setpriv?: string;
+  readonly port: number;
+}
+
+/** The file descriptors of bubblewrap's `--info-fd` and `--block-fd` when a forwarder bridges the network. */
+export const forwarderFds = { info: 3, block: 4 } as const;
 
 /** Runs agents sandboxed (node/sandbox/bubblewrap.ts on Linux). */
 export interface Sandbox {

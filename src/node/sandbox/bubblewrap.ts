@@ -1,7 +1,9 @@
 /**
  * Linux sandbox of an agent: bubblewrap (bwrap) from PATH, with the mounts of core/sandbox's
  * bwrapArgs for what it finds on disk (the worktree's git folders, the credential stores that
- * exist), run under dist/sandbox.js, which serves the network filter and bridges it inside.
+ * exist). The supervisor that runs it does the outside part (SandboxCommand.sandbox, sandboxHost.ts): the
+ * private folder, the network filter and, with socat and nsenter on PATH, the forwarder into the agent's
+ * network namespace; without them, dist/sandbox.js bridges inside, one Node process more to start.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -12,8 +14,10 @@ import {
   type HiddenPath,
   type Sandbox,
   type SandboxCommand,
+  type SandboxForwarder,
   type SandboxRequest,
   bwrapArgs,
+  forwarderFds,
   hiddenHomePaths,
   proxyEnv,
   unsetVariables,
@@ -57,6 +61,8 @@ export class BubblewrapSandbox implements Sandbox {
     const refDir = request.branch ? path.dirname(path.join(commonDir, 'refs', 'heads', request.branch)) : undefined;
     const privateDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pa-sandbox-')));
     const socketPath = path.join(privateDir, 'proxy.sock');
+    const hosts = request.policy.allowedHosts;
+    const forwarder = hosts.length > 0 ? this.forwarder(socketPath) : undefined;
     const { sandboxScript, runtime } = this.options;
     const emptied = ['/tmp', '/run', realDir(os.tmpdir())].filter(isRealDir).filter(unique);
     const home = request.env.HOME ?? os.homedir();
@@ -81,23 +87,51 @@ export class BubblewrapSandbox implements Sandbox {
       hidden: hiddenPaths([home, os.homedir()], request.policy.hiddenPaths ?? []),
       setEnv: proxyEnv(proxyPort),
       unsetEnv: unsetVariables,
-      // No host allowed: no network at all, so no bridge to the proxy (one process fewer to start).
+      ...(forwarder ? { syncFds: forwarderFds } : {}),
+      // No host allowed: no network at all, so no bridge to the proxy; a forwarder bridges from outside.
       command:
-        request.policy.allowedHosts.length === 0
+        hosts.length === 0 || forwarder
           ? [request.file, ...request.args]
           : [runtime, sandboxScript, 'bridge', String(proxyPort), socketPath, '--', request.file, ...request.args],
     });
-    const hosts = JSON.stringify(request.policy.allowedHosts);
     return {
-      file: runtime,
-      args: [sandboxScript, 'outer', socketPath, hosts, privateDir, '--', bwrap, ...args],
+      file: bwrap,
+      args,
+      // The bridge inside runs on the runtime, which may be Electron.
       env: { ...request.env, ELECTRON_RUN_AS_NODE: '1' },
+      sandbox: {
+        privateDir,
+        ...(hosts.length > 0
+          ? { proxy: { socketPath, allowedHosts: hosts, ...(forwarder ? { forwarder } : {}) } }
+          : {}),
+      },
     };
   }
 
+  /**
+   * socat and nsenter from PATH (setpriv too when there), unless the socket's path holds a character
+   * socat's address syntax reads (`:` `,` `!` and the like): then the Node bridge inside.
+   */
+  private forwarder(socketPath: string): SandboxForwarder | undefined {
+    // As a normal user, bubblewrap's --dev puts the agent in a user namespace nested in the one that owns
+    // its network namespace, and nsenter (util-linux 2.38) cannot enter that owner: only root can.
+    if (process.getuid?.() !== 0) {
+      return undefined;
+    }
+    const [socat, nsenter, setpriv] = ['socat', 'nsenter', 'setpriv'].map((name) => this.find(name));
+    if (socat === undefined || nsenter === undefined || !/^[A-Za-z0-9/._-]+$/.test(socketPath)) {
+      return undefined;
+    }
+    return { socat, nsenter, ...(setpriv ? { setpriv } : {}), port: proxyPort };
+  }
+
   private bwrap(): string | undefined {
+    return this.find('bwrap');
+  }
+
+  private find(name: string): string | undefined {
     const env = this.options.env ?? process.env;
-    return which.sync('bwrap', { path: env.PATH ?? '', nothrow: true }) ?? undefined;
+    return which.sync(name, { path: env.PATH ?? '', nothrow: true }) ?? undefined;
   }
 }
 
