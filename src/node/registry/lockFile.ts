@@ -89,9 +89,11 @@ export async function acquireLock(file: string, options: AcquireOptions): Promis
     if (dead || now - seen.at >= timings.staleMs) {
       await takeOver(file, found.text, timings);
       seen = undefined;
-      continue;
-    }
-    if (!told && holder) {
+      // Another taker's guard may hold it up for as long as staleMs: a cancel or the deadline still stops it.
+      if (!options.cancelled?.() && Date.now() - started < timings.giveUpMs) {
+        continue;
+      }
+    } else if (!told && holder) {
       told = true;
       options.onWait?.(holder);
     }

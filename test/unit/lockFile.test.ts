@@ -1,0 +1,233 @@
+// The registry's lock file (src/node/registry/lockFile.ts) on a real file system, with real dead
+// processes: who gets it, when a waiter gives up or takes it over, and that a release never removes
+// a lock that is no longer its own.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { LockHolder } from '../../src/core/ports';
+import { type LockTimings, LockNotAcquired, acquireLock, readHolder } from '../../src/node/registry/lockFile';
+
+const fast: LockTimings = { refreshMs: 20, staleMs: 400, giveUpMs: 250, pollMs: 10 };
+
+/** The pid of a process that has ended (spawned, waited for). */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', '']);
+  assert.ok(child.pid && child.status === 0);
+  return child.pid;
+}
+
+function notAcquired(kind: 'gaveUp' | 'cancelled'): (e: unknown) => boolean {
+  return (e) => e instanceof LockNotAcquired && e.why.kind === kind && e.message === kind;
+}
+
+describe('registry lock file', () => {
+  let dir: string;
+  let file: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-lock-'));
+    file = path.join(dir, 'a.json.lock');
+  });
+  afterEach(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is created naming its holder; release removes it and says it was ours', async () => {
+    const before = Date.now();
+    const held = await acquireLock(file, { timings: fast });
+    const text = fs.readFileSync(file, 'utf8');
+    assert.ok(text.endsWith('}\n'), 'one JSON line');
+    const content = JSON.parse(text) as Record<string, unknown>;
+    assert.equal(content.pid, process.pid);
+    assert.equal(content.host, os.hostname());
+    assert.match(String(content.token), /^[0-9a-f]{24}$/);
+    assert.ok(typeof content.since === 'number' && content.since >= before && content.since <= Date.now());
+    assert.deepEqual(held.content, content);
+    assert.deepEqual(await readHolder(file), content);
+    assert.equal(held.lost, false);
+    assert.equal(await held.release(), true);
+    assert.ok(!fs.existsSync(file));
+    assert.equal(await readHolder(file), undefined);
+  });
+
+  it('two acquisitions get two tokens; the second waits until the first is released', async () => {
+    const first = await acquireLock(file, { timings: { ...fast, giveUpMs: 5_000 } });
+    let waitedFor: LockHolder | undefined;
+    let calls = 0;
+    const second = acquireLock(file, {
+      timings: { ...fast, giveUpMs: 5_000 },
+      onWait: (holder) => {
+        calls++;
+        waitedFor = holder;
+      },
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(calls, 1, 'told once that it waits');
+    assert.equal(waitedFor?.pid, process.pid);
+    await first.release();
+    const got = await second;
+    assert.notEqual(got.content.token, first.content.token);
+    assert.equal(calls, 1);
+    await got.release();
+  });
+
+  it('a live holder of this host: the waiter gives up after giveUpMs, naming the holder, and leaves the lock', async () => {
+    const held = await acquireLock(file, { timings: { ...fast, refreshMs: 1_000 } });
+    const started = Date.now();
+    await assert.rejects(acquireLock(file, { timings: { ...fast, staleMs: 60_000 } }), (e: unknown) => {
+      assert.ok(notAcquired('gaveUp')(e));
+      const why = (e as LockNotAcquired).why as { holder?: LockHolder; waitedMs: number };
+      assert.equal(why.holder?.pid, process.pid);
+      assert.ok(why.waitedMs >= fast.giveUpMs && why.waitedMs < 5_000, `waited ${why.waitedMs} ms`);
+      return true;
+    });
+    assert.ok(Date.now() - started >= fast.giveUpMs);
+    assert.equal((await readHolder(file))?.token, held.content.token, 'the holder keeps it');
+    assert.equal(await held.release(), true);
+  });
+
+  it('a holder of this host whose process is gone is taken over at once, long before staleMs', async () => {
+    const pid = deadPid();
+    fs.writeFileSync(file, `${JSON.stringify({ pid, host: os.hostname(), token: 'dead', since: 1 })}\n`);
+    const started = Date.now();
+    const held = await acquireLock(file, { timings: { ...fast, staleMs: 60_000, giveUpMs: 60_000 } });
+    assert.ok(Date.now() - started < 5_000);
+    assert.equal((await readHolder(file))?.token, held.content.token);
+    assert.ok(!fs.existsSync(`${file}.takeover`), 'the takeover guard is gone');
+    await held.release();
+  });
+
+  it("another host's holder is never judged by its pid: taken over only once unchanged for staleMs", async () => {
+    const pid = deadPid();
+    fs.writeFileSync(file, `${JSON.stringify({ pid, host: 'elsewhere.example', token: 'far', since: 1 })}\n`);
+    // Gives up first: staleMs longer than giveUpMs.
+    await assert.rejects(acquireLock(file, { timings: { ...fast, staleMs: 2_000 } }), notAcquired('gaveUp'));
+    assert.equal((await readHolder(file))?.token, 'far');
+    const started = Date.now();
+    const held = await acquireLock(file, { timings: { ...fast, staleMs: 300, giveUpMs: 5_000 } });
+    const waited = Date.now() - started;
+    assert.ok(waited >= 300, `taken over after ${waited} ms, not before staleMs`);
+    await held.release();
+  });
+
+  it('a holder that refreshes is never stale, even for a waiter of another host', async () => {
+    const held = await acquireLock(file, { timings: { ...fast, refreshMs: 20 } });
+    await assert.rejects(
+      acquireLock(file, {
+        timings: { ...fast, staleMs: 150, giveUpMs: 600 },
+        identity: { pid: 1, host: 'elsewhere.example' },
+      }),
+      notAcquired('gaveUp'),
+    );
+    assert.equal(held.lost, false);
+    assert.equal(await held.release(), true);
+  });
+
+  it('the bare pid of an earlier version means this host: a dead one is taken over, a live one waited for', async () => {
+    fs.writeFileSync(file, `${deadPid()}\n`);
+    const held = await acquireLock(file, { timings: { ...fast, staleMs: 60_000, giveUpMs: 60_000 } });
+    await held.release();
+    fs.writeFileSync(file, `${process.pid}\n`);
+    await assert.rejects(acquireLock(file, { timings: { ...fast, staleMs: 60_000 } }), notAcquired('gaveUp'));
+    assert.deepEqual(await readHolder(file), { pid: process.pid, host: os.hostname(), token: '', since: 0 });
+  });
+
+  it('readHolder: nothing for a file that is not a lock of ours; since defaults to 0', async () => {
+    for (const text of ['', 'garbage', '{"pid":"1","host":"h","token":"t"}', '{"pid":1,"token":"t"}', '12 34\n']) {
+      fs.writeFileSync(file, text);
+      assert.equal(await readHolder(file), undefined, JSON.stringify(text));
+    }
+    fs.writeFileSync(file, '{"pid":7,"host":"h","token":"t","since":"x"}');
+    assert.deepEqual(await readHolder(file), { pid: 7, host: 'h', token: 't', since: 0 });
+  });
+
+  it('an unreadable lock (another host, unparsable) is still waited for, then taken over when stale', async () => {
+    fs.writeFileSync(file, 'half-written');
+    await assert.rejects(acquireLock(file, { timings: { ...fast, staleMs: 60_000 } }), notAcquired('gaveUp'));
+    const held = await acquireLock(file, { timings: { ...fast, staleMs: 100, giveUpMs: 5_000 } });
+    await held.release();
+  });
+
+  it('cancelled: the waiter stops at once with kind cancelled; wake ends a pause early', async () => {
+    const held = await acquireLock(file, { timings: fast });
+    let cancel = false;
+    let wakeUp!: () => void;
+    const wake = new Promise<void>((r) => (wakeUp = r));
+    const started = Date.now();
+    const waiting = acquireLock(file, {
+      timings: { ...fast, pollMs: 60_000, giveUpMs: 120_000, staleMs: 120_000 },
+      cancelled: () => cancel,
+      wake,
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    cancel = true;
+    wakeUp();
+    await assert.rejects(waiting, notAcquired('cancelled'));
+    assert.ok(Date.now() - started < 10_000, 'the 60 s pause was cut short');
+    await held.release();
+    // Cancelled before the first pause: no wait at all.
+    const again = await acquireLock(file, { timings: fast });
+    await assert.rejects(acquireLock(file, { timings: fast, cancelled: () => true }), notAcquired('cancelled'));
+    await again.release();
+  });
+
+  it('a lock taken from its holder: the holder notices (lost) and its release leaves the new lock', async () => {
+    const held = await acquireLock(file, { timings: { ...fast, refreshMs: 20 } });
+    fs.writeFileSync(file, `${JSON.stringify({ pid: process.pid, host: os.hostname(), token: 'other', since: 2 })}\n`);
+    const deadline = Date.now() + 5_000;
+    while (!held.lost && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.equal(held.lost, true, 'a refresh found another token');
+    assert.equal(await held.release(), false);
+    assert.equal((await readHolder(file))?.token, 'other', 'not removed');
+  });
+
+  it('release finds the lock replaced before any refresh: false, lost, the other lock kept', async () => {
+    const held = await acquireLock(file, { timings: { ...fast, refreshMs: 60_000 } });
+    fs.writeFileSync(file, `${JSON.stringify({ pid: process.pid, host: os.hostname(), token: 'new', since: 3 })}\n`);
+    assert.equal(held.lost, false);
+    assert.equal(await held.release(), false);
+    assert.equal(held.lost, true);
+    assert.ok(fs.existsSync(file));
+  });
+
+  it('a holder keeps its lock fresh: its mtime moves while held and stops after release', async () => {
+    const held = await acquireLock(file, { timings: { ...fast, refreshMs: 20 } });
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(file, old, old);
+    const deadline = Date.now() + 5_000;
+    while (fs.statSync(file).mtimeMs < Date.now() - 30_000 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.ok(fs.statSync(file).mtimeMs > Date.now() - 30_000, 'refreshed');
+    await held.release();
+    fs.writeFileSync(file, 'someone else');
+    fs.utimesSync(file, old, old);
+    await new Promise((r) => setTimeout(r, 100));
+    assert.ok(fs.statSync(file).mtimeMs < Date.now() - 30_000, 'no refresh after release');
+  });
+
+  it('a takeover guard left by a taker that died is removed once older than staleMs; a fresh one is respected', async () => {
+    const pid = deadPid();
+    const dead = `${JSON.stringify({ pid, host: os.hostname(), token: 'dead', since: 1 })}\n`;
+    fs.writeFileSync(file, dead);
+    fs.writeFileSync(`${file}.takeover`, '1\n');
+    // A fresh guard: the waiter does not remove the lock under another taker's hands.
+    await assert.rejects(acquireLock(file, { timings: { ...fast, staleMs: 60_000 } }), notAcquired('gaveUp'));
+    assert.equal(fs.readFileSync(file, 'utf8'), dead);
+    assert.ok(fs.existsSync(`${file}.takeover`));
+    // An old one: removed, then the dead holder's lock is taken over.
+    const old = new Date(Date.now() - 120_000);
+    fs.utimesSync(`${file}.takeover`, old, old);
+    const held = await acquireLock(file, { timings: { ...fast, staleMs: 60_000, giveUpMs: 5_000 } });
+    assert.ok(!fs.existsSync(`${file}.takeover`));
+    assert.equal((await readHolder(file))?.token, held.content.token);
+    await held.release();
+  });
+
+  it('a folder that does not exist is an error, not a wait', async () => {
+    await assert.rejects(acquireLock(path.join(dir, 'missing', 'x.lock'), { timings: fast }), /ENOENT/);
+  });
+});
