@@ -81,7 +81,7 @@ async function commentAction(widget: Locator, label: string): Promise<void> {
   await widget.locator(`.comment-title .action-label[aria-label="${label}"]`).click();
 }
 
-describe('Review with Agent, Edit Comment, Continue with Another Agent and autoReview through the real UI', function () {
+describe('Review with Agent, Edit Comment, Continue with Another Agent, autoReview: the real UI', function () {
   this.timeout(300_000);
   let wb: Workbench;
 
@@ -115,7 +115,7 @@ describe('Review with Agent, Edit Comment, Continue with Another Agent and autoR
     }
   });
 
-  it('Review with Agent from the row menu: findings as threads on their lines, a stray one as a general comment', async () => {
+  it('Review with Agent from the row menu: findings as threads on their lines, a stray one general', async () => {
     const { page } = wb;
     await widenSideBar(page, 120);
     await showAgentsView(page, page.locator('.welcome-view-content', { hasText: 'No agents yet' }));
@@ -149,7 +149,8 @@ describe('Review with Agent, Edit Comment, Continue with Another Agent and autoR
     thread = await openThread(page, diff, 2, todoNotes);
     assert.match(await thread.innerText(), /Reviewer \(demo-reviewer\)/);
     const general = await openThread(page, diff, 1, stray);
-    assert.match(await general.innerText(), /General comment \(its place is not in the diff\) · Pending: not sent yet/);
+    const generalLabel = /General comment \(its place is not in the diff\) · Pending: not sent yet/;
+    assert.match(await general.innerText(), generalLabel);
     assert.match(await general.innerText(), /Reviewer \(demo-reviewer\)/);
     await wb.screenshot('agent-review-threads');
   });
@@ -245,15 +246,13 @@ describe('Review with Agent, Edit Comment, Continue with Another Agent and autoR
     // The hover says who ran when.
     const time = String.raw`\d{1,2}:\d{2}:\d{2}(?:\s?[AP]M)?`;
     const hover = page.locator('.monaco-hover, .workbench-hover', { hasText: 'Runs' }).first();
-    await waitFor('the row’s hover', async () => {
+    // Read while it shows: the row may be redrawn under the mouse (its size measured on the first hover), closing it.
+    const text = await waitFor('the row’s hover', async () => {
       await page.mouse.move(0, 0);
       await row.locator('.label-name').first().hover();
-      return hover
-        .waitFor({ timeout: 3_000 })
-        .then(() => true)
-        .catch(() => false);
+      return hover.innerText({ timeout: 3_000 }).catch(() => false as const);
     });
-    assert.match(await hover.innerText(), new RegExp(`demo ${time}–${time}, demo-b ${time}–${time}`));
+    assert.match(text, new RegExp(`demo ${time}–${time}, demo-b ${time}–${time}`));
     // Some seconds after both runs ended: autoReview is off, so no reviewer ran by itself.
     assert.equal(storedAgent(wb, 'Relay').record.comments, undefined, 'no review by itself');
   });

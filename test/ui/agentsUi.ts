@@ -79,7 +79,7 @@ export function marginRow(page: Page, diff: Locator, line: number): Locator {
     .filter({ has: page.locator('.line-numbers', { hasText: new RegExp(`^\\s*${line}\\s*$`) }) });
 }
 
-/** The glyph of a stored comment thread, drawn on its last line `line`: unresolved (pending, sent) or resolved (addressed). */
+/** A stored thread's glyph, drawn on its last line `line`: unresolved (pending, sent) or resolved (addressed). */
 export function threadGlyph(page: Page, diff: Locator, line: number, state: 'unresolved' | 'resolved'): Locator {
   const glyph = marginRow(page, diff, line).locator(
     '.comment-range-glyph.comment-thread, .comment-range-glyph.comment-thread-unresolved',
