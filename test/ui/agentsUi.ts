@@ -2,16 +2,19 @@
 // demo agent from the palette (a one-line task, or the selected lines of an editor), open an agent
 // file's diff, use a row's context menu, read a notification. Also what they check on disk: the
 // agent's record in the registry and its linked worktrees.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { answerQuickInput, runCommand } from '../harness/palette';
 import { waitFor } from '../harness/waitFor';
 import type { Workbench } from '../harness/workbench';
 
-/** The agent's row (level 1) in the Agents view whose text holds `title`. */
+/**
+ * The agent's row (level 1) in the Agents view (the side bar) whose text holds `title`; the Comments
+ * panel, once a file has threads, has rows at that level too.
+ */
 export function agentRow(page: Page, title: string): Locator {
-  return page.locator('.monaco-list-row[aria-level="1"]', { hasText: title });
+  return page.locator('.part.sidebar .monaco-list-row[aria-level="1"]', { hasText: title });
 }
 
 /** Clicks the activity bar's Parallel Agents icon and waits for `shown` in the view. */
@@ -39,9 +42,24 @@ export async function dispatchDemo(
   await answerQuickInput(page, '(4/4)', title);
 }
 
+/**
+ * A task of several lines, as a person gives it: `file` opened with Go to File, a click on its line
+ * holding `lineText` (the editor takes the keys), all selected, then Dispatch Agent with the selection.
+ */
+export async function dispatchFileText(page: Page, file: string, lineText: string, title: string): Promise<void> {
+  await runCommand(page, 'Go to File...');
+  await page.keyboard.type(file);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: file }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.editor-instance .view-line', { hasText: lineText }).click();
+  await page.keyboard.press('Control+A');
+  await dispatchDemo(page, undefined, title);
+}
+
 /** Expands the agent's row when its file rows are hidden, then clicks the file row: its diff opens. */
 export async function openFileDiff(page: Page, title: string, fileName: string): Promise<Locator> {
-  const fileRow = page.locator('.monaco-list-row[aria-level="2"]', { hasText: fileName });
+  // In the side bar, as agentRow.
+  const fileRow = page.locator('.part.sidebar .monaco-list-row[aria-level="2"]', { hasText: fileName });
   if (!(await fileRow.isVisible())) {
     await agentRow(page, title).click();
   }
@@ -52,6 +70,23 @@ export async function openFileDiff(page: Page, title: string, fileName: string):
   const diff = page.locator('.monaco-diff-editor');
   await diff.waitFor({ timeout: 20_000 });
   return diff;
+}
+
+/** The line-number row `line` (1-based) of the diff's agent side: its comment glyph is in the same margin row. */
+export function marginRow(page: Page, diff: Locator, line: number): Locator {
+  return diff
+    .locator('.editor.modified .margin-view-overlays > div')
+    .filter({ has: page.locator('.line-numbers', { hasText: new RegExp(`^\\s*${line}\\s*$`) }) });
+}
+
+/** A stored thread's glyph, drawn on its last line `line`: unresolved (pending, sent) or resolved (addressed). */
+export function threadGlyph(page: Page, diff: Locator, line: number, state: 'unresolved' | 'resolved'): Locator {
+  const glyph = marginRow(page, diff, line).locator(
+    '.comment-range-glyph.comment-thread, .comment-range-glyph.comment-thread-unresolved',
+  );
+  return state === 'unresolved'
+    ? glyph.and(page.locator('.comment-thread-unresolved'))
+    : glyph.and(page.locator('.comment-thread'));
 }
 
 /** Clicks a menu item of the context menu `open` shows, until the menu closes (the workbench may drop an early click). */
@@ -160,10 +195,21 @@ export interface StoredAgent {
     readonly id: string;
     readonly title: string;
     readonly status: string;
+    readonly profile: string;
     readonly cwd: string;
     readonly logPath: string;
     readonly followUps?: string[];
-    readonly comments?: { path: string; startLine: number; endLine: number; body: string; addressed?: boolean }[];
+    readonly comments?: {
+      path: string;
+      startLine: number;
+      endLine: number;
+      body: string;
+      addressed?: boolean;
+      sentAt?: number;
+      reviewer?: string;
+      general?: boolean;
+    }[];
+    readonly runs?: { profile: string; startedAt: number; endedAt?: number }[];
     readonly check?: { state: string; exitCode?: number; error?: string; logPath: string };
   };
 }
@@ -199,4 +245,14 @@ export async function storedAgentOnce(
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * Changes the server's machine settings (Machine/settings.json, where openWorkbench's machineSettings
+ * went) while the window is open, as a person editing that file would: the window reads it again.
+ */
+export function setMachineSettings(wb: Workbench, changes: Record<string, unknown>): void {
+  const file = join(wb.userDataDir, 'Machine', 'settings.json');
+  const now = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  writeFileSync(file, JSON.stringify({ ...now, ...changes }, null, 2));
 }

@@ -15,33 +15,18 @@ import { openWorkbench, type Workbench } from '../harness/workbench';
 import {
   agentRow,
   agentWorktrees,
-  dispatchDemo,
+  dispatchFileText,
   notification,
   openFileDiff,
   rowMenu,
   showAgentsView,
   storedAgent,
+  threadGlyph,
+  marginRow,
 } from './agentsUi';
 
 const task = 'replace review/a.txt: one => uno\nreplace review/b.txt: alpha => ALPHA\ndelete review/gone.txt\n';
 const title = 'Review me';
-
-/** The line-number row `line` (1-based) of the diff's agent side: its comment glyph is in the same margin row. */
-function marginRow(page: Page, diff: Locator, line: number): Locator {
-  return diff
-    .locator('.editor.modified .margin-view-overlays > div')
-    .filter({ has: page.locator('.line-numbers', { hasText: new RegExp(`^\\s*${line}\\s*$`) }) });
-}
-
-/** The glyph of a stored comment thread, drawn on its last line `line`: unresolved (pending, sent) or resolved (addressed). */
-function threadGlyph(page: Page, diff: Locator, line: number, state: 'unresolved' | 'resolved'): Locator {
-  const glyph = marginRow(page, diff, line).locator(
-    '.comment-range-glyph.comment-thread, .comment-range-glyph.comment-thread-unresolved',
-  );
-  return state === 'unresolved'
-    ? glyph.and(page.locator('.comment-thread-unresolved'))
-    : glyph.and(page.locator('.comment-thread'));
-}
 
 /** The Accept Hunk / Revert Hunk CodeLenses drawn above the agent's changes: they move the lines when they come. */
 async function hunkLenses(diff: Locator): Promise<void> {
@@ -119,13 +104,7 @@ describe('Review comments through the real comment widget, sent to the demo agen
     await widenSideBar(page, 120);
     await showAgentsView(page, page.locator('.welcome-view-content', { hasText: 'No agents yet' }));
     // The task is three lines: written in an editor, selected, dispatched.
-    await runCommand(page, 'Go to File...');
-    await page.keyboard.type('task.md');
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'task.md' }).first().waitFor();
-    await page.keyboard.press('Enter');
-    await page.locator('.editor-instance .view-line', { hasText: 'delete review/gone.txt' }).click();
-    await page.keyboard.press('Control+A');
-    await dispatchDemo(page, undefined, title);
+    await dispatchFileText(page, 'task.md', 'delete review/gone.txt', title);
     await agentRow(page, title).filter({ hasText: 'succeeded' }).waitFor({ timeout: 30_000 });
 
     const worktree = (await agentWorktrees(wb))[0];
