@@ -65,7 +65,16 @@ const groups = {
   },
   registry: {
     mutate: ['src/node/registry/recordFiles.ts', 'src/node/registry/lockFile.ts', 'src/node/registry/registryStore.ts'],
-    git: ['registryStore', 'registryReader', 'migratingStore', 'landingLock', 'windowPresence', 'windows'],
+    git: [
+      'registryStore',
+      'registryEdges',
+      'registryReader',
+      'migratingStore',
+      'landingLock',
+      'windowPresence',
+      'windows',
+      'unwritableRegistry',
+    ],
   },
 };
 
