@@ -134,7 +134,17 @@ describe('registry lock file', () => {
   });
 
   it('readHolder: nothing for a file that is not a lock of ours; since defaults to 0', async () => {
-    for (const text of ['', 'garbage', '{"pid":"1","host":"h","token":"t"}', '{"pid":1,"token":"t"}', '12 34\n']) {
+    const notLocks = [
+      '',
+      'garbage',
+      '{"pid":"1","host":"h","token":"t"}',
+      '{"pid":1,"token":"t"}',
+      '{"pid":1,"host":"h"}',
+      '12 34\n',
+      '12\nmore',
+      'x12\n',
+    ];
+    for (const text of notLocks) {
       fs.writeFileSync(file, text);
       assert.equal(await readHolder(file), undefined, JSON.stringify(text));
     }
@@ -207,6 +217,16 @@ describe('registry lock file', () => {
     fs.utimesSync(file, old, old);
     await new Promise((r) => setTimeout(r, 100));
     assert.ok(fs.statSync(file).mtimeMs < Date.now() - 30_000, 'no refresh after release');
+    assert.equal(held.lost, false, 'a released lock is not looked at again');
+  });
+
+  it('a holder named by pid 0, a negative or a fractional pid is no live process of this host: taken over', async () => {
+    for (const pid of [0, -1, 1.5]) {
+      fs.writeFileSync(file, `${JSON.stringify({ pid, host: os.hostname(), token: 'odd', since: 1 })}\n`);
+      const held = await acquireLock(file, { timings: { ...fast, staleMs: 60_000, giveUpMs: 5_000 } });
+      assert.equal((await readHolder(file))?.token, held.content.token, `pid ${pid}`);
+      await held.release();
+    }
   });
 
   it('a takeover guard left by a taker that died is removed once older than staleMs; a fresh one is respected', async () => {

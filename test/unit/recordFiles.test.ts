@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentError } from '../../src/core/errors';
+import { acquireLock } from '../../src/node/registry/lockFile';
 import {
   parseRecordFile,
   readRecordFile,
@@ -136,6 +137,25 @@ describe('registry record files', () => {
     await Promise.all([withFileLock(file, body), withFileLock(file, body), withFileLock(file, body)]);
     assert.equal(most, 1);
     assert.ok(!fs.existsSync(`${file}.lock`));
+  });
+
+  it('a record lock held by a live window: the writer gives up after 15 s with registryLocked, naming the file', async function () {
+    this.timeout(40_000);
+    const file = path.join(dir, 'a1.json');
+    const holder = await acquireLock(`${file}.lock`, {
+      timings: { refreshMs: 1_000, staleMs: 60_000, giveUpMs: 1, pollMs: 10 },
+    });
+    let ran = false;
+    const started = Date.now();
+    await assert.rejects(
+      withFileLock(file, async () => {
+        ran = true;
+      }),
+      (e: unknown) => AgentError.isCode(e, 'registryLocked') && e.data.file === file && e.data.seconds === 15,
+    );
+    assert.ok(Date.now() - started >= 15_000);
+    assert.equal(ran, false);
+    assert.equal(await holder.release(), true, 'the holder keeps its lock');
   });
 
   it('lists record files only, and none of a folder that is missing', () => {
