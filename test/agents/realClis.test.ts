@@ -71,10 +71,11 @@ class CliRun {
     url: string,
     limitMs: number,
     argsOf: (preset: Profile) => readonly string[] = (p) => p.args,
+    patch: Partial<Profile> = {},
   ) {
     const preset = findProfile(builtinProfiles, cli.name);
     const env = { ...homeEnv(this.home), ...cliServerEnv(cli.name, url, this.home) };
-    const profile: Profile = { ...preset, command: bin, args: argsOf(preset), env };
+    const profile: Profile = { ...preset, command: bin, args: argsOf(preset), env, ...patch };
     this.manager = this.fx.manager({
       profiles: () => [profile],
       settings: () => ({ branchPrefix: 'agents', logDir: path.join(this.fx.tmp, 'logs'), agentTimeoutMs: limitMs }),
@@ -215,13 +216,14 @@ describe('real agent CLIs against a scripted model', function () {
     mode: ServerMode | 'down',
     limitMs = runLimitMs,
     argsOf?: (preset: Profile) => readonly string[],
+    patch?: Partial<Profile>,
   ) {
     server = await ModelServer.start(scriptOf(c), mode === 'down' ? 'normal' : mode);
     const url = server.url;
     if (mode === 'down') {
       await server.close(); // the port is now closed: connections are refused
     }
-    cli = new CliRun(c, clis[c.name], url, limitMs, argsOf);
+    cli = new CliRun(c, clis[c.name], url, limitMs, argsOf, patch);
     return { server, cli };
   }
 
@@ -397,6 +399,16 @@ describe('real agent CLIs against a scripted model', function () {
           );
           assert.equal(end.runs?.length, 2, 'the resume was one follow-up');
           assert.ok(model.modelCalls(c.api).length >= 3, 'the limited call, then the write and the answer');
+        });
+
+        it('a budget of $0.0001: given --max-budget-usd, Claude Code ends the run at it: stopped, over budget', async () => {
+          const { cli: run } = await start(c, 'normal', runLimitMs, undefined, { budgetUsd: 0.0001 });
+          const { record, log } = await run.run(c.prompt);
+          const result = claudeResult(log);
+          assert.equal(result?.subtype, 'error_max_budget_usd', describeRun(record, log));
+          assert.equal(record.status, 'stopped', describeRun(record, log));
+          assert.equal(record.overBudget?.budgetUsd, 0.0001, JSON.stringify(record.overBudget));
+          assert.equal(record.error, undefined);
         });
 
         it('without a permission mode: exits 0 having written nothing; permission_denials makes it "needs permission"', async () => {
