@@ -21,6 +21,8 @@ describe('Plans in a real VS Code', function () {
   it('runs a 5-task diamond: dependents see their prerequisites, the integration branch ends with all changes, and the plan lands', async () => {
     const plan = {
       title: 'Users feature',
+      // What its agents spent of it shows on the plan's row (the demo agent reports no cost: $0.00).
+      budgetUsd: 5,
       tasks: [
         { id: 'db', title: 'Schema', prompt: 'create db.txt: schema' },
         // `replace X => X` fails (exit 1) unless the prerequisite's file is in the worktree.
@@ -63,7 +65,7 @@ describe('Plans in a real VS Code', function () {
     assert.ok(docs.worktreePath && docs.branch, 'in its own worktree and branch');
     assert.equal(byTask.get('db')!.mode, 'headless');
     const integration = api.viewSnapshot().find((r) => r.label === 'Users feature')!;
-    assert.match(integration.description, /5\/5 done · finished/);
+    assert.match(integration.description, /5\/5 done · finished · \$0\.00 of \$5\.00/);
     const branch = git('branch', '--list', 'agents/plan-users-feature').replace(/^[*+ ]+/, '');
     assert.equal(branch, 'agents/plan-users-feature');
     const files = git('ls-tree', '-r', '--name-only', branch).split('\n');

@@ -18,3 +18,4 @@ export { resolveProfile } from './dispatchChecks';
 export type { ResolvedProfile } from './dispatchChecks';
 export { continuePrompt, reviewRunId } from './runHistory';
 export { runArgs } from './sandboxing';
+export { planCost } from './budgets';

@@ -1,5 +1,5 @@
 import type { AgentRecord } from '../../core/agent';
-import type { AgentManager } from '../../core/agents';
+import { type AgentManager, planCost } from '../../core/agents';
 import type { PlanRun } from '../../core/plans';
 import { type PlanService, taskCandidates } from '../../core/plans';
 import type { Orphan } from '../../core/reconcile';
@@ -53,6 +53,11 @@ export class AgentsViewModel {
 
   planRun(runId: string): PlanRun | undefined {
     return this.plans.find(runId);
+  }
+
+  /** What the plan's agents have spent together (US dollars, from the costs their CLIs reported). */
+  planSpent(runId: string): number {
+    return planCost(this.manager.list(), runId);
   }
 
   /** Another open window drives the run: its rows say so and offer no Start, Retry or Skip here. */

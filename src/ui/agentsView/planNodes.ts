@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { PlanRun } from '../../core/plans';
 import type { TaskState } from '../../core/plans';
 import { storedErrorText } from '../errorMessages';
+import { usd } from '../errorTexts/budgetTexts';
 import type { AgentsViewModel } from './agentsViewModel';
 import { AgentNode, fileNodes, type ViewNode } from './nodes';
 import { statusText } from './presentation';
@@ -91,6 +92,11 @@ export class PlanNode implements ViewNode {
     const item = new vscode.TreeItem(run.plan.title, vscode.TreeItemCollapsibleState.Expanded);
     item.id = this.id;
     item.description = vscode.l10n.t('plan · {0}/{1} done · {2}', done, states.length, planStatusText(status));
+    const spent = model.planSpent(this.runId);
+    const budget = run.plan.budgetUsd;
+    if (budget !== undefined || spent > 0) {
+      item.description += ` · ${budget !== undefined ? vscode.l10n.t('{0} of {1}', usd(spent), usd(budget)) : usd(spent)}`;
+    }
     if (elsewhere) {
       item.description += ` · ${vscode.l10n.t('in another window')}`;
     }
