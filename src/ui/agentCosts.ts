@@ -69,17 +69,19 @@ export class WindowAgentCosts implements AgentCosts, vscode.Disposable {
     return this.sizes.known(record);
   }
 
-  measureLater(record: AgentRecord): void {
-    if (worktreeOnDisk(record) && this.sizes.known(record) === undefined) {
-      void this.measure(record).catch(() => undefined);
+  async measureWithin(record: AgentRecord, waitMs: number): Promise<void> {
+    if (!worktreeOnDisk(record) || this.sizes.known(record) !== undefined) {
+      return;
     }
-  }
-
-  /** Measures a worktree (or reuses its size), then refreshes its row. */
-  async measure(record: AgentRecord): Promise<number | undefined> {
-    const bytes = await this.sizes.size(record);
-    this.sized.fire([record.id]);
-    return bytes;
+    let late = false;
+    const measured = this.sizes.size(record).then(
+      () => late && this.sized.fire([record.id]),
+      () => undefined,
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([measured, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+    clearTimeout(timer);
+    late = this.sizes.known(record) === undefined;
   }
 
   dispose(): void {

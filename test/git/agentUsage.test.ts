@@ -76,4 +76,32 @@ describe("An agent's CPU and memory, from its real process tree", function () {
       costs.dispose();
     }
   });
+
+  it("a hover's worktree size: measured in time, its row is not redrawn (which would close the hover); late, it is", async () => {
+    const costs = new WindowAgentCosts(manager, procTable(), nodeFolderSizes, fakeView(false));
+    try {
+      const quick = await manager.dispatch({ prompt: 'create a.txt: a', profile: 'demo', folder: fx.repo, title: 'Q' });
+      const late = await manager.dispatch({ prompt: 'create b.txt: b', profile: 'demo', folder: fx.repo, title: 'L' });
+      await fx.finished(manager, quick.id);
+      await fx.finished(manager, late.id);
+      // Their ends are told (the sampler drops them) before the sizes are asked for.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const redrawn: string[] = [];
+      costs.onDidChange((ids) => redrawn.push(...ids));
+      const done = manager.get(quick.id);
+      assert.equal(costs.diskBytes(done), undefined);
+      await costs.measureWithin(done, 30_000);
+      assert.ok((costs.diskBytes(done) ?? 0) > 0, 'measured before the hover is built');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(redrawn.length, 0, 'no redraw: the hover stays');
+      await costs.measureWithin(done, 30_000); // current: nothing to do
+      const ended = manager.get(late.id);
+      await costs.measureWithin(ended, 0);
+      await until(() => redrawn.includes(late.id));
+      assert.deepEqual(redrawn, [late.id], 'measured after the wait: its row is redrawn once');
+      assert.ok((costs.diskBytes(ended) ?? 0) > 0);
+    } finally {
+      costs.dispose();
+    }
+  });
 });

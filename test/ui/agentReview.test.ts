@@ -246,13 +246,15 @@ describe('Review with Agent, Edit Comment, Continue with Another Agent, autoRevi
     // The hover says who ran when.
     const time = String.raw`\d{1,2}:\d{2}:\d{2}(?:\s?[AP]M)?`;
     const hover = page.locator('.monaco-hover, .workbench-hover', { hasText: 'Runs' }).first();
-    // Read while it shows: the row may be redrawn under the mouse (its size measured on the first hover), closing it.
-    const text = await waitFor('the row’s hover', async () => {
-      await page.mouse.move(0, 0);
-      await row.locator('.label-name').first().hover();
-      return hover.innerText({ timeout: 3_000 }).catch(() => false as const);
-    });
+    // The first hover: it holds the worktree's size (measured while it was built) and stays open (a redraw
+    // of the row under the mouse would close it).
+    await page.mouse.move(0, 0);
+    await row.locator('.label-name').first().hover();
+    const text = await hover.innerText({ timeout: 10_000 });
     assert.match(text, new RegExp(`demo ${time}–${time}, demo-b ${time}–${time}`));
+    assert.match(text, /Disk/);
+    await page.waitForTimeout(2_000);
+    assert.ok(await hover.isVisible(), 'the hover is still open 2 s later');
     // Some seconds after both runs ended: autoReview is off, so no reviewer ran by itself.
     assert.equal(storedAgent(wb, 'Relay').record.comments, undefined, 'no review by itself');
   });

@@ -29,6 +29,9 @@ export interface ViewRow {
 }
 
 /** Reads only the view model (memory); per-agent change events refresh just that row. */
+/** How long a hover waits for its worktree's size before it shows without it (the row is redrawn once it comes). */
+const hoverSizeWaitMs = 1500;
+
 export class AgentsTreeProvider implements vscode.TreeDataProvider<ViewNode>, vscode.Disposable {
   private readonly model: AgentsViewModel;
   /** One node per top-level agent, so that a change event can name the row VS Code already has. */
@@ -69,9 +72,16 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<ViewNode>, vs
     return node.treeItem(this.model);
   }
 
-  /** Fills in what getTreeItem leaves out for speed: an agent row's tooltip, built when hovered. */
-  resolveTreeItem(item: vscode.TreeItem, node: ViewNode): vscode.TreeItem {
+  /**
+   * Fills in what getTreeItem leaves out for speed: an agent row's tooltip, built when hovered, its
+   * worktree's size measured first (briefly: a redraw of the row after the hover shows closes it).
+   */
+  async resolveTreeItem(item: vscode.TreeItem, node: ViewNode): Promise<vscode.TreeItem> {
     if (node instanceof AgentNode && item.tooltip === undefined) {
+      const record = this.model.agent(node.id);
+      if (record) {
+        await this.model.costs?.measureWithin(record, hoverSizeWaitMs);
+      }
       item.tooltip = node.tooltip(this.model);
     }
     return item;

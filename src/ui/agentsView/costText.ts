@@ -10,8 +10,11 @@ export interface AgentCosts {
   usage(id: string): ProcessUsage | undefined;
   /** The size of its worktree, when it was measured and is still current; never measures. */
   diskBytes(record: AgentRecord): number | undefined;
-  /** Starts measuring the record's worktree in the background, unless its size is current. */
-  measureLater(record: AgentRecord): void;
+  /**
+   * Measures the record's worktree unless its size is current, waiting at most `waitMs`: done by
+   * then, its row is not redrawn (a hover being built would close); else it is, once measured.
+   */
+  measureWithin(record: AgentRecord, waitMs: number): Promise<void>;
   /** Fires with the agents whose figures changed. */
   readonly onDidChange: Event<readonly string[]>;
 }

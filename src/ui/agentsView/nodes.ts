@@ -104,10 +104,8 @@ export class AgentNode implements ViewNode {
     if (!r) {
       return undefined;
     }
+    // Measured before (AgentsTreeProvider.resolveTreeItem), as far as it was quick.
     const disk = model.costs?.diskBytes(r);
-    if (disk === undefined) {
-      model.costs?.measureLater(r); // shown at the next hover
-    }
     const costs = costRows(model.costs?.usage(r.id), disk);
     const tooltip = agentTooltip(r, model.queuePosition(r.id), [runsRow(r), ...costs]);
     const overlapping = model.agentsOverlapping(r.id);
