@@ -96,9 +96,16 @@ describe("An agent's CPU and memory, from its real process tree", function () {
       assert.equal(redrawn.length, 0, 'no redraw: the hover stays');
       await costs.measureWithin(done, 30_000); // current: nothing to do
       const ended = manager.get(late.id);
+      // No wait: a small worktree may still be measured in time (then no redraw), else once it is.
       await costs.measureWithin(ended, 0);
-      await until(() => redrawn.includes(late.id));
-      assert.deepEqual(redrawn, [late.id], 'measured after the wait: its row is redrawn once');
+      const inTime = costs.diskBytes(ended) !== undefined;
+      await until(() => costs.diskBytes(ended) !== undefined && (inTime || redrawn.includes(late.id)));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.deepEqual(
+        redrawn,
+        inTime ? [] : [late.id],
+        `measured ${inTime ? 'in time: no redraw' : 'late: one redraw'}`,
+      );
       assert.ok((costs.diskBytes(ended) ?? 0) > 0);
     } finally {
       costs.dispose();
