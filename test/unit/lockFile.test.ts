@@ -247,6 +247,41 @@ describe('registry lock file', () => {
     await held.release();
   });
 
+  it("held up by another taker's guard: a cancel stops the waiter at once, not at its deadline", async () => {
+    fs.writeFileSync(file, `${JSON.stringify({ pid: deadPid(), host: os.hostname(), token: 'dead', since: 1 })}\n`);
+    fs.writeFileSync(`${file}.takeover`, '1\n');
+    let cancel = false;
+    setTimeout(() => (cancel = true), 100);
+    const started = Date.now();
+    await assert.rejects(
+      acquireLock(file, { timings: { ...fast, staleMs: 60_000, giveUpMs: 60_000 }, cancelled: () => cancel }),
+      notAcquired('cancelled'),
+    );
+    assert.ok(Date.now() - started < 5_000, `stopped after ${Date.now() - started} ms`);
+    assert.ok(fs.existsSync(file), 'the dead holder is left to the guard holder');
+  });
+
+  it('a holder whose file is deleted under it: its next refresh finds it lost, and nothing throws', async () => {
+    const rejections: unknown[] = [];
+    const onRejection = (e: unknown) => rejections.push(e);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const held = await acquireLock(file, { timings: { ...fast, refreshMs: 20 } });
+      fs.rmSync(file);
+      const deadline = Date.now() + 5_000;
+      while (!held.lost && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      assert.equal(held.lost, true);
+      assert.equal(await held.release(), false);
+      assert.ok(!fs.existsSync(file), 'release made no file');
+      await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(rejections, []);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+  });
+
   it('a folder that does not exist is an error, not a wait', async () => {
     await assert.rejects(acquireLock(path.join(dir, 'missing', 'x.lock'), { timings: fast }), /ENOENT/);
   });
