@@ -3,7 +3,7 @@
 // request file, runs its checks, then writes the done file with the names of the failed ones.
 // Plain Node on both sides (no vscode, no playwright import): the two share only a folder.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { waitFor } from './waitFor';
@@ -48,5 +48,9 @@ export async function serveInterlude(
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const failed = await checks(handle.page);
-  await writeFile(join(dir, doneFile), JSON.stringify(failed));
+  // Written whole then renamed: the extension host polls for the file and must never read it half-written
+  // (a CI run once failed on JSON.parse of an empty file).
+  const partial = join(dir, `${doneFile}.partial`);
+  await writeFile(partial, JSON.stringify(failed));
+  await rename(partial, join(dir, doneFile));
 }
