@@ -40,7 +40,8 @@ export class LogTailer {
 
   /**
    * Reads everything available now; async reads of bounded size, so the host never blocks. `final`:
-   * no more output can follow, so the bytes of an incomplete last character are emitted too.
+   * no more output can follow, so the bytes of an incomplete last character are emitted too (as the
+   * decoder shows them).
    */
   async pump(final = false): Promise<void> {
     if (this.closed || (!this.handle && !(await this.switchTo(await openLog(this.logPath))))) {
@@ -79,7 +80,10 @@ export class LogTailer {
       if (bytesRead === 0 || this.closed) {
         return;
       }
-      const whole = final ? bytesRead : bytesRead - incompleteUtf8Tail(this.buffer.subarray(0, bytesRead));
+      // Only the read that reaches the end may give an incomplete last character whole: any other
+      // read ends where the buffer does, often inside a character the next read completes.
+      const atEnd = final && bytesRead < this.buffer.length;
+      const whole = atEnd ? bytesRead : bytesRead - incompleteUtf8Tail(this.buffer.subarray(0, bytesRead));
       if (whole === 0) {
         return; // only the first bytes of a character so far
       }
