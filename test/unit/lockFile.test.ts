@@ -2,7 +2,7 @@
 // processes: who gets it, when a waiter gives up or takes it over, and that a release never removes
 // a lock that is no longer its own.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -16,6 +16,19 @@ function deadPid(): number {
   const child = spawnSync(process.execPath, ['-e', '']);
   assert.ok(child.pid && child.status === 0);
   return child.pid;
+}
+
+/** `promise`, or a rejection naming the limit if it takes longer than `seconds`. */
+async function withinSeconds<T>(seconds: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not done within ${seconds} s`)), seconds * 1000);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function notAcquired(kind: 'gaveUp' | 'cancelled'): (e: unknown) => boolean {
@@ -279,6 +292,103 @@ describe('registry lock file', () => {
       assert.deepEqual(rejections, []);
     } finally {
       process.off('unhandledRejection', onRejection);
+    }
+  });
+
+  it('a lock path that is a folder is an error (EISDIR), not a wait', async () => {
+    fs.mkdirSync(file);
+    await assert.rejects(acquireLock(file, { timings: { ...fast, giveUpMs: 60_000 } }), /EISDIR/);
+  });
+
+  it('a takeover guard that cannot be made (its name too long) is an error, not a wait', async () => {
+    // The lock's own name fits the 255-byte limit of a file name; `<name>.takeover` does not.
+    const long = path.join(dir, `${'x'.repeat(250)}.lock`);
+    fs.writeFileSync(long, `${JSON.stringify({ pid: deadPid(), host: os.hostname(), token: 'dead', since: 1 })}\n`);
+    await assert.rejects(acquireLock(long, { timings: { ...fast, giveUpMs: 60_000 } }), /ENAMETOOLONG/);
+  });
+
+  it('a dead holder is taken over without a pause between looks, however long pollMs is', async () => {
+    fs.writeFileSync(file, `${JSON.stringify({ pid: deadPid(), host: os.hostname(), token: 'dead', since: 1 })}\n`);
+    const held = await withinSeconds(
+      10,
+      acquireLock(file, { timings: { ...fast, pollMs: 60_000, staleMs: 60_000, giveUpMs: 120_000 } }),
+    );
+    assert.equal((await readHolder(file))?.token, held.content.token);
+    await held.release();
+  });
+
+  it('cancelled from the start: no pause at all, however long pollMs is', async () => {
+    const held = await acquireLock(file, { timings: fast });
+    await withinSeconds(
+      10,
+      assert.rejects(
+        acquireLock(file, { timings: { ...fast, pollMs: 60_000, giveUpMs: 120_000 }, cancelled: () => true }),
+        notAcquired('cancelled'),
+      ),
+    );
+    await held.release();
+  });
+
+  it('a waiter cancelled during its pause does not take the lock, even when it was released meanwhile', async () => {
+    const held = await acquireLock(file, { timings: fast });
+    let cancel = false;
+    let wakeUp!: () => void;
+    const wake = new Promise<void>((r) => (wakeUp = r));
+    const waiting = acquireLock(file, {
+      timings: { ...fast, pollMs: 60_000, giveUpMs: 120_000, staleMs: 120_000 },
+      cancelled: () => cancel,
+      wake,
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(await held.release(), true);
+    cancel = true;
+    wakeUp();
+    await assert.rejects(waiting, notAcquired('cancelled'));
+    assert.ok(!fs.existsSync(file), 'no lock taken');
+  });
+
+  it('a waiter pauses pollMs between looks: a few looks per second, not a busy loop', async () => {
+    const held = await acquireLock(file, { timings: fast });
+    let looks = 0;
+    await assert.rejects(
+      acquireLock(file, {
+        timings: { ...fast, pollMs: 100, giveUpMs: 500, staleMs: 60_000 },
+        cancelled: () => (looks++, false),
+      }),
+      notAcquired('gaveUp'),
+    );
+    // Two cancel checks per round, about 5 rounds in 500 ms.
+    assert.ok(looks > 0 && looks < 40, `${looks} cancel checks`);
+    await held.release();
+  });
+
+  it('acquire and release close every file they open', async () => {
+    const openFiles = () => fs.readdirSync('/proc/self/fd').length;
+    const before = openFiles();
+    for (let i = 0; i < 20; i++) {
+      const held = await acquireLock(file, { timings: fast });
+      assert.equal(await held.release(), true);
+    }
+    assert.ok(openFiles() < before + 5, `${openFiles() - before} more open files after 20 locks`);
+  });
+
+  it('a lock removed between a failed create and the look is simply tried again', async () => {
+    // Another process creates and removes the file as fast as it can, so some of the waiter's looks
+    // find nothing after its exclusive create found the file.
+    const churn = spawn(process.execPath, [
+      '-e',
+      'const fs=require("fs");const f=process.argv[1];const end=Date.now()+3000;' +
+        'while(Date.now()<end){try{fs.writeFileSync(f,"{}\\n");fs.rmSync(f,{force:true})}catch{}}',
+      file,
+    ]);
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      for (let i = 0; i < 200; i++) {
+        const held = await acquireLock(file, { timings: { ...fast, giveUpMs: 5_000, staleMs: 60_000 } });
+        await held.release();
+      }
+    } finally {
+      churn.kill();
     }
   });
 

@@ -55,7 +55,7 @@ export function parseRecordFile<T extends { readonly id: string }>(name: string,
     return { kind: 'problem', problem: { file: name, reason: 'corrupt', detail: (e as Error).message } };
   }
   const file = value as Partial<RecordFile<T>> | null;
-  if (!file || typeof file !== 'object' || typeof file.schemaVersion !== 'number') {
+  if (!file || typeof file.schemaVersion !== 'number') {
     return { kind: 'problem', problem: { file: name, reason: 'corrupt', detail: 'no schemaVersion' } };
   }
   if (file.schemaVersion > registrySchemaVersion) {
@@ -63,7 +63,7 @@ export function parseRecordFile<T extends { readonly id: string }>(name: string,
     return { kind: 'problem', problem: { file: name, reason: 'newerSchema', detail } };
   }
   const record = file.record as { id?: unknown } | undefined;
-  if (typeof file.revision !== 'number' || !record || typeof record !== 'object' || typeof record.id !== 'string') {
+  if (typeof file.revision !== 'number' || !record || typeof record.id !== 'string') {
     return { kind: 'problem', problem: { file: name, reason: 'corrupt', detail: 'no revision or record id' } };
   }
   return { kind: 'file', file: file as RecordFile<T> };
@@ -71,6 +71,7 @@ export function parseRecordFile<T extends { readonly id: string }>(name: string,
 
 export function readRecordFileSync<T extends { readonly id: string }>(file: string): ReadResult<T> {
   try {
+    // Stryker disable next-line StringLiteral: equivalent, JSON.parse reads a Buffer as UTF-8 text too
     return parseRecordFile<T>(file, fs.readFileSync(file, 'utf8'));
   } catch (e) {
     return notRead(file, e);
@@ -79,6 +80,7 @@ export function readRecordFileSync<T extends { readonly id: string }>(file: stri
 
 export async function readRecordFile<T extends { readonly id: string }>(file: string): Promise<ReadResult<T>> {
   try {
+    // Stryker disable next-line StringLiteral: equivalent, JSON.parse reads a Buffer as UTF-8 text too
     return parseRecordFile<T>(file, await fsp.readFile(file, 'utf8'));
   } catch (e) {
     return notRead(file, e);
@@ -96,9 +98,11 @@ function notRead<T>(file: string, e: unknown): ReadResult<T> {
 export async function writeAtomically(file: string, text: string): Promise<void> {
   const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
+    // Stryker disable next-line StringLiteral: equivalent, the name (pid and 32 random bits) is never taken already
     await fsp.writeFile(temp, text, { flag: 'wx', mode: 0o600 });
     await fsp.rename(temp, file);
   } catch (e) {
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, the catch drops the error force would avoid
     await fsp.rm(temp, { force: true }).catch(() => undefined);
     throw e;
   }
