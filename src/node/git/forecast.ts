@@ -76,16 +76,17 @@ export class MergeForecaster {
    * line, and a bad name is reported by name. A single merge-tree resolves names itself.
    */
   async resolveNames(repoRoot: string, names: readonly string[]): Promise<string[]> {
+    // Such a name would break the lines cat-file reads: refused by name, git never asked.
     const bad = names.find((n) => n === '' || /[\n\r]/.test(n));
-    const shas =
-      bad === undefined
-        ? parseCommitCheck(
-            await this.runner.out(repoRoot, ['cat-file', '--batch-check'], {
-              input: names.map((n) => `${n}^{commit}\n`).join(''),
-            }),
-            names,
-          )
-        : [];
+    if (bad !== undefined) {
+      throw new AgentError('unknownCommit', { ref: bad, repoRoot });
+    }
+    const shas = parseCommitCheck(
+      await this.runner.out(repoRoot, ['cat-file', '--batch-check'], {
+        input: names.map((n) => `${n}^{commit}\n`).join(''),
+      }),
+      names,
+    );
     const missing = names.findIndex((_, i) => !shas[i]);
     if (missing >= 0) {
       throw new AgentError('unknownCommit', { ref: names[missing], repoRoot });
