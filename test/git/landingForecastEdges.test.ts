@@ -260,6 +260,31 @@ describe('Landing and forecasts at their edges (real git)', function () {
       assert.equal(stdin.one.processes, 1);
     });
 
+    it('on an older git (its version answer changed by a wrapper that runs the real git): merge-tree per pair, or trial merges', async () => {
+      const all = pairs();
+      const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+      const expected = await new NodeGit({ mergeTree: 'writeTree' }).forecastMany(repo, all);
+      const older = (version: string) => {
+        const wrapper = path.join(root, `git-${version}`);
+        const script = `#!/bin/sh\nif [ "$1" = version ]; then echo "git version ${version}"; exit 0; fi\nexec "${realGit}" "$@"\n`;
+        fs.writeFileSync(wrapper, script, { mode: 0o755 });
+        return new NodeGit({ binary: wrapper });
+      };
+      for (const [version, processes] of [
+        ['2.39.0', (n: number) => n === 2],
+        ['2.38.9', (n: number) => n === all.length],
+        ['2.38.0', (n: number) => n === all.length],
+        ['2.37.7', (n: number) => n > 3 * all.length],
+        ['1.99.0', (n: number) => n > 3 * all.length],
+      ] as const) {
+        const port = older(version);
+        assert.deepEqual(await port.runner.version(repo), version.split('.').map(Number));
+        const run = await counted(port, (p) => p.forecastMany(repo, all));
+        assert.deepEqual(run.result, expected, version);
+        assert.ok(processes(run.processes), `git ${version}: ${run.processes} processes`);
+      }
+    });
+
     it('asks for the git version again after a failed check, and forecasts once git answers', async () => {
       const port = new NodeGit();
       const missing = path.join(root, 'no-such-folder');

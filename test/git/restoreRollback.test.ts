@@ -252,6 +252,19 @@ describe('Restore refusals and rollback, saveBranch (real git)', function () {
   });
 
   describe('saveWork', () => {
+    it('refuses a ref name that is not full, writing nothing', async () => {
+      fs.writeFileSync(path.join(wt, 'feature.txt'), 'edited\n');
+      const before = recordWorkspace(wt);
+      for (const ref of ['parallel-agents/saved/short', 'HEAD', 'agents/busy']) {
+        await refusal(port.saveWork(wt, ref, 'm'), 'notAFullRef');
+        assert.throws(
+          () => port.saveBranch(repo, 'agents/busy', ref, 'm'),
+          (e) => AgentError.isCode(e, 'notAFullRef'),
+        );
+      }
+      assertUntouched(before);
+    });
+
     it('saves from HEAD when the index is unreadable, leaving that index as it was', async () => {
       const index = git(wt, 'rev-parse', '--path-format=absolute', '--git-path', 'index');
       fs.writeFileSync(path.join(wt, 'feature.txt'), 'edited\n');
