@@ -285,6 +285,43 @@ describe('Landing and forecasts at their edges (real git)', function () {
       }
     });
 
+    it('forecasts in a repository of SHA-256 object names, every way', async () => {
+      const sha256 = path.join(root, 'sha256');
+      fs.mkdirSync(sha256);
+      git(sha256, 'init', '--quiet', '--object-format=sha256', '--initial-branch=main');
+      git(sha256, 'config', 'user.name', 'Edge Tests');
+      git(sha256, 'config', 'user.email', 'edges@example.invalid');
+      const commit = (branch: string, file: string, content: string) => {
+        git(sha256, 'checkout', '--quiet', '-B', branch, 'main');
+        write(sha256, file, content);
+        git(sha256, 'add', '-A');
+        git(sha256, 'commit', '--quiet', '-m', `${branch} ${file}`);
+      };
+      write(sha256, 'a.txt', 'one\n');
+      git(sha256, 'add', '-A');
+      git(sha256, 'commit', '--quiet', '-m', 'initial');
+      commit('left', 'a.txt', 'left\n');
+      commit('right', 'a.txt', 'right\n');
+      commit('other', 'b.txt', 'b\n');
+      git(sha256, 'checkout', '--quiet', 'main');
+      const asked: [string, string][] = [
+        ['left', 'right'],
+        ['left', 'other'],
+      ];
+      for (const mergeTree of ['stdin', 'writeTree', 'none'] as const) {
+        const port = new NodeGit({ mergeTree });
+        assert.deepEqual(
+          await port.forecastMany(sha256, asked),
+          [
+            { clean: false, conflicts: ['a.txt'] },
+            { clean: true, conflicts: [] },
+          ],
+          mergeTree,
+        );
+        assert.deepEqual(await port.forecastMerge(sha256, 'left', 'other'), { clean: true, conflicts: [] });
+      }
+    });
+
     it('asks for the git version again after a failed check, and forecasts once git answers', async () => {
       const port = new NodeGit();
       const missing = path.join(root, 'no-such-folder');
