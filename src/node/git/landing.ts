@@ -131,15 +131,16 @@ export class Landing implements LandingGit {
 /** Folders git would not keep either: empty ones left by deleting their last file, up to `root`. */
 async function removeEmptyParents(dir: string, root: string): Promise<void> {
   let current = dir;
-  // `dir` is inside `root`: going up reaches `root`, which stays.
-  while (current.startsWith(root + path.sep)) {
-    const removed = await fs.rmdir(current).then(
-      () => true,
-      () => false,
-    );
-    if (!removed) {
-      return;
-    }
+  // `dir` is inside `root`: going up reaches `root`, which stays. The first folder that is not empty ends the walk.
+  while (current.startsWith(root + path.sep) && (await removeIfEmpty(current))) {
     current = path.dirname(current);
   }
+}
+
+function removeIfEmpty(dir: string): Promise<boolean> {
+  return fs.rmdir(dir).then(
+    () => true,
+    // Stryker disable next-line BooleanLiteral: equivalent, the folders above hold this one, so their rmdir fails too
+    () => false,
+  );
 }
