@@ -322,6 +322,37 @@ describe('Landing and forecasts at their edges (real git)', function () {
       }
     });
 
+    it('an answer of merge-tree that cannot be read is reported, naming the repository (a wrapper cuts the real answer)', async () => {
+      const all = pairs();
+      const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+      const wrapper = (name: string, onMergeTree: string) => {
+        const file = path.join(root, name);
+        const script = [
+          '#!/bin/sh',
+          `case " $* " in *" merge-tree "*) ${onMergeTree};; esac`,
+          `exec "${realGit}" "$@"`,
+          '',
+        ].join('\n');
+        fs.writeFileSync(file, script, { mode: 0o755 });
+        return file;
+      };
+      const cut = new NodeGit({
+        binary: wrapper('git-cut', `"${realGit}" "$@" | head -c 50; exit 0`),
+        mergeTree: 'stdin',
+      });
+      const unreadable = await refusal(cut.forecastMany(repo, all), 'mergeTreeUnreadable');
+      assert.deepEqual(unreadable.data, { repoRoot: repo });
+      assert.match(
+        unreadable.detail ?? '',
+        /^mergeTreeOutput(Truncated|Unexpected) /,
+        'the parser says what was wrong',
+      );
+
+      const silent = new NodeGit({ binary: wrapper('git-silent', 'exit 1'), mergeTree: 'writeTree' });
+      const noTree = await refusal(silent.forecastMerge(repo, 'agents/b0', 'agents/b2'), 'gitCommandFailed');
+      assert.match(noTree.detail ?? '', /no tree in the answer of git merge-tree agents\/b0 agents\/b2/);
+    });
+
     it('asks for the git version again after a failed check, and forecasts once git answers', async () => {
       const port = new NodeGit();
       const missing = path.join(root, 'no-such-folder');
