@@ -353,6 +353,24 @@ describe('Landing and forecasts at their edges (real git)', function () {
       assert.match(noTree.detail ?? '', /no tree in the answer of git merge-tree agents\/b0 agents\/b2/);
     });
 
+    it('by trial merges: a trial worktree git fails to remove is logged, deleted and unregistered all the same', async () => {
+      const all = pairs();
+      const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+      const wrapper = path.join(root, 'git-no-remove');
+      const script = `#!/bin/sh\ncase " $* " in *" worktree remove "*) echo "refused by the test" >&2; exit 1;; esac\nexec "${realGit}" "$@"\n`;
+      fs.writeFileSync(wrapper, script, { mode: 0o755 });
+      const warnings: string[] = [];
+      const logger = { info() {}, warn: (m: string) => warnings.push(m), error() {} };
+      const port = new NodeGit({ binary: wrapper, mergeTree: 'none', logger });
+      assert.deepEqual(await port.forecastMany(repo, all), await new NodeGit().forecastMany(repo, all));
+      const removal = warnings.filter((w) => w.includes('removing the trial-merge worktree'));
+      assert.equal(removal.length, 1, warnings.join('\n'));
+      assert.match(removal[0], /pa-trial-[^ ]*worktree: git worktree remove failed — .*refused by the test/);
+      const trial = /(\S*pa-trial-[^ /]*)/.exec(removal[0])?.[1] ?? '';
+      assert.ok(trial !== '' && !fs.existsSync(trial), 'the trial folder is deleted all the same');
+      assert.doesNotMatch(git(repo, 'worktree', 'list'), /pa-trial-/, 'and no registration is left');
+    });
+
     it('asks for the git version again after a failed check, and forecasts once git answers', async () => {
       const port = new NodeGit();
       const missing = path.join(root, 'no-such-folder');
@@ -371,18 +389,20 @@ describe('Landing and forecasts at their edges (real git)', function () {
       git(repo, 'config', 'rerere.enabled', 'true');
       const worktrees = git(repo, 'worktree', 'list', '--porcelain');
       const before = recordWorkspace(repo);
-      const trial = await new NodeGit({ mergeTree: 'none' }).forecastMany(repo, all);
+      // A temporary folder of its own, where other runs make no trial folders: what is left there is this one's.
+      const temp = path.join(root, 'tmp');
+      fs.mkdirSync(temp);
+      const tmpdir = process.env.TMPDIR;
+      process.env.TMPDIR = temp;
+      const trial = await new NodeGit({ mergeTree: 'none' })
+        .forecastMany(repo, all)
+        .finally(() => (tmpdir === undefined ? delete process.env.TMPDIR : (process.env.TMPDIR = tmpdir)));
+      assert.deepEqual(fs.readdirSync(temp), [], 'the trial folder is deleted');
       assert.deepEqual(trial, await new NodeGit({ mergeTree: 'writeTree' }).forecastMany(repo, all));
       assert.ok(!fs.existsSync(marker), fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : '');
       assert.ok(!fs.existsSync(path.join(repo, '.git', 'rr-cache')), 'no rerere record');
       assert.equal(git(repo, 'worktree', 'list', '--porcelain'), worktrees);
       assertUntouched(before, 'the main worktree during trial merges');
-      assert.deepEqual(
-        fs
-          .readdirSync(os.tmpdir())
-          .filter((n) => n.startsWith('pa-trial-') && fs.existsSync(path.join(os.tmpdir(), n, 'worktree'))),
-        [],
-      );
     });
 
     it('refuses names that are empty or hold a line break, naming them, before asking git', async () => {

@@ -152,8 +152,10 @@ export class MergeForecaster {
       }
       return forecasts;
     } finally {
-      await this.removeTrialWorktree(repoRoot, dir);
+      // Pruned after its folder is gone: even a worktree git failed to remove then leaves no registration.
+      await this.quietly(repoRoot, dir, ['worktree', 'remove', '--force', '--force', dir]);
       await fs.rm(parent, { recursive: true, force: true });
+      await this.quietly(repoRoot, dir, ['worktree', 'prune']);
     }
   }
 
@@ -176,16 +178,12 @@ export class MergeForecaster {
     return { clean: false, conflicts, tree: tree?.exitCode === 0 ? tree.stdout.trim() : undefined };
   }
 
-  private async removeTrialWorktree(repoRoot: string, dir: string): Promise<void> {
-    for (const args of [
-      ['worktree', 'remove', '--force', '--force', dir],
-      ['worktree', 'prune'],
-    ]) {
-      await this.runner.exec(repoRoot, args).catch((e: unknown) => {
-        this.runner.logger?.warn(
-          `[Git] removing the trial-merge worktree ${dir}: git ${args.slice(0, 2).join(' ')} failed — ${String(e)}`,
-        );
-      });
-    }
+  /** Runs a step of removing the trial worktree `dir`; a failure is logged, not thrown. */
+  private async quietly(repoRoot: string, dir: string, args: readonly string[]): Promise<void> {
+    await this.runner.exec(repoRoot, args).catch((e: unknown) => {
+      this.runner.logger?.warn(
+        `[Git] removing the trial-merge worktree ${dir}: git ${args.slice(0, 2).join(' ')} failed — ${String(e)}`,
+      );
+    });
   }
 }
