@@ -38,6 +38,9 @@ const groups = {
       // Restore's rollback and saveBranch (snapshots.ts) are reached from reconcile's tests.
       'gitReconcile',
       'reconcileChoices',
+      // Restore's refusals and rollback, saveBranch (snapshots.ts); edges of landing.ts and forecast.ts.
+      'restoreRollback',
+      'landingForecastEdges',
     ],
   },
   reconcile: {

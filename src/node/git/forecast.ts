@@ -76,16 +76,17 @@ export class MergeForecaster {
    * line, and a bad name is reported by name. A single merge-tree resolves names itself.
    */
   async resolveNames(repoRoot: string, names: readonly string[]): Promise<string[]> {
+    // Such a name would break the lines cat-file reads: refused by name, git never asked.
     const bad = names.find((n) => n === '' || /[\n\r]/.test(n));
-    const shas =
-      bad === undefined
-        ? parseCommitCheck(
-            await this.runner.out(repoRoot, ['cat-file', '--batch-check'], {
-              input: names.map((n) => `${n}^{commit}\n`).join(''),
-            }),
-            names,
-          )
-        : [];
+    if (bad !== undefined) {
+      throw new AgentError('unknownCommit', { ref: bad, repoRoot });
+    }
+    const shas = parseCommitCheck(
+      await this.runner.out(repoRoot, ['cat-file', '--batch-check'], {
+        input: names.map((n) => `${n}^{commit}\n`).join(''),
+      }),
+      names,
+    );
     const missing = names.findIndex((_, i) => !shas[i]);
     if (missing >= 0) {
       throw new AgentError('unknownCommit', { ref: names[missing], repoRoot });
@@ -151,8 +152,10 @@ export class MergeForecaster {
       }
       return forecasts;
     } finally {
-      await this.removeTrialWorktree(repoRoot, dir);
+      // Pruned after its folder is gone: even a worktree git failed to remove then leaves no registration.
+      await this.quietly(repoRoot, dir, ['worktree', 'remove', '--force', '--force', dir]);
       await fs.rm(parent, { recursive: true, force: true });
+      await this.quietly(repoRoot, dir, ['worktree', 'prune']);
     }
   }
 
@@ -175,16 +178,12 @@ export class MergeForecaster {
     return { clean: false, conflicts, tree: tree?.exitCode === 0 ? tree.stdout.trim() : undefined };
   }
 
-  private async removeTrialWorktree(repoRoot: string, dir: string): Promise<void> {
-    for (const args of [
-      ['worktree', 'remove', '--force', '--force', dir],
-      ['worktree', 'prune'],
-    ]) {
-      await this.runner.exec(repoRoot, args).catch((e: unknown) => {
-        this.runner.logger?.warn(
-          `[Git] removing the trial-merge worktree ${dir}: git ${args.slice(0, 2).join(' ')} failed — ${String(e)}`,
-        );
-      });
-    }
+  /** Runs a step of removing the trial worktree `dir`; a failure is logged, not thrown. */
+  private async quietly(repoRoot: string, dir: string, args: readonly string[]): Promise<void> {
+    await this.runner.exec(repoRoot, args).catch((e: unknown) => {
+      this.runner.logger?.warn(
+        `[Git] removing the trial-merge worktree ${dir}: git ${args.slice(0, 2).join(' ')} failed — ${String(e)}`,
+      );
+    });
   }
 }

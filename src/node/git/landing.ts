@@ -94,11 +94,7 @@ export class Landing implements LandingGit {
       return true;
     }
     const [forecast] = await this.forecaster.forecast(repoRoot, [[into, branch]]);
-    return (
-      forecast.clean &&
-      forecast.tree !== undefined &&
-      forecast.tree === (await this.runner.out(repoRoot, ['rev-parse', `${into}^{tree}`]))
-    );
+    return forecast.clean && forecast.tree === (await this.runner.out(repoRoot, ['rev-parse', `${into}^{tree}`]));
   }
 
   /** `path` is relative to `cwd`. Only the file changes: the index is left alone. */
@@ -107,7 +103,8 @@ export class Landing implements LandingGit {
       const root = path.resolve(cwd);
       const full = path.resolve(root, filePath);
       const relative = path.relative(root, full);
-      if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) {
+      // A name such as "..notes" is a file of the folder; ".." or "../x" is not.
+      if (relative === '' || relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) {
         throw new AgentError('fileOutsideFolder', { path: filePath, cwd });
       }
       const gitPath = relative.split(path.sep).join('/');
@@ -134,14 +131,16 @@ export class Landing implements LandingGit {
 /** Folders git would not keep either: empty ones left by deleting their last file, up to `root`. */
 async function removeEmptyParents(dir: string, root: string): Promise<void> {
   let current = dir;
-  while (current !== root && current.startsWith(root + path.sep)) {
-    const removed = await fs.rmdir(current).then(
-      () => true,
-      () => false,
-    );
-    if (!removed) {
-      return;
-    }
+  // `dir` is inside `root`: going up reaches `root`, which stays. The first folder that is not empty ends the walk.
+  while (current.startsWith(root + path.sep) && (await removeIfEmpty(current))) {
     current = path.dirname(current);
   }
+}
+
+function removeIfEmpty(dir: string): Promise<boolean> {
+  return fs.rmdir(dir).then(
+    () => true,
+    // Stryker disable next-line BooleanLiteral: equivalent, the folders above hold this one, so their rmdir fails too
+    () => false,
+  );
 }

@@ -36,10 +36,9 @@ const lookAtEveryChange = [
 /**
  * Commits the worktree exactly as it is (tracked changes, deletions, untracked but not ignored
  * files, modes, symlinks) on top of HEAD through a temporary index: the real index, the files and
- * HEAD stay as they were. Runs no hooks.
+ * HEAD stay as they were. Runs no hooks. `ref` is a full ref name (checked by Snapshots.saveWork).
  */
 async function saveWork(runner: GitRunner, cwd: string, ref: string, message: string): Promise<SavedWork> {
-  requireFullRef(ref);
   const temp = await fs.mkdtemp(path.join(os.tmpdir(), 'pa-save-'));
   const env = { GIT_INDEX_FILE: path.join(temp, 'index') };
   try {
@@ -77,6 +76,7 @@ async function seedIndex(runner: GitRunner, cwd: string, env: { GIT_INDEX_FILE: 
       ['--no-assume-unchanged', assumed],
       ['--no-skip-worktree', skipped],
     ] as const) {
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, update-index of no path: a no-op
       if (paths.length > 0) {
         const input = `${paths.join('\0')}\0`;
         await runner.run(cwd, [...lookAtEveryChange, 'update-index', flag, '-z', '--stdin'], { env, input });
