@@ -87,6 +87,7 @@ const groups = {
       'windowPresence',
       'windows',
       'unwritableRegistry',
+      'registryWatch',
     ],
   },
 };

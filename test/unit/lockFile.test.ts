@@ -392,6 +392,15 @@ describe('registry lock file', () => {
     }
   });
 
+  it('a dangling link at the lock path (created exclusively: exists; read: missing) is given up at the deadline', async () => {
+    fs.symlinkSync(path.join(dir, 'nowhere'), file);
+    await withinSeconds(
+      10,
+      assert.rejects(acquireLock(file, { timings: { ...fast, giveUpMs: 300 } }), notAcquired('gaveUp')),
+    );
+    assert.ok(fs.lstatSync(file).isSymbolicLink(), 'left as it was');
+  });
+
   it('a folder that does not exist is an error, not a wait', async () => {
     await assert.rejects(acquireLock(path.join(dir, 'missing', 'x.lock'), { timings: fast }), /ENOENT/);
   });

@@ -78,7 +78,12 @@ export async function acquireLock(file: string, options: AcquireOptions): Promis
     }
     const found = await look(file);
     if (found === undefined) {
-      continue; // released meanwhile
+      // Released meanwhile: tried again at once. A dangling link at the path reads so every time: the deadline holds.
+      // Stryker disable next-line EqualityOperator: equivalent, at the boundary ms the next round gives up
+      if (Date.now() - started >= timings.giveUpMs) {
+        throw new LockNotAcquired({ kind: 'gaveUp', holder, waitedMs: Date.now() - started });
+      }
+      continue;
     }
     holder = found.content ?? holder;
     const now = Date.now();
