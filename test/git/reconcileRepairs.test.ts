@@ -101,6 +101,11 @@ describe('Reconcile Agents with real git: the log of each pass and repair, and w
     assert.equal(lines[1], `info [Reconcile] 1 repositories: ${report.orphans.length} orphaned, 0 missing, 0 pruned`);
     assert.deepEqual(snapshot(dir), files);
     assert.match(git(f.repo, 'worktree', 'list', '--porcelain'), new RegExp(`worktree ${dir}\n`));
+    // Its branch is still checked out there: not listed as an orphaned branch (whose Adopt would aim at that folder).
+    assert.deepEqual(
+      report.orphans.map((o) => `${o.kind} ${o.branch}`),
+      [],
+    );
   });
 
   it('Forget of an agent started on a branch the user had keeps that branch with all its commits, and saves nothing', async () => {

@@ -6,8 +6,9 @@
  */
 import type { AgentRecord } from '../agent';
 import { AgentError } from '../errors';
+import type { WorktreeEntry } from '../git';
 import type { LiveProcess } from '../ports';
-import { type Orphan, samePathKey } from './reconcile';
+import { type Orphan, samePathKey, shortBranch } from './reconcile';
 
 /** Whether `p` is `folder` or inside it (paths compared as git and Node print them). */
 export function atOrUnder(p: string, folder: string): boolean {
@@ -60,4 +61,21 @@ export function orphanRefusal(
   }
   const process = liveIn(orphan, live);
   return process ? new AgentError('orphanInUse', { path: orphan.path, pid: process.pid }) : undefined;
+}
+
+/**
+ * Reconcile lists a branch as orphaned when the worktree holding it is to be pruned; a prune that was
+ * refused (its folder still holds files) leaves the branch checked out there: no orphan, or Adopt
+ * would aim at that folder and Discard could not delete the branch.
+ */
+export function withoutUnpruned(
+  orphans: readonly Orphan[],
+  worktrees: readonly WorktreeEntry[],
+  unpruned: readonly string[],
+): Orphan[] {
+  const keys = new Set(unpruned.map(samePathKey));
+  const held = new Set(
+    worktrees.filter((w) => keys.has(samePathKey(w.path))).flatMap((w) => shortBranch(w.branch) ?? []),
+  );
+  return orphans.filter((o) => o.kind !== 'branch' || !held.has(o.branch));
 }

@@ -75,7 +75,7 @@ export function ownSlug(branch: string, prefix: string): string | undefined {
   return slugPattern.test(slug) ? slug : undefined;
 }
 
-function shortBranch(ref: string | undefined): string | undefined {
+export function shortBranch(ref: string | undefined): string | undefined {
   return ref?.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined;
 }
 

@@ -6,7 +6,7 @@ import type { RefGit, SnapshotGit, WorktreeGit } from '../git';
 import type { FileSystemPort, LiveRuns, Logger, ManagerSettings } from '../ports';
 import { forgetMissing, restoreMissing } from './missingRepairs';
 import { type MissingAgent, type Orphan, reconcile, samePathKey } from './reconcile';
-import { claimedToo, orphanRefusal, withoutLive } from './orphanChecks';
+import { claimedToo, orphanRefusal, withoutLive, withoutUnpruned } from './orphanChecks';
 import { WorktreeNames } from '../worktrees';
 import { type Disposable, Emitter } from '../../util/event';
 import { joinPath, parentDir } from '../../util/paths';
@@ -221,9 +221,11 @@ export class Reconciler implements Disposable {
       this.deps.manager.annotate(id, { worktreeMissing: false });
       this.deps.manager.setTracked(id, true);
     }
-    const folders = findings.orphans.filter((o) => o.kind === 'worktree').map((o) => o.path);
+    const unpruned = findings.prune.filter((d) => !pruned.includes(d));
+    const orphans = withoutUnpruned(findings.orphans, worktrees, unpruned);
+    const folders = orphans.filter((o) => o.kind === 'worktree').map((o) => o.path);
     const live = folders.length > 0 ? await this.deps.liveRuns.inFolders(repoRoot, folders) : [];
-    return { orphans: withoutLive(findings.orphans, live), missing: [...findings.missing], pruned };
+    return { orphans: withoutLive(orphans, live), missing: [...findings.missing], pruned };
   }
 
   private async recordFor(orphan: Orphan, patch: Partial<AgentRecord>): Promise<AgentRecord> {
