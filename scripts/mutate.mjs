@@ -61,7 +61,7 @@ const groups = {
   },
   review: {
     mutate: ['src/core/review/*.ts'],
-    git: ['hunks', 'reviewComments', 'reviewMarks', 'agentReview'],
+    git: ['hunks', 'reviewComments', 'reviewMarks', 'agentReview', 'agentReviewEdges'],
   },
   registry: {
     mutate: ['src/node/registry/recordFiles.ts', 'src/node/registry/lockFile.ts', 'src/node/registry/registryStore.ts'],
