@@ -204,7 +204,12 @@ describe('Review with Agent at its edges (real git, real processes)', function (
     const done = await author('create notes.txt: one\\n');
     const started = Date.now();
     const reviewing = reviewer.review(done.id, { profile: 'stuck' });
-    await new Promise((r) => setTimeout(r, 1000));
+    // Its log appears once its process is launched (and so known to the reviewer).
+    const log = path.join(perRepoLogs, 'repo', `${done.id}.review.log`);
+    for (let i = 0; i < 400 && !fs.existsSync(log); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(fs.existsSync(log), 'the reviewer started');
     reviewer.dispose();
     const outcome = await reviewing;
     assert.equal(outcome.failed, true);
