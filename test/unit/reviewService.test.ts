@@ -342,6 +342,10 @@ describe('review comments service (in-memory records and files)', () => {
       (await review.checkAfterRun('A')).map((c) => c.id),
       ['kept'],
     );
+    const stored = records.annotations;
+    records.annotate('A', { endedAt: 800 });
+    assert.deepEqual(await review.checkAfterRun('A'), [], 'the comment still waiting kept its lines');
+    assert.equal(records.annotations, stored + 1, 'nothing stored when nothing is addressed');
   });
 
   it('checks nothing while the agent runs, before it ever ended, or when nothing sent awaits a check', async () => {
