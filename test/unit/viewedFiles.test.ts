@@ -52,6 +52,11 @@ describe('viewed marks', () => {
     assert.deepEqual(keptMarks({ a: 'h1' }, files, new Map([['a', undefined]])), {}, 'a file that cannot be read');
   });
 
+  it('a file viewed, then deleted by the agent, is unviewed', () => {
+    assert.deepEqual(keptMarks({ b: 'h2' }, [file('b', 'deleted')], new Map()), {});
+    assert.deepEqual(keptMarks({ b: 'h2' }, [file('b', 'deleted')], new Map([['b', 'h2']])), {});
+  });
+
   it('a deleted file that comes back is unviewed', () => {
     assert.deepEqual(keptMarks({ b: 'deleted' }, [file('b', 'modified')], new Map([['b', 'h2']])), {});
   });
