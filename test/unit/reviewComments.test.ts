@@ -92,3 +92,54 @@ describe('review comments: lines and "addressed"', () => {
     assert.deepEqual(pendingComments(undefined), []);
   });
 });
+
+describe('review comments: order, text and boundaries', () => {
+  it('orders by file then first line, numbers general comments too, and trims and indents every line of a text', () => {
+    const prompt = reviewPrompt([
+      { path: 'b.txt', startLine: 9, endLine: 9, lines: ['nine'], body: 'B9' },
+      { path: 'a.txt', startLine: 5, endLine: 5, lines: ['five'], body: 'A5' },
+      { path: 'b.txt', startLine: 2, endLine: 2, lines: ['two'], body: '  B2 first\r\n  then this  \n' },
+      { path: 'a.txt', startLine: 1, endLine: 1, lines: [], body: 'overall', general: true },
+    ]);
+    assert.equal(
+      prompt.split('\n\n').slice(1).join('\n\n'),
+      [
+        '1. General comment:\n   overall',
+        '2. a.txt, line 5:\n   > five\n   A5',
+        '3. b.txt, line 2:\n   > two\n   B2 first\n     then this',
+        '4. b.txt, line 9:\n   > nine\n   B9',
+      ].join('\n\n'),
+    );
+  });
+
+  it('finds quoted lines only within `near` lines, counting from the line they were on', () => {
+    assert.equal(linesChanged(['b'], ['a', 'b'], 2, 0), false);
+    assert.equal(linesChanged(['b'], ['a', 'x', 'b'], 2, 0), true);
+    assert.equal(linesChanged(['b'], ['a', 'x', 'b'], 2, 1), false);
+    assert.equal(linesChanged(['a'], ['a'], 1, 0), false);
+  });
+
+  it('never counts a comment that quotes nothing as addressed while its file is there', () => {
+    assert.equal(linesChanged([], ['a'], 100), false);
+    assert.equal(linesChanged([], [], 1), false);
+  });
+
+  it('checks a comment sent at the very time the run ended, and none of no comments', () => {
+    const sent: ReviewComment = {
+      id: 's',
+      path: 'a',
+      startLine: 1,
+      endLine: 1,
+      quoted: [],
+      body: 'b',
+      createdAt: 1,
+      sentAt: 200,
+    };
+    assert.deepEqual(
+      awaitingCheck([sent], 200).map((c) => c.id),
+      ['s'],
+    );
+    assert.deepEqual(awaitingCheck([sent], 199), []);
+    assert.deepEqual(awaitingCheck(undefined, 200), []);
+  });
+});

@@ -102,3 +102,74 @@ describe('reviewer findings', () => {
     assert.deepEqual(reviewAnswer(clean, true), []);
   });
 });
+
+describe('reviewer findings: the forms a finding line takes', () => {
+  const one = (line: string) => readFindings(line).findings;
+
+  it('reads list markers, quotes, emphasis and code around the keyword, the place and the text', () => {
+    for (const line of [
+      'FINDING a.ts:3: fix',
+      '• FINDING a.ts:3: fix',
+      '> FINDING a.ts:3: fix',
+      '1) FINDING a.ts:3: fix',
+      '* - FINDING a.ts:3: fix',
+      '__FINDING__ a.ts:3: fix',
+      '`FINDING` `a.ts:3`: fix',
+      'FINDING: a.ts:3: fix',
+      '**FINDING** a.ts:3 – fix',
+      'FINDING a.ts:3 - fix**',
+      'FINDING a.ts:3: fix __',
+      '  FINDING ././a.ts:3:   fix  ',
+    ]) {
+      assert.deepEqual(one(line), [{ path: 'a.ts', startLine: 3, endLine: 3, text: 'fix' }], line);
+    }
+    assert.deepEqual(one('FINDING a.ts:7 – 5: reversed'), [
+      { path: 'a.ts', startLine: 5, endLine: 7, text: 'reversed' },
+    ]);
+    assert.deepEqual(one('FINDING a.ts:5–7: en dash'), [{ path: 'a.ts', startLine: 5, endLine: 7, text: 'en dash' }]);
+    assert.deepEqual(one('FINDING x/./a.ts:1: y'), [{ path: 'x/./a.ts', startLine: 1, endLine: 1, text: 'y' }]);
+    assert.deepEqual(one('FINDING a\\b\\c.ts:1: y'), [{ path: 'a/b/c.ts', startLine: 1, endLine: 1, text: 'y' }]);
+  });
+
+  it('reads no finding from a line without a place, a line number or a text, or with the keyword inside prose', () => {
+    for (const line of [
+      'FINDING a.ts: no line',
+      'FINDING a.ts:x: no number',
+      'FINDING a.ts:3:',
+      'FINDING a.ts:3: **',
+      'FINDING a.ts:3: __',
+      'I have a FINDING a.ts:3: inside prose',
+      'FINDINGS a.ts:3: plural',
+      'FINDING a.ts:3 fix without a colon',
+    ]) {
+      assert.deepEqual(one(line), [], line);
+    }
+  });
+
+  it('keeps two findings on one place with different texts, and reads CRLF output', () => {
+    assert.deepEqual(
+      readFindings('FINDING a.ts:1: one\r\nFINDING a.ts:1: two\r\nFINDING a.ts:1-1: one\r\n').findings.map(
+        (f) => f.text,
+      ),
+      ['one', 'two'],
+    );
+  });
+
+  it('reads NO FINDINGS decorated, and not when other words share its line', () => {
+    for (const line of ['NO FINDINGS', '- NO FINDINGS.', '`NO FINDINGS`', '__NO FINDINGS__', '  NO FINDINGS  ']) {
+      assert.equal(readFindings(line).nothingFound, true, line);
+    }
+    for (const line of ['NO FINDINGS here', 'There are NO FINDINGS', 'NO FINDINGS..']) {
+      assert.equal(readFindings(line).nothingFound, false, line);
+    }
+  });
+
+  it('reads strings in JSON arrays and objects up to 12 levels deep, one per line of output', () => {
+    const nest = (depth: number): unknown => (depth === 0 ? 'FINDING deep.ts:1: found' : { next: nest(depth - 1) });
+    assert.equal(readFindings(JSON.stringify(nest(12))).findings.length, 1);
+    assert.equal(readFindings(JSON.stringify(nest(13))).findings.length, 0, 'deeper is not read');
+    assert.equal(readFindings(`  ${JSON.stringify(['x', ['FINDING arr.ts:2: in an array']])}`).findings.length, 1);
+    assert.equal(readFindings(JSON.stringify({ n: 5, b: true, z: null, t: 'NO FINDINGS' })).nothingFound, true);
+    assert.equal(readFindings('{"a": "FINDING j.ts:1: x\\r\\nFINDING j.ts:2: y"}').findings.length, 2);
+  });
+});

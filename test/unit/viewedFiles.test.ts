@@ -1,6 +1,14 @@
 import * as assert from 'node:assert/strict';
 import type { AgentRecord, ChangedFile } from '../../src/core/agent';
-import { keptMarks, pathsToStamp, reviewQueue, sameMarks } from '../../src/core/review';
+import {
+  isViewed,
+  keptMarks,
+  pathsToStamp,
+  reviewOrder,
+  reviewQueue,
+  sameMarks,
+  viewedCount,
+} from '../../src/core/review';
 
 const file = (path: string, kind: ChangedFile['kind'] = 'modified'): ChangedFile => ({ path, kind, binary: false });
 
@@ -44,6 +52,11 @@ describe('viewed marks', () => {
     assert.deepEqual(keptMarks({ a: 'h1' }, files, new Map([['a', undefined]])), {}, 'a file that cannot be read');
   });
 
+  it('a file viewed, then deleted by the agent, is unviewed', () => {
+    assert.deepEqual(keptMarks({ b: 'h2' }, [file('b', 'deleted')], new Map()), {});
+    assert.deepEqual(keptMarks({ b: 'h2' }, [file('b', 'deleted')], new Map([['b', 'h2']])), {});
+  });
+
   it('a deleted file that comes back is unviewed', () => {
     assert.deepEqual(keptMarks({ b: 'deleted' }, [file('b', 'modified')], new Map([['b', 'h2']])), {});
   });
@@ -71,6 +84,43 @@ describe('viewed marks', () => {
     assert.deepEqual(
       queue.map((r) => r.id),
       ['early', 'tie-a', 'tie-b', 'partly', 'late'],
+    );
+  });
+
+  it('keeps no mark for a file never marked, even when its stamp cannot be read', () => {
+    const files = [file('a'), file('b'), file('c', 'deleted')];
+    assert.deepEqual(keptMarks({}, files, new Map([['a', undefined]])), {});
+    assert.deepEqual(keptMarks({ x: 'h' }, files, new Map([['b', 'h2']])), {});
+    assert.deepEqual(pathsToStamp({ a: 'h1' }, files), ['a']);
+  });
+
+  it('counts viewed files and puts the unviewed first, each group in its order', () => {
+    const r = record('r', {
+      changedFiles: [file('a'), file('b'), file('c'), file('d')],
+      viewedFiles: { a: 'h', c: 'deleted', gone: 'h' },
+    });
+    assert.deepEqual(viewedCount(r), { viewed: 2, total: 4 });
+    assert.deepEqual(
+      reviewOrder(r).map((f) => f.path),
+      ['b', 'd', 'a', 'c'],
+    );
+    assert.equal(isViewed(r, 'a'), true);
+    assert.equal(isViewed(r, 'b'), false);
+    assert.equal(isViewed(record('n', {}), 'a.ts'), false);
+    assert.deepEqual(viewedCount(record('n', {})), { viewed: 0, total: 1 });
+  });
+
+  it('queues a finished agent that has no end time by its creation time; reviewed or queued ones wait not', () => {
+    const queue = reviewQueue([
+      record('ended-late', { endedAt: 40, createdAt: 1 }),
+      record('no-end', { status: 'failed', createdAt: 30 }),
+      record('stopped', { status: 'stopped', endedAt: 10 }),
+      record('reviewed', { status: 'reviewed', endedAt: 35 }),
+      record('queued', { status: 'queued', createdAt: 0 }),
+    ]);
+    assert.deepEqual(
+      queue.map((r) => r.id),
+      ['stopped', 'no-end', 'ended-late'],
     );
   });
 });

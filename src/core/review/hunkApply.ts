@@ -68,6 +68,7 @@ function baseToTarget(base: Lines, target: Lines): Int32Array {
     b = change.baseEnd;
     t = change.agentEnd;
   }
+  // Stryker disable next-line EqualityOperator: equivalent, a write past an Int32Array's end is dropped, then it stops
   while (b < base.length) {
     map[b++] = t++;
   }

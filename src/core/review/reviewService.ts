@@ -70,8 +70,9 @@ export class ReviewComments implements Disposable {
       throw new AgentError('emptyComment', {});
     }
     const lines = await this.linesOfChanged(record, comment.path);
+    // A range given last line first is the same range; a line before the first is the first.
     const startLine = Math.max(1, Math.min(comment.startLine, comment.endLine));
-    const endLine = Math.max(startLine, comment.endLine);
+    const endLine = Math.max(startLine, comment.startLine, comment.endLine);
     const added: ReviewComment = {
       id: this.deps.newId(),
       path: comment.path,

@@ -29,7 +29,7 @@ export function keptMarks(
     const mark = viewed[file.path];
     // A path not stamped was marked after the stamps were asked for: its mark is new.
     const now = file.kind === 'deleted' ? deletedStamp : stamps.has(file.path) ? stamps.get(file.path) : mark;
-    if (mark !== undefined && now !== undefined && mark === now) {
+    if (mark !== undefined && mark === now) {
       kept[file.path] = mark;
     }
   }
@@ -39,6 +39,7 @@ export function keptMarks(
 /** Whether `a` and `b` hold the same marks. */
 export function sameMarks(a: AgentRecord['viewedFiles'], b: AgentRecord['viewedFiles']): boolean {
   const ka = Object.keys(a ?? {});
+  // Stryker disable next-line OptionalChaining: equivalent, each key is a's, and b has as many keys: neither is unset
   return ka.length === Object.keys(b ?? {}).length && ka.every((k) => a?.[k] === b?.[k]);
 }
 
@@ -65,8 +66,12 @@ export function reviewOrder(record: AgentRecord): ChangedFile[] {
  * the one that finished first comes first.
  */
 export function reviewQueue(records: readonly AgentRecord[]): AgentRecord[] {
-  return records
-    .filter((r) => finishedStatuses.has(r.status) && r.changedFiles.length > 0 && !r.worktreeMissing)
-    .filter((r) => viewedCount(r).viewed < r.changedFiles.length)
-    .sort((a, b) => (a.endedAt ?? a.createdAt) - (b.endedAt ?? b.createdAt) || a.createdAt - b.createdAt);
+  return (
+    records
+      // Fewer viewed than changed: so at least one changed file.
+      .filter(
+        (r) => finishedStatuses.has(r.status) && !r.worktreeMissing && viewedCount(r).viewed < r.changedFiles.length,
+      )
+      .sort((a, b) => (a.endedAt ?? a.createdAt) - (b.endedAt ?? b.createdAt) || a.createdAt - b.createdAt)
+  );
 }
