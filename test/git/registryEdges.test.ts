@@ -5,40 +5,15 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ChangedElsewhere } from '../../src/core/ports';
-import type { RegistryStore } from '../../src/node/registry/registryStore';
-import { openRegistryStore } from './registryFixture';
-
-interface Rec {
-  readonly id: string;
-  readonly repoRoot: string;
-  readonly status: string;
-  readonly note?: string;
-}
+import { openRegistryStore, StoreWindows, type TestRecord, testRecord } from './registryFixture';
 
 const settle = (ms = 250) => new Promise((r) => setTimeout(r, ms));
 
 describe('registry store: what other windows change, and writes at the edges', function () {
   this.timeout(30_000);
-  let tmp = '';
-  let registry = '';
-  let warnings: string[] = [];
-  const stores: RegistryStore<Rec>[] = [];
-  const logger = { info() {}, warn: (m: string) => warnings.push(m), error() {} };
-  const store = (registries = () => [registry]) => {
-    const made = openRegistryStore<Rec>(registry, { registries, registryOf: () => registry, logger });
-    stores.push(made);
-    return made;
-  };
-  const rec = (id: string, patch: Partial<Rec> = {}): Rec => ({ id, repoRoot: '/repo', status: 'running', ...patch });
-  const fileOf = (id: string) => path.join(registry, 'agents', `${id}.json`);
-  const onDisk = (id: string) => JSON.parse(fs.readFileSync(fileOf(id), 'utf8'));
-  /** The events a store announces, collected. */
-  const heard = (s: RegistryStore<Rec>) => {
-    const events: ChangedElsewhere<Rec>[] = [];
-    s.onDidChangeElsewhere((e) => events.push(e));
-    return events;
-  };
+  const w = new StoreWindows('pa-registry-edges-');
+  const rec = testRecord;
+  const onDisk = (id: string) => JSON.parse(fs.readFileSync(w.fileOf(id), 'utf8'));
   /** Waits until `events` has `count` events (file watching is asynchronous). */
   const until = async (events: unknown[], count: number) => {
     const deadline = Date.now() + 5_000;
@@ -47,23 +22,13 @@ describe('registry store: what other windows change, and writes at the edges', f
     }
   };
 
-  beforeEach(() => {
-    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pa-registry-edges-')));
-    registry = path.join(tmp, 'registry');
-    warnings = [];
-  });
-  afterEach(() => {
-    stores.splice(0).forEach((s) => s.dispose());
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
-
   it("hears another window's new record, its change (with the base it knew) and its removal; never its own writes", async () => {
-    const a = store();
-    const b = store();
+    const a = w.store();
+    const b = w.store();
     a.load();
     b.load();
-    const toA = heard(a);
-    const toB = heard(b);
+    const toA = w.heard(a);
+    const toB = w.heard(b);
     await a.save([rec('x')]);
     await until(toB, 1);
     assert.deepEqual(toB, [{ changed: [{ record: rec('x'), base: undefined }], removed: [] }]);
@@ -80,30 +45,30 @@ describe('registry store: what other windows change, and writes at the edges', f
   });
 
   it('ignores a file whose record has another id, an older revision, a corrupt file, and files that are not records', async () => {
-    const a = store();
+    const a = w.store();
     a.load();
     await a.save([rec('x', { note: 'v1' })]);
     await a.save([rec('x', { note: 'v2' })]);
-    const b = store();
+    const b = w.store();
     b.load();
-    const toB = heard(b);
-    const dir = path.join(registry, 'agents');
-    const file = (record: Rec, revision: number) =>
+    const toB = w.heard(b);
+    const dir = path.join(w.registry, 'agents');
+    const file = (record: TestRecord, revision: number) =>
       `${JSON.stringify({ schemaVersion: 1, revision, writtenAt: 1, writer: 'h:1', record })}\n`;
     // Another id in x's file, an older revision of x, a corrupt file, a lock and a temporary file.
     fs.writeFileSync(path.join(dir, 'y.json'), file(rec('not-y'), 9));
-    fs.writeFileSync(fileOf('x'), file(rec('x', { note: 'old' }), 1));
+    fs.writeFileSync(w.fileOf('x'), file(rec('x', { note: 'old' }), 1));
     fs.writeFileSync(path.join(dir, 'z.json'), '{ half');
     fs.writeFileSync(path.join(dir, 'x.json.lock'), '1\n');
     fs.writeFileSync(path.join(dir, 'x.json.1.ab.tmp'), 'partial');
     await settle(400);
     assert.deepEqual(toB, [], 'nothing is announced');
     assert.ok(
-      warnings.some((w) => w.includes(`${path.join(dir, 'z.json')} skipped (corrupt)`)),
-      warnings.join('\n'),
+      w.warnings.some((m) => m.includes(`${path.join(dir, 'z.json')} skipped (corrupt)`)),
+      w.warnings.join('\n'),
     );
     // A newer revision of x is heard.
-    fs.writeFileSync(fileOf('x'), file(rec('x', { note: 'v3' }), 3));
+    fs.writeFileSync(w.fileOf('x'), file(rec('x', { note: 'v3' }), 3));
     await until(toB, 1);
     assert.deepEqual(toB, [
       { changed: [{ record: rec('x', { note: 'v3' }), base: rec('x', { note: 'v2' }) }], removed: [] },
@@ -111,29 +76,29 @@ describe('registry store: what other windows change, and writes at the edges', f
   });
 
   it('the same revision again is not news; a removed file another window never had is not a removal', async () => {
-    const a = store();
+    const a = w.store();
     a.load();
     await a.save([rec('x')]);
-    const b = store();
+    const b = w.store();
     b.load();
-    const toB = heard(b);
+    const toB = w.heard(b);
     // Rewritten byte for byte (same revision): a touch, not a change.
-    fs.writeFileSync(fileOf('x'), fs.readFileSync(fileOf('x')));
+    fs.writeFileSync(w.fileOf('x'), fs.readFileSync(w.fileOf('x')));
     // A record file B never knew, added and removed behind its back.
-    fs.writeFileSync(path.join(registry, 'agents', 'q.json'), '{');
+    fs.writeFileSync(path.join(w.registry, 'agents', 'q.json'), '{');
     await settle(100);
-    fs.rmSync(path.join(registry, 'agents', 'q.json'));
+    fs.rmSync(path.join(w.registry, 'agents', 'q.json'));
     await settle(400);
     assert.deepEqual(toB, []);
     assert.ok(b.isStored('x'));
   });
 
   it('after dispose, nothing more is announced', async () => {
-    const a = store();
-    const b = store();
+    const a = w.store();
+    const b = w.store();
     a.load();
     b.load();
-    const toB = heard(b);
+    const toB = w.heard(b);
     b.dispose();
     await a.save([rec('x')]);
     await settle(400);
@@ -141,25 +106,25 @@ describe('registry store: what other windows change, and writes at the edges', f
   });
 
   it('load: each registry once, a record met twice read once, problems listed then cleared by the next load', async () => {
-    const a = store();
+    const a = w.store();
     a.load();
     await a.save([rec('x')]);
-    fs.writeFileSync(path.join(registry, 'agents', 'bad.json'), 'not json');
-    const b = store(() => [registry, registry]);
+    fs.writeFileSync(path.join(w.registry, 'agents', 'bad.json'), 'not json');
+    const b = w.store(() => [w.registry, w.registry]);
     assert.deepEqual(b.load(), [rec('x')]);
     assert.deepEqual(
       b.problems().map((p) => [path.basename(p.file), p.reason]),
       [['bad.json', 'corrupt']],
     );
-    assert.ok(warnings.some((w) => w.includes('bad.json skipped (corrupt)')));
+    assert.ok(w.warnings.some((m) => m.includes('bad.json skipped (corrupt)')));
     // Loaded again: what it knows is not listed twice, and the problem is gone with the file.
-    fs.rmSync(path.join(registry, 'agents', 'bad.json'));
+    fs.rmSync(path.join(w.registry, 'agents', 'bad.json'));
     assert.deepEqual(b.load(), []);
     assert.deepEqual(b.problems(), []);
   });
 
   it('records each write with its writer (host:pid) and a growing revision', async () => {
-    const a = store();
+    const a = w.store();
     a.load();
     const before = Date.now();
     await a.save([rec('x')]);
@@ -172,7 +137,7 @@ describe('registry store: what other windows change, and writes at the edges', f
   });
 
   it('update: the file as it is now; undefined changes nothing; unknown or vanished records give undefined', async () => {
-    const a = store();
+    const a = w.store();
     a.load();
     await a.save([rec('x')]);
     assert.equal(await a.update('nope', (r) => r), undefined);
@@ -180,7 +145,7 @@ describe('registry store: what other windows change, and writes at the edges', f
     assert.deepEqual(kept, { record: rec('x'), written: false });
     assert.equal(onDisk('x').revision, 1);
     // Another window wrote meanwhile: update sees its record and writes on top of its revision.
-    const b = store();
+    const b = w.store();
     b.load();
     await b.save([rec('x', { note: 'from b' })]);
     const changed = await a.update('x', (r) => ({ ...r, status: 'paused' }));
@@ -190,52 +155,53 @@ describe('registry store: what other windows change, and writes at the edges', f
     // A save of what update wrote is no write at all.
     await a.save([rec('x', { note: 'from b', status: 'paused' })]);
     assert.equal(onDisk('x').revision, 3);
-    fs.rmSync(fileOf('x'));
+    fs.rmSync(w.fileOf('x'));
     assert.equal(await a.update('x', (r) => ({ ...r, status: 'gone' })), undefined);
-    assert.ok(!fs.existsSync(fileOf('x')), 'not written back');
+    assert.ok(!fs.existsSync(w.fileOf('x')), 'not written back');
   });
 
   it('a save writes every record it can, then fails with the first error; a record with no registry is skipped', async () => {
-    const a = openRegistryStore<Rec>(registry, {
-      registries: () => [registry],
-      registryOf: (root) => (root === '/none' ? undefined : root === '/blocked' ? path.join(tmp, 'file') : registry),
-      logger,
+    const a = openRegistryStore<TestRecord>(w.registry, {
+      registries: () => [w.registry],
+      registryOf: (root) =>
+        root === '/none' ? undefined : root === '/blocked' ? path.join(w.tmp, 'file') : w.registry,
+      logger: w.logger,
     });
-    stores.push(a);
-    fs.writeFileSync(path.join(tmp, 'file'), 'a file where a folder should be');
+    w.stores.push(a);
+    fs.writeFileSync(path.join(w.tmp, 'file'), 'a file where a folder should be');
     a.load();
     await assert.rejects(
       a.save([rec('first', { repoRoot: '/blocked' }), rec('second'), rec('third', { repoRoot: '/none' })]),
       /EEXIST|ENOTDIR/,
     );
     assert.equal(onDisk('second').record.id, 'second', 'written despite the failure before it');
-    assert.ok(!fs.existsSync(fileOf('first')) && !fs.existsSync(fileOf('third')));
+    assert.ok(!fs.existsSync(w.fileOf('first')) && !fs.existsSync(w.fileOf('third')));
     assert.ok(
-      warnings.some((w) => w === '[Registry] third: /none has no registry; not saved'),
-      warnings.join('\n'),
+      w.warnings.some((m) => m === '[Registry] third: /none has no registry; not saved'),
+      w.warnings.join('\n'),
     );
     assert.equal(a.isStored('third'), false);
   });
 
   it('a record file that became unreadable is neither overwritten by a save nor removed by a removal', async () => {
-    const a = store();
+    const a = w.store();
     a.load();
     await a.save([rec('x'), rec('y')]);
-    fs.writeFileSync(fileOf('x'), '{ broken');
+    fs.writeFileSync(w.fileOf('x'), '{ broken');
     await a.save([rec('x', { status: 'done' }), rec('y')]);
-    assert.equal(fs.readFileSync(fileOf('x'), 'utf8'), '{ broken');
+    assert.equal(fs.readFileSync(w.fileOf('x'), 'utf8'), '{ broken');
     assert.ok(
-      warnings.some((w) => w.includes(`${fileOf('x')} not overwritten (corrupt)`)),
-      warnings.join('\n'),
+      w.warnings.some((m) => m.includes(`${w.fileOf('x')} not overwritten (corrupt)`)),
+      w.warnings.join('\n'),
     );
     await a.save([]);
-    assert.equal(fs.readFileSync(fileOf('x'), 'utf8'), '{ broken', 'not removed');
-    assert.ok(!fs.existsSync(fileOf('y')), 'the readable one is removed');
+    assert.equal(fs.readFileSync(w.fileOf('x'), 'utf8'), '{ broken', 'not removed');
+    assert.ok(!fs.existsSync(w.fileOf('y')), 'the readable one is removed');
     // A removal whose file is already gone is no error.
-    const b = store();
+    const b = w.store();
     b.load();
     await b.save([rec('z')]);
-    fs.rmSync(fileOf('z'));
+    fs.rmSync(w.fileOf('z'));
     await b.save([]);
     assert.equal(b.isStored('z'), false);
   });

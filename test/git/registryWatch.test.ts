@@ -3,41 +3,16 @@
 // it was read, anything after dispose), and removals that cannot be done.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ChangedElsewhere } from '../../src/core/ports';
-import type { RegistryStore } from '../../src/node/registry/registryStore';
-import { openRegistryStore } from './registryFixture';
-
-interface Rec {
-  readonly id: string;
-  readonly repoRoot: string;
-  readonly status: string;
-  readonly note?: string;
-}
+import { StoreWindows, testRecord } from './registryFixture';
 
 const settle = (ms = 250) => new Promise((r) => setTimeout(r, ms));
 
 describe('registry store: watching and removing at the edges', function () {
   this.timeout(30_000);
-  let tmp = '';
-  let registry = '';
-  let warnings: string[] = [];
-  const stores: RegistryStore<Rec>[] = [];
-  const logger = { info() {}, warn: (m: string) => warnings.push(m), error() {} };
-  const store = (registries = () => [registry]) => {
-    const made = openRegistryStore<Rec>(registry, { registries, registryOf: () => registry, logger });
-    stores.push(made);
-    return made;
-  };
-  const rec = (id: string, patch: Partial<Rec> = {}): Rec => ({ id, repoRoot: '/repo', status: 'running', ...patch });
-  const dirOf = () => path.join(registry, 'agents');
-  const fileOf = (id: string) => path.join(dirOf(), `${id}.json`);
-  const heard = (s: RegistryStore<Rec>) => {
-    const events: ChangedElsewhere<Rec>[] = [];
-    s.onDidChangeElsewhere((e) => events.push(e));
-    return events;
-  };
+  const w = new StoreWindows('pa-registry-watch-');
+  const rec = testRecord;
+  const dirOf = () => path.join(w.registry, 'agents');
   const until = async (done: () => boolean) => {
     const deadline = Date.now() + 5_000;
     while (!done() && Date.now() < deadline) {
@@ -45,26 +20,16 @@ describe('registry store: watching and removing at the edges', function () {
     }
   };
 
-  beforeEach(() => {
-    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pa-registry-watch-')));
-    registry = path.join(tmp, 'registry');
-    warnings = [];
-  });
-  afterEach(() => {
-    stores.splice(0).forEach((s) => s.dispose());
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
-
   it('lists no problem before its first load', () => {
-    assert.deepEqual(store().problems(), []);
+    assert.deepEqual(w.store().problems(), []);
   });
 
   it('a record file that is a dangling link is skipped by a load, the others loaded', async () => {
-    const a = store();
+    const a = w.store();
     a.load();
     await a.save([rec('x')]);
-    fs.symlinkSync(path.join(tmp, 'nowhere.json'), fileOf('ghost'));
-    const b = store();
+    fs.symlinkSync(path.join(w.tmp, 'nowhere.json'), w.fileOf('ghost'));
+    const b = w.store();
     assert.deepEqual(
       b.load().map((r) => r.id),
       ['x'],
@@ -73,18 +38,18 @@ describe('registry store: watching and removing at the edges', function () {
   });
 
   it('two saves that both remove a record: both succeed, the file is gone', async () => {
-    const a = store();
+    const a = w.store();
     a.load();
     await a.save([rec('x'), rec('y')]);
     await Promise.all([a.save([rec('y')]), a.save([rec('y')])]);
-    assert.ok(!fs.existsSync(fileOf('x')));
-    assert.ok(fs.existsSync(fileOf('y')));
+    assert.ok(!fs.existsSync(w.fileOf('x')));
+    assert.ok(fs.existsSync(w.fileOf('y')));
     assert.equal(a.isStored('x'), false);
   });
 
   it('after dispose it stops watching: another window’s new record is not taken in', async () => {
-    const a = store();
-    const b = store();
+    const a = w.store();
+    const b = w.store();
     a.load();
     b.load();
     await a.save([rec('x')]);
@@ -97,29 +62,29 @@ describe('registry store: watching and removing at the edges', function () {
   });
 
   it('files that are not records (and the lock and temporary files of writes) draw no warning', async () => {
-    const a = store();
-    const b = store();
+    const a = w.store();
+    const b = w.store();
     a.load();
     b.load();
-    const toB = heard(b);
+    const toB = w.heard(b);
     fs.writeFileSync(path.join(dirOf(), 'notes.txt'), 'not a record');
     fs.writeFileSync(path.join(dirOf(), 'old.json.tmp'), '{"pid":1}');
     await a.save([rec('x')]);
     await until(() => toB.length > 0);
     await settle(200);
     assert.deepEqual(toB, [{ changed: [{ record: rec('x'), base: undefined }], removed: [] }]);
-    assert.deepEqual(warnings, []);
+    assert.deepEqual(w.warnings, []);
   });
 
   it('a registry whose folder cannot be made: nothing loaded, a warning that other windows show after a reload', () => {
-    fs.writeFileSync(path.join(tmp, 'file'), 'in the way');
-    registry = path.join(tmp, 'file');
-    assert.deepEqual(store().load(), []);
+    fs.writeFileSync(path.join(w.tmp, 'file'), 'in the way');
+    w.registry = path.join(w.tmp, 'file');
+    assert.deepEqual(w.store().load(), []);
     assert.ok(
-      warnings.some(
-        (w) => w.includes(`cannot watch ${dirOf()}`) && w.includes("other windows' changes show after a reload"),
+      w.warnings.some(
+        (m) => m.includes(`cannot watch ${dirOf()}`) && m.includes("other windows' changes show after a reload"),
       ),
-      warnings.join('\n'),
+      w.warnings.join('\n'),
     );
   });
 
@@ -128,14 +93,14 @@ describe('registry store: watching and removing at the edges', function () {
     const onRejection = (e: unknown) => rejections.push(e);
     process.on('unhandledRejection', onRejection);
     try {
-      const b = store();
+      const b = w.store();
       b.load();
-      const toB = heard(b);
-      const file = fileOf('brief');
+      const toB = w.heard(b);
+      const file = w.fileOf('brief');
       fs.writeFileSync(file, JSON.stringify({ schemaVersion: 1, revision: 1, record: rec('brief') }));
       fs.rmSync(file);
       // Read in the same batch, after the one that is gone: still taken in.
-      fs.writeFileSync(fileOf('keep'), JSON.stringify({ schemaVersion: 1, revision: 1, record: rec('keep') }));
+      fs.writeFileSync(w.fileOf('keep'), JSON.stringify({ schemaVersion: 1, revision: 1, record: rec('keep') }));
       await until(() => toB.length > 0);
       await settle(200);
       assert.deepEqual(toB, [{ changed: [{ record: rec('keep'), base: undefined }], removed: [] }]);
@@ -147,31 +112,31 @@ describe('registry store: watching and removing at the edges', function () {
   });
 
   it('a save merged with another window’s change is announced as a change only, no removal', async () => {
-    const a = store();
-    const b = store();
+    const a = w.store();
+    const b = w.store();
     a.load();
     b.load();
     await a.save([rec('x')]);
     await until(() => b.isStored('x'));
     await b.save([rec('x', { note: 'from b' })]);
-    const toA = heard(a);
+    const toA = w.heard(a);
     await a.save([rec('x', { status: 'done' })]);
     const merged = rec('x', { status: 'done', note: 'from b' });
-    assert.deepEqual(JSON.parse(fs.readFileSync(fileOf('x'), 'utf8')).record, merged);
+    assert.deepEqual(JSON.parse(fs.readFileSync(w.fileOf('x'), 'utf8')).record, merged);
     await until(() => toA.some((e) => e.changed.some((c) => c.record.note === 'from b' && c.record.status === 'done')));
     const told = toA.find((e) => e.changed.some((c) => c.record.status === 'done'));
     assert.deepEqual(told, { changed: [{ record: merged, base: rec('x', { status: 'done' }) }], removed: [] });
   });
 
   it('a window’s own save is never announced back to it, whatever the order of its record’s fields', async () => {
-    const a = store();
+    const a = w.store();
     a.load();
     await a.save([rec('x')]);
-    const toA = heard(a);
+    const toA = w.heard(a);
     await a.save([{ status: 'done', repoRoot: '/repo', id: 'x' }]);
     await settle();
     assert.deepEqual(toA, []);
-    assert.deepEqual(JSON.parse(fs.readFileSync(fileOf('x'), 'utf8')).record, {
+    assert.deepEqual(JSON.parse(fs.readFileSync(w.fileOf('x'), 'utf8')).record, {
       status: 'done',
       repoRoot: '/repo',
       id: 'x',
@@ -179,28 +144,28 @@ describe('registry store: watching and removing at the edges', function () {
   });
 
   it('a removal whose lock cannot be taken keeps the file, warns, and the save still succeeds', async () => {
-    const a = store();
+    const a = w.store();
     a.load();
     await a.save([rec('x')]);
-    fs.mkdirSync(`${fileOf('x')}.lock`);
+    fs.mkdirSync(`${w.fileOf('x')}.lock`);
     await a.save([]);
-    assert.ok(fs.existsSync(fileOf('x')), 'kept');
+    assert.ok(fs.existsSync(w.fileOf('x')), 'kept');
     assert.ok(
-      warnings.some((w) => w.startsWith(`[Registry] removing ${fileOf('x')}: `)),
-      warnings.join('\n'),
+      w.warnings.some((m) => m.startsWith(`[Registry] removing ${w.fileOf('x')}: `)),
+      w.warnings.join('\n'),
     );
     assert.equal(a.isStored('x'), false);
   });
 
   it('a removal of an unreadable record file warns only that it is kept unread, never that removing failed', async () => {
-    const a = store();
+    const a = w.store();
     a.load();
     await a.save([rec('x')]);
-    fs.writeFileSync(fileOf('x'), '{ broken');
+    fs.writeFileSync(w.fileOf('x'), '{ broken');
     await a.save([]);
-    assert.equal(fs.readFileSync(fileOf('x'), 'utf8'), '{ broken');
+    assert.equal(fs.readFileSync(w.fileOf('x'), 'utf8'), '{ broken');
     assert.deepEqual(
-      warnings.filter((w) => w.includes('removing')),
+      w.warnings.filter((m) => m.includes('removing')),
       [],
     );
   });
