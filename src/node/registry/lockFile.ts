@@ -168,15 +168,15 @@ function parse(text: string): LockContent | undefined {
   if (/^\d+\n$/.test(text)) {
     return { pid: Number.parseInt(text, 10), host: os.hostname(), token: '', since: 0 };
   }
+  let v: Partial<LockContent> | null;
   try {
-    const v = JSON.parse(text) as Partial<LockContent>;
-    return typeof v.pid === 'number' && typeof v.host === 'string' && typeof v.token === 'string'
-      ? { pid: v.pid, host: v.host, token: v.token, since: typeof v.since === 'number' ? v.since : 0 }
-      : undefined;
-    // Stryker disable next-line BlockStatement: equivalent, an empty catch returns undefined too
+    v = JSON.parse(text) as Partial<LockContent> | null;
   } catch {
     return undefined;
   }
+  return typeof v?.pid === 'number' && typeof v.host === 'string' && typeof v.token === 'string'
+    ? { pid: v.pid, host: v.host, token: v.token, since: typeof v.since === 'number' ? v.since : 0 }
+    : undefined;
 }
 
 /** Removes the lock judged stale, if it still is the very file judged (same text), one taker at a time. */
