@@ -17,9 +17,9 @@ import { ManagerFixture, git } from '../git/managerFixture';
 import { sandboxScript } from './sandboxScript';
 
 const hasBwrap = process.platform === 'linux' && which.sync('bwrap', { nothrow: true }) !== null;
-// socat bridges from outside only as root (bubblewrap.ts says why); a normal user gets the Node bridge.
-const hasForwarder =
-  process.getuid?.() === 0 && ['socat', 'nsenter'].every((name) => which.sync(name, { nothrow: true }) !== null);
+// socat bridges from outside where socat and nsenter are installed; a normal user's agent then runs as uid 0 of
+// its own user namespace (bubblewrap.ts says why).
+const hasForwarder = ['socat', 'nsenter'].every((name) => which.sync(name, { nothrow: true }) !== null);
 
 /** The processes whose command line holds `text` (a forwarder left behind names its socket). */
 function processesNaming(text: string): string[] {
@@ -141,6 +141,7 @@ describe('a sandboxed agent (bubblewrap)', function () {
     const launch = wrapped[0].sandbox!;
     assert.equal(wrapped[0].args.includes('bridge'), !hasForwarder, wrapped[0].args.join(' '));
     assert.equal(launch.proxy?.forwarder !== undefined, hasForwarder);
+    assert.equal(wrapped[0].args.includes('--uid'), hasForwarder && process.getuid?.() !== 0, 'uid 0 inside');
     assert.ok(!fs.existsSync(launch.privateDir), 'the private folder is deleted at the end');
     assert.deepEqual(processesNaming(launch.proxy!.socketPath), [], 'no forwarder is left running');
   });

@@ -112,6 +112,11 @@ describe('the bubblewrap command line (bwrapArgs)', () => {
     const chdir = synced.indexOf('--chdir');
     assert.deepEqual(synced.slice(chdir - 4, chdir), ['--info-fd', '3', '--block-fd', '4']);
     assert.deepEqual(synced.slice(synced.indexOf('--', chdir) + 1), ['claude', '-p', 'x']);
+    assert.ok(!synced.includes('--uid'), 'the user as it is, unless asked');
+    // A normal user's forwarder needs the agent as uid 0 of its one user namespace.
+    const rooted = bwrapArgs({ ...layout, syncFds: { info: 3, block: 4 }, rootInside: true, command: ['claude'] });
+    const at = rooted.indexOf('--chdir');
+    assert.deepEqual(rooted.slice(at - 8, at), ['--info-fd', '3', '--block-fd', '4', '--uid', '0', '--gid', '0']);
   });
 });
 

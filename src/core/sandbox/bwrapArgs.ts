@@ -37,6 +37,12 @@ export interface SandboxLayout {
   readonly unsetEnv: readonly string[];
   /** Bubblewrap tells its child's pid on `info` and holds the command back until `block` is written. */
   readonly syncFds?: { readonly info: number; readonly block: number };
+  /**
+   * The agent runs as uid and gid 0 of its own user namespace (the user outside, mapped): for a normal
+   * user bubblewrap then nests no second user namespace for --dev, so the forwarder can enter the one
+   * that owns the sandbox's network.
+   */
+  readonly rootInside?: boolean;
   /** What runs inside: the bridge, then the agent. */
   readonly command: readonly string[];
 }
@@ -83,6 +89,9 @@ export function bwrapArgs(layout: SandboxLayout): string[] {
   }
   if (layout.syncFds) {
     args.push('--info-fd', String(layout.syncFds.info), '--block-fd', String(layout.syncFds.block));
+  }
+  if (layout.rootInside) {
+    args.push('--uid', '0', '--gid', '0');
   }
   args.push('--chdir', layout.cwd, '--', ...layout.command);
   return args;

@@ -87,7 +87,7 @@ export class BubblewrapSandbox implements Sandbox {
       hidden: hiddenPaths([home, os.homedir()], request.policy.hiddenPaths ?? []),
       setEnv: proxyEnv(proxyPort),
       unsetEnv: unsetVariables,
-      ...(forwarder ? { syncFds: forwarderFds } : {}),
+      ...(forwarder ? { syncFds: forwarderFds, rootInside: process.getuid?.() !== 0 } : {}),
       // No host allowed: no network at all, so no bridge to the proxy; a forwarder bridges from outside.
       command:
         hosts.length === 0 || forwarder
@@ -113,11 +113,8 @@ export class BubblewrapSandbox implements Sandbox {
    * socat's address syntax reads (`:` `,` `!` and the like): then the Node bridge inside.
    */
   private forwarder(socketPath: string): SandboxForwarder | undefined {
-    // As a normal user, bubblewrap's --dev puts the agent in a user namespace nested in the one that owns
-    // its network namespace, and nsenter (util-linux 2.38) cannot enter that owner: only root can.
-    if (process.getuid?.() !== 0) {
-      return undefined;
-    }
+    // A normal user's agent then runs as uid 0 inside (rootInside): else bubblewrap's --dev nests its user
+    // namespace in the one owning its network, which nsenter (util-linux 2.38) cannot enter.
     const [socat, nsenter, setpriv] = ['socat', 'nsenter', 'setpriv'].map((name) => this.find(name));
     if (socat === undefined || nsenter === undefined || !/^[A-Za-z0-9/._-]+$/.test(socketPath)) {
       return undefined;
