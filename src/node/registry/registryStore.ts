@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ChangedElsewhere, Logger, RecordStore, RecordUpdate } from '../../core/ports';
+import type { ChangedElsewhere, RecordStore, RecordUpdate } from '../../core/ports';
 import { SerialQueue } from '../../util/async';
 import { type Disposable, Emitter } from '../../util/event';
 import { mergeRecords } from '../../util/merge';
@@ -25,32 +25,9 @@ import {
   withFileLock,
   writeAtomically,
 } from './recordFiles';
-import type { WriteHealth } from './writeHealth';
-export type RegistryKind = 'agents' | 'plans';
+import type { Known, RegistryStoreOptions, StoredRecord } from './registryTypes';
 
-interface StoredRecord {
-  readonly id: string;
-  readonly repoRoot: string;
-}
-
-export interface RegistryStoreOptions {
-  readonly kind: RegistryKind;
-  /** The registry folders read at start: those of the window's repositories. */
-  readonly registries: () => readonly string[];
-  /** The registry folder of a record's repository; undefined when it has none (not a repository). */
-  readonly registryOf: (repoRoot: string) => string | undefined;
-  readonly logger: Logger;
-  /** Told of writes the registry folder refused (read-only); such a write is skipped, not an error. */
-  readonly health?: WriteHealth;
-}
-
-/** What this window last read or wrote of a record: the base of the next write's merge. */
-interface Known<T> {
-  readonly file: string;
-  readonly revision: number;
-  readonly json: string;
-  readonly record: T;
-}
+export type { RegistryKind, RegistryStoreOptions } from './registryTypes';
 
 /** Another window's write is read this long after its first file event (a rename comes with a few more). */
 const settleMs = 25;
