@@ -7,22 +7,13 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AgentError, type AgentErrorCode } from '../../src/core/errors';
 import { NodeGit } from '../../src/node/git/createGit';
 import type { MergeTreeSupport } from '../../src/node/git/forecast';
 import { assertRestored, assertUntouched, recordWorkspace } from '../harness/untouched';
+import { refusal } from './refusal';
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-}
-
-async function refusal(promise: Promise<unknown>, code: AgentErrorCode): Promise<AgentError> {
-  const error = await promise.then(
-    () => assert.fail(`expected an AgentError ${code}`),
-    (e: unknown) => e,
-  );
-  assert.ok(AgentError.isCode(error, code), `expected AgentError ${code}, got ${String(error)}`);
-  return error;
 }
 
 describe('Landing and forecasts at their edges (real git)', function () {
