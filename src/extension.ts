@@ -7,6 +7,7 @@ import { activateTrusted, type Trusted } from './trustedActivation';
 import type { TreeNode, ViewRow } from './ui/agentsView/agentsTreeProvider';
 import { LateTreeProvider } from './ui/agentsView/lateTreeProvider';
 import type { ReadOnlyRow } from './ui/agentsView/readOnlyModel';
+import type { StatusBarView } from './ui/statusBar';
 import { ReadOnlyTree } from './ui/agentsView/readOnlyTree';
 import { WorkspaceRegistries } from './host/workspaceRegistries';
 import { restrictedModeCommandTable } from './ui/commands/commandTable';
@@ -23,6 +24,10 @@ export interface ParallelAgentsApi {
   viewSnapshot(): ViewRow[];
   /** The labels of the rows selected in the Agents view (Next Agent to Review selects its agent's). */
   viewSelection(): Promise<string[]>;
+  /** The hover of the Agents view's top-level row labelled `label`, resolved as VS Code resolves it on hover. */
+  rowTooltip(label: string): Promise<string | undefined>;
+  /** The status-bar item's text, tooltip and command; undefined while it is hidden. */
+  statusBar(): StatusBarView | undefined;
   /** Milliseconds activate() took; reported by `npm run bench`. */
   readonly activationMs: number;
 }
@@ -80,6 +85,8 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
     onDidChangeAgents: agentsChanged.event,
     viewSnapshot: () => trusted?.viewSnapshot() ?? readOnly?.tree.snapshot() ?? [],
     viewSelection: () => Promise.all(treeView.selection.map(async (row) => labelOf(await view.getTreeItem(row)))),
+    rowTooltip: (label) => rowTooltip(view, label),
+    statusBar: () => trusted?.statusBar(),
     activationMs: performance.now() - started,
   };
 }
@@ -98,6 +105,19 @@ function showRegistryReadOnly(
   registries.watch();
   view.attach(tree);
   return { tree, registries };
+}
+
+async function rowTooltip(view: LateTreeProvider<TreeNode | ReadOnlyRow>, label: string): Promise<string | undefined> {
+  for (const row of (await view.getChildren()) ?? []) {
+    const item = await view.getTreeItem(row);
+    if (labelOf(item) === label) {
+      const cancel = new vscode.CancellationTokenSource();
+      const resolved = (await view.resolveTreeItem(item, row, cancel.token)) ?? item;
+      cancel.dispose();
+      return typeof resolved.tooltip === 'string' ? resolved.tooltip : resolved.tooltip?.value;
+    }
+  }
+  return undefined;
 }
 
 function labelOf(item: vscode.TreeItem): string {

@@ -30,7 +30,7 @@ import { autoReview } from './ui/autoReview';
 import { AgentOutputViews, type LogViewSource } from './ui/outputViews';
 import { OverlapModel } from './ui/overlapModel';
 import { PlanNotifications } from './ui/planNotifications';
-import { AgentsStatusBar } from './ui/statusBar';
+import { AgentsStatusBar, type StatusBarView } from './ui/statusBar';
 import { showTimeline } from './ui/timeline/timelineSources';
 import { showRegistryProblems } from './ui/registryProblems';
 import { showRegistryWriteWarnings } from './ui/registryWriteWarning';
@@ -53,6 +53,7 @@ export interface Trusted {
   dispatch(options: DispatchArgs): Promise<string | undefined>;
   agents(): AgentRecord[];
   viewSnapshot(): ViewRow[];
+  statusBar(): StatusBarView | undefined;
   /** Resumes restored agents and plan runs, then reconciles in the background (failures only logged). */
   resume(): void;
 }
@@ -91,6 +92,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
   const reviewSettings = { autoReview: () => config.autoReview(), reviewerProfile: () => config.reviewerProfile() };
   const accounts = new AccountDocuments(manager);
   const comparisons = new CompareDocuments(manager);
+  const statusBar = new AgentsStatusBar(manager);
   const dispatchDeps = {
     manager,
     git,
@@ -117,7 +119,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
     comparisons,
     vscode.workspace.registerTextDocumentContentProvider(schemes.bestOf, comparisons),
     vscode.window.registerFileDecorationProvider(new ChangeDecorationProvider(overlaps)),
-    new AgentsStatusBar(manager),
+    statusBar,
     new FinishNotifications(manager, () => config.notifyOnFinish()),
     autoReview(manager, reviewer, reviewSettings, logger),
     new PlanNotifications(plans, manager),
@@ -170,6 +172,7 @@ export function activateTrusted(context: vscode.ExtensionContext, shell: Trusted
     dispatch: (options) => dispatchCommand(dispatchDeps, options),
     agents: () => manager.list(),
     viewSnapshot: () => tree.snapshot(),
+    statusBar: () => statusBar.view(),
     resume: () => {
       manager.resume();
       plans.resume();

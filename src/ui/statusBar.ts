@@ -4,6 +4,13 @@ import type { AgentManager } from '../core/agents';
 import { reviewQueue } from '../core/review';
 import { commands, contextKeys } from '../constants';
 
+/** What the status-bar item shows and does; undefined while it is hidden (for tests and the API). */
+export interface StatusBarView {
+  readonly text: string;
+  readonly tooltip: string;
+  readonly command: string;
+}
+
 /** "2 agents running" / "3 agents ready for review"; also keeps the view's context keys current. */
 export class AgentsStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem(
@@ -12,6 +19,7 @@ export class AgentsStatusBar implements vscode.Disposable {
     50,
   );
   private readonly subscription: vscode.Disposable;
+  private shown = false;
 
   constructor(private readonly manager: AgentManager) {
     this.item.name = vscode.l10n.t('Parallel Agents');
@@ -37,6 +45,7 @@ export class AgentsStatusBar implements vscode.Disposable {
           : vscode.l10n.t('$(check) {0} agents ready for review', ready);
     } else {
       this.item.hide();
+      this.shown = false;
       return;
     }
     // With agents waiting for review and none running, a click opens the next one's changes.
@@ -47,6 +56,15 @@ export class AgentsStatusBar implements vscode.Disposable {
         ? vscode.l10n.t('Next Agent to Review: "{0}" ({1} waiting)', waiting[0].title, waiting.length)
         : vscode.l10n.t('Show the Agents view');
     this.item.show();
+    this.shown = true;
+  }
+
+  view(): StatusBarView | undefined {
+    const { text, tooltip, command } = this.item;
+    const id = typeof command === 'string' ? command : (command?.command ?? '');
+    return this.shown
+      ? { text, tooltip: typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? ''), command: id }
+      : undefined;
   }
 
   dispose(): void {

@@ -1,7 +1,8 @@
 // The agent's own account in a real VS Code: the real demo agent reports its summary as its final
 // message; Review All Changes opens the account first in the multi-file diff, with that message and
 // the run's stats; Show Agent's Account opens it alone and it follows the record; no file command
-// takes it for a changed file; Next Agent to Review selects the agent's row in the Agents view.
+// takes it for a changed file; Next Agent to Review selects the agent's row in the Agents view; the
+// row's hover, resolved as VS Code resolves it, holds the final message and the run's stats.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -121,5 +122,35 @@ describe("The agent's account in a real VS Code", function () {
     assert.ok(input, 'its review is open');
     assert.equal(input.textDiffs[0].modified.scheme, accountScheme);
     assert.equal(accountAgent(input.textDiffs[0].modified), shown, "the account is that agent's");
+  });
+
+  it("the row's hover holds the agent's account: final message, files, +/−, duration", async () => {
+    const title = 'Hovered account';
+    const id = await vscode.commands.executeCommand<string>('parallelAgents.dispatch', {
+      prompt: 'create hover/h.txt: one\\ntwo\\n\nappend README.md: hovered\\n',
+      profile: 'demo',
+      isolation: 'worktree',
+      title,
+    });
+    const done = await waitFor('the agent to finish with its result', () => {
+      const r = agent(id);
+      return r.status === 'succeeded' && r.changedFiles.length === 2 && r.activity?.result !== undefined && r;
+    });
+    const hover = await api.rowTooltip(title);
+    assert.ok(hover, 'the row has a hover');
+    assert.ok(hover.startsWith(`**Hovered account** — succeeded`), hover);
+    const seconds = Math.floor((done.endedAt! - done.startedAt!) / 1000);
+    for (const line of [
+      'Profile: `demo`',
+      `Branch: \`${done.branch}\``,
+      'Changes: `2 files, +3 −0`',
+      `Duration: \`${seconds}s\``,
+      `Result:\n\`\`\`markdown\n${done.activity!.result}\n\`\`\``,
+      '2 step(s) run, 2 path(s) changed: README.md, hover/h.txt; exit 0',
+    ]) {
+      assert.ok(hover.includes(line), `the hover holds ${JSON.stringify(line)}:\n${hover}`);
+    }
+    assert.match(hover, /\nRuns: `demo \d{1,2}:\d{2}:\d{2}.*–\d{1,2}:\d{2}:\d{2}.*`/);
+    await vscode.commands.executeCommand('parallelAgents.discard', { id, confirm: false });
   });
 });
