@@ -1,10 +1,11 @@
-// The real agent CLIs (Claude Code, Codex CLI, Gemini CLI) dispatched by the extension inside a
-// real VS Code: each built-in preset, configured through the settings API with only its command
-// (the provisioned binary) and its environment (the scripted model server of
+// The real agent CLIs (Claude Code, Codex CLI, Gemini CLI, Copilot CLI, OpenCode) dispatched by the
+// extension inside a real VS Code: each built-in preset, configured through the settings API with
+// only its command (the provisioned binary) and its environment (the scripted model server of
 // test/agents/modelServer.ts, started here in the extension host, and a throwaway HOME) changed.
-// The real CLI edits a file in its worktree, the agent succeeds, the Agents view lists the file and
-// its diff opens. The paths come from PA_CLIS_JSON (scripts/provision-clis.sh), which
-// scripts/test.mjs always provides; run by hand without it, the tests are skipped with a reason.
+// The real CLI edits a file in its worktree, the agent succeeds with the CLI's final message as its
+// result, the Agents view lists the file and its diff opens. The paths come from PA_CLIS_JSON
+// (scripts/provision-clis.sh), which scripts/test.mjs always provides; run by hand without it, the
+// tests are skipped with a reason.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -17,8 +18,13 @@ import { cliPrompts, cliServerEnv, homeEnv, type CliName } from '../agents/cliEn
 import { ModelServer, type ModelScript } from '../agents/modelServer';
 import { activateApi, git, waitFor } from './helpers';
 
-const names: readonly CliName[] = ['claude', 'codex', 'gemini'];
-const script: ModelScript = { file: 'notes/hello.txt', content: 'hello from a real CLI in VS Code\n' };
+const names: readonly CliName[] = ['claude', 'codex', 'gemini', 'copilot', 'opencode'];
+const content = 'hello from a real CLI in VS Code\n';
+/** The file the scripted model writes: Copilot's create makes no parent folder, so its file is at the top. */
+const scriptOf = (name: CliName): ModelScript => ({
+  file: name === 'copilot' ? 'hello.txt' : 'notes/hello.txt',
+  content,
+});
 
 describe('the real agent CLIs in a real VS Code', function () {
   this.timeout(240_000);
@@ -65,6 +71,7 @@ describe('the real agent CLIs in a real VS Code', function () {
   for (const name of names) {
     it(`${name}: edits the file in its worktree, succeeds, the view lists the file and its diff opens`, async () => {
       assert.ok(fs.existsSync(clis[name]), `provisioned ${name} at ${clis[name]}`);
+      const script = scriptOf(name);
       server = await ModelServer.start(script);
       home = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-cli-home-'));
       const preset = builtinProfiles.find((p) => p.name === name)!;
@@ -92,6 +99,8 @@ describe('the real agent CLIs in a real VS Code', function () {
         200_000,
       );
       assert.equal(done.status, 'succeeded', `${done.status}: ${done.error ?? ''}`);
+      assert.equal(done.activity?.result, 'DONE', `the final message: ${JSON.stringify(done.activity)}`);
+      assert.equal(done.activity?.denials, undefined);
       const worktree = done.worktreePath!;
       assert.equal(fs.readFileSync(path.join(worktree, script.file), 'utf8').trim(), script.content.trim());
       assert.equal(git('status', '--porcelain'), '', 'the main checkout is untouched');
