@@ -77,7 +77,10 @@ describe('Ask Agent to Resolve a stacked agent with its parent (real git, real d
     assert.deepEqual(started.files, ['a.txt']);
     assert.ok(mergeInProgress(child.cwd), "the merge is in progress in the child's worktree");
     assert.equal(manager.get(child.id).followUps?.at(-1), started.prompt, 'one follow-up with the conflicts');
-    assert.match(started.prompt, new RegExp(`^The work of agent "${parent.title}" as it is now \\(commit [0-9a-f]{12}\\)`));
+    assert.match(
+      started.prompt,
+      new RegExp(`^The work of agent "${parent.title}" as it is now \\(commit [0-9a-f]{12}\\)`),
+    );
     assert.match(started.prompt, /File a\.txt:\n```\n<<<<<<< HEAD\nchild\n=======\nparent\n>>>>>>> [0-9a-f]{40}\n```/);
     // The parent's snapshot was taken without touching its worktree, index or branch.
     assertRestored(parentBefore, "the parent's worktree is untouched by the merge of its work", {
@@ -102,7 +105,7 @@ describe('Ask Agent to Resolve a stacked agent with its parent (real git, real d
     assert.doesNotMatch(refs(), /refs\/parallel-agents\/stack\//, 'no snapshot ref is left');
   });
 
-  it('turns commits of its own into one commit on the parent\'s work', async () => {
+  it("turns commits of its own into one commit on the parent's work", async () => {
     const { child } = await conflictingStack();
     git(child.cwd, 'add', '-A');
     git(child.cwd, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'child work');
@@ -159,7 +162,7 @@ describe('Ask Agent to Resolve a stacked agent with its parent (real git, real d
       );
     });
 
-    it('a follow-up that cannot start undoes the merge: the child\'s work is uncommitted again', async () => {
+    it("a follow-up that cannot start undoes the merge: the child's work is uncommitted again", async () => {
       const { child } = await conflictingStack();
       manager.annotate(child.id, { profile: 'missing' });
       const before = recordWorkspace(child.cwd);

@@ -135,7 +135,6 @@ export class ConflictRepair {
     const conflicts = forecast.conflicts.filter((c) => c.agentId === id || c.otherId === id);
     return { kind: 'forecast', conflicts, currentBranch };
   }
-
 }
 
 /** The agent, when it can take a repair: its worktree and branch there, not running. */
@@ -153,7 +152,7 @@ export function repairable(manager: RepairManager, id: string): AgentRecord & { 
   return record as AgentRecord & { branch: string };
 }
 
-/** Sends the conflicted files of the merge in progress in the agent's worktree as its follow-up; resolves with the prompt. */
+/** Sends the conflicted files of the merge in progress in the agent's worktree as its follow-up; resolves with it. */
 export async function sendConflicts(
   manager: RepairManager,
   git: RepairGit,
