@@ -32,8 +32,8 @@ export interface StartErrorData {
   notStacked: Titled;
   /** The parent agent `parent` of the stacked agent is no longer in the list. */
   stackParentGone: Titled & { readonly parent: string };
-  /** git's words are the detail; the worktree at `cwd` is as it was. */
-  rebaseOnParentConflict: { readonly cwd: string };
+  /** git's words are the detail; the worktree at `cwd` is as it was. `id`: the agent (for its resolve button). */
+  rebaseOnParentConflict: { readonly cwd: string; readonly id?: string; readonly title?: string };
   rebaseOnParentUncommitted: { readonly cwd: string; readonly commits: number };
   // parallelAgents.worktreeEnv and portRange, src/core/agents/worktreeEnv.ts and portAllocator.ts
   worktreeEnvNotObject: Empty;

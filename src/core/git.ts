@@ -258,6 +258,13 @@ export interface StackGit {
    * (rebaseOnParentConflict) or with both commits and uncommitted changes (rebaseOnParentUncommitted).
    */
   rebaseOnto(cwd: string, oldBase: string, newBase: string): Promise<void>;
+  /** A commit with the files of `snapshot` and the parent `onto` (a parent's newer work after a child's base). */
+  commitSnapshotOnto(cwd: string, snapshot: string, onto: string, message: string): Promise<string>;
+  /**
+   * Moves the branch of `cwd` to `base` keeping every file: the difference left uncommitted
+   * (`message` undefined) or made one commit on `base`.
+   */
+  settleOnto(cwd: string, base: string, message?: string): Promise<void>;
 }
 
 export type Git = WorktreeGit & RefGit & ChangeGit & LandingGit & SnapshotGit & RemoteGit & StackGit & ConflictGit;

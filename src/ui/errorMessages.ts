@@ -66,6 +66,10 @@ function openSetting(setting: string): ErrorAction {
 
 /** The buttons besides Show Log that help with `e`. */
 export function errorActions(e: AgentError): ErrorAction[] {
+  if (AgentError.isCode(e, 'rebaseOnParentConflict') && e.data.id !== undefined) {
+    const args = [{ id: e.data.id, parent: true }];
+    return [{ title: vscode.l10n.t('Ask Agent to Resolve'), command: commands.resolveConflicts, args }];
+  }
   switch (e.code) {
     case 'untrustedDispatch':
     case 'untrustedPlan':

@@ -19,3 +19,5 @@ export type { ResolvedProfile } from './dispatchChecks';
 export { continuePrompt, reviewRunId } from './runHistory';
 export { runArgs } from './sandboxing';
 export { planCost } from './budgets';
+export { StackRepair, parentMergeMessage } from './stackRepair';
+export type { ParentMerge, ParentRepairStart, StackRepairGit, StackRepairManager } from './stackRepair';

@@ -43,11 +43,10 @@ export async function snapshotOf(git: StackingGit, parent: AgentRecord, childId:
 }
 
 /**
- * Rebase on Parent: moves the stacked agent's work (committed or not) onto a snapshot of its
- * parent's worktree as it is now; resolves with the new base. Refused, nothing changed, when it is
- * not stacked, its parent is gone or has no worktree, or its work does not apply there.
+ * The parent of stacked agent `id`, fit to take a snapshot of. Refused when `id` is not stacked,
+ * has no worktree, or its parent is gone or has no worktree of its own.
  */
-export async function rebaseOnParent(git: StackingGit, records: Records, id: string): Promise<string> {
+export function stackedParent(records: Records, id: string): AgentRecord {
   const record = records.get(id);
   const title = record.title;
   if (!record.stackedOn) {
@@ -59,8 +58,26 @@ export async function rebaseOnParent(git: StackingGit, records: Records, id: str
   if (!records.has(record.stackedOn.id)) {
     throw new AgentError('stackParentGone', { title, parent: record.stackedOn.title });
   }
-  const parent = stackParent(records, record.stackedOn.id);
+  return stackParent(records, record.stackedOn.id);
+}
+
+/**
+ * Rebase on Parent: moves the stacked agent's work (committed or not) onto a snapshot of its
+ * parent's worktree as it is now; resolves with the new base. Refused, nothing changed, when it is
+ * not stacked, its parent is gone or has no worktree, or its work does not apply there (the refusal
+ * then names the agent, for Ask Agent to Resolve: stackRepair.ts).
+ */
+export async function rebaseOnParent(git: StackingGit, records: Records, id: string): Promise<string> {
+  const record = records.get(id);
+  const parent = stackedParent(records, id);
   const base = await snapshotOf(git, parent, id);
-  await git.rebaseOnto(record.cwd, record.baseSha, base);
+  try {
+    await git.rebaseOnto(record.cwd, record.baseSha, base);
+  } catch (e) {
+    if (AgentError.isCode(e, 'rebaseOnParentConflict')) {
+      throw new AgentError('rebaseOnParentConflict', { ...e.data, id, title: record.title }, e.detail);
+    }
+    throw e;
+  }
   return base;
 }

@@ -21,15 +21,19 @@ export interface ConflictPromptInput {
   readonly branch: string;
   /** The branch merged into it (theirs). */
   readonly target: string;
+  /** What was merged, in words (lower case), when it is not a branch: a parent agent's work. */
+  readonly theirs?: string;
   readonly files: readonly ConflictedFile[];
   /** The user's own words, added at the end. */
   readonly instructions?: string;
 }
 
 export function conflictPrompt(input: ConflictPromptInput): string {
-  const { branch, target, files } = input;
+  const { branch, files } = input;
+  const target = input.theirs ?? input.target;
+  const merged = input.theirs ? `${target[0].toUpperCase()}${target.slice(1)}` : `The branch ${target}`;
   const lines = [
-    `The branch ${target} was merged into your branch ${branch} in this folder, and the merge stopped with ` +
+    `${merged} was merged into your branch ${branch} in this folder, and the merge stopped with ` +
       `conflicts in ${files.length} file(s). The merge is still in progress.`,
     'Resolve every conflict: keep the intent of both sides and remove the conflict markers, then commit the ' +
       'merge (git add the files, then git commit).',

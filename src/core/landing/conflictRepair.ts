@@ -11,7 +11,7 @@ import type { AgentManager } from '../agents';
 import { AgentError } from '../errors';
 import type { ChangeGit, ConflictGit, LandingGit, RefGit } from '../git';
 import { forecastRepo, type RepoForecast } from './conflictForecast';
-import { conflictPrompt, conflictPromptBytes } from './conflictPrompt';
+import { conflictPrompt, conflictPromptBytes, type ConflictPromptInput } from './conflictPrompt';
 import { liveBranchAgents, type ForecastConflict } from './mergeOrder';
 
 export type RepairGit = Pick<ChangeGit, 'workState' | 'commitAll'> &
@@ -24,11 +24,17 @@ export type RepairManager = Pick<
   'get' | 'list' | 'annotate' | 'followUp' | 'refreshChanges' | 'isRunning' | 'whenEnded'
 >;
 
-/** A branch to merge into the agent's: the workspace's, or the branch of `agentId`. */
+/**
+ * A branch to merge into the agent's: the workspace's, or the branch of `agentId`; with `parent`,
+ * the work of its parent agent as it is now, committed or not (`branch` names the parent's branch).
+ */
 export interface RepairTarget {
   readonly branch: string;
   readonly agentId?: string;
+  readonly parent?: true;
 }
+
+const landed = (r: AgentRecord) => r.status === 'merged' || r.status === 'discarded';
 
 export type RepairStart =
   /** The merge was clean and is committed on the agent's branch: no follow-up was needed. */
@@ -54,18 +60,28 @@ export class ConflictRepair {
     private readonly git: RepairGit,
   ) {}
 
-  /** The workspace's branch first, then the branches of the agents the last forecast found it conflicting with. */
+  /**
+   * The workspace's branch first; for a stacked agent, its parent's work as it is now (merged by
+   * StackRepair in core/agents); then the branches of the agents the last forecast found it conflicting with.
+   */
   async targets(id: string): Promise<RepairTarget[]> {
-    const record = this.repairable(id);
+    const record = repairable(this.manager, id);
     const current = await this.git.currentBranch(record.repoRoot);
     if (!current) {
       throw new AgentError('workspaceDetachedHead', { repoRoot: record.repoRoot });
     }
+    const parent = this.manager.list().find((r) => r.id === record.stackedOn?.id);
+    const parents: RepairTarget[] =
+      parent && parent.worktreePath && parent.worktreePresent !== false && !parent.worktreeMissing && !landed(parent)
+        ? [{ branch: parent.branch ?? parent.title, agentId: parent.id, parent: true }]
+        : [];
     const others = (record.forecastConflicts?.agents ?? []).flatMap((otherId) => {
       const other = this.manager.list().find((r) => r.id === otherId);
-      return other?.branch && other.status !== 'discarded' ? [{ branch: other.branch, agentId: other.id }] : [];
+      return other?.branch && other.status !== 'discarded' && other.id !== parent?.id
+        ? [{ branch: other.branch, agentId: other.id }]
+        : [];
     });
-    return [{ branch: current }, ...others];
+    return [{ branch: current }, ...parents, ...others];
   }
 
   /**
@@ -73,7 +89,7 @@ export class ConflictRepair {
    * agent runs or when its worktree has uncommitted changes (they would end up in the merge).
    */
   async start(id: string, target: string, instructions?: string): Promise<RepairStart> {
-    const record = this.repairable(id);
+    const record = repairable(this.manager, id);
     if (await this.git.mergeInProgress(record.cwd)) {
       throw new AgentError('resolveMergeInProgress', { title: record.title });
     }
@@ -88,10 +104,7 @@ export class ConflictRepair {
       return { kind: 'merged', target };
     }
     try {
-      const texts = await this.git.worktreeTexts(record.cwd, conflicts, conflictPromptBytes * 4);
-      const files = conflicts.map((path, i) => ({ path, text: texts[i] }));
-      const prompt = conflictPrompt({ branch: record.branch, target, files, instructions });
-      await this.manager.followUp(id, prompt);
+      const prompt = await sendConflicts(this.manager, this.git, record, conflicts, { target, instructions });
       return { kind: 'sent', target, files: conflicts, prompt };
     } catch (e) {
       // The agent never got the conflicts: the worktree goes back to how it was.
@@ -108,22 +121,8 @@ export class ConflictRepair {
    */
   async finish(id: string, target: string): Promise<RepairEnd> {
     const record = await this.manager.whenEnded(id);
-    if (record.branch && record.worktreePresent !== false && (await this.git.mergeInProgress(record.cwd))) {
-      if (record.status !== 'succeeded') {
-        return { kind: 'runFailed', status: record.status };
-      }
-      try {
-        await this.git.commitAll(record.cwd, mergeMessage(target, record.branch));
-      } catch (e) {
-        if (AgentError.isCode(e, 'unresolvedConflicts')) {
-          await this.manager.refreshChanges(id);
-          return { kind: 'unresolved', files: e.data.files };
-        }
-        throw e;
-      }
-      await this.manager.refreshChanges(id);
-    }
-    return this.reforecast(id);
+    const stopped = await settleRun(this.manager, this.git, record, mergeMessage(target, record.branch ?? ''));
+    return stopped ?? this.reforecast(id);
   }
 
   /** Forecasts the agent's repository again (recording every agent's result) and returns the agent's conflicts. */
@@ -136,20 +135,66 @@ export class ConflictRepair {
     const conflicts = forecast.conflicts.filter((c) => c.agentId === id || c.otherId === id);
     return { kind: 'forecast', conflicts, currentBranch };
   }
+}
 
-  private repairable(id: string): AgentRecord & { branch: string } {
-    const record = this.manager.get(id);
-    if (record.worktreeMissing) {
-      throw new AgentError('worktreeMissing', { title: record.title });
-    }
-    if (!record.branch || !record.worktreePath || record.worktreePresent === false) {
-      throw new AgentError('noWorktreeBranch', { title: record.title });
-    }
-    if (isActive(record.status) || this.manager.isRunning(id)) {
-      throw new AgentError('agentStillRunning', { title: record.title });
-    }
-    return record as AgentRecord & { branch: string };
+/** The agent, when it can take a repair: its worktree and branch there, not running. */
+export function repairable(manager: RepairManager, id: string): AgentRecord & { branch: string } {
+  const record = manager.get(id);
+  if (record.worktreeMissing) {
+    throw new AgentError('worktreeMissing', { title: record.title });
   }
+  if (!record.branch || !record.worktreePath || record.worktreePresent === false) {
+    throw new AgentError('noWorktreeBranch', { title: record.title });
+  }
+  if (isActive(record.status) || manager.isRunning(id)) {
+    throw new AgentError('agentStillRunning', { title: record.title });
+  }
+  return record as AgentRecord & { branch: string };
+}
+
+/** Sends the conflicted files of the merge in progress in the agent's worktree as its follow-up; resolves with it. */
+export async function sendConflicts(
+  manager: RepairManager,
+  git: RepairGit,
+  record: AgentRecord & { branch: string },
+  conflicts: readonly string[],
+  input: Omit<ConflictPromptInput, 'branch' | 'files'>,
+): Promise<string> {
+  const texts = await git.worktreeTexts(record.cwd, conflicts, conflictPromptBytes * 4);
+  const files = conflicts.map((path, i) => ({ path, text: texts[i] }));
+  const prompt = conflictPrompt({ ...input, branch: record.branch, files });
+  await manager.followUp(record.id, prompt);
+  return prompt;
+}
+
+/**
+ * After the agent's run (`record` as it ended): a merge it resolved but left uncommitted is
+ * committed with `message` (only after a run that succeeded). Resolves with why it stopped short
+ * (runFailed, unresolved), or undefined when no merge is left in progress.
+ */
+export async function settleRun(
+  manager: RepairManager,
+  git: RepairGit,
+  record: AgentRecord,
+  message: string,
+): Promise<RepairEnd | undefined> {
+  if (!record.branch || record.worktreePresent === false || !(await git.mergeInProgress(record.cwd))) {
+    return undefined;
+  }
+  if (record.status !== 'succeeded') {
+    return { kind: 'runFailed', status: record.status };
+  }
+  try {
+    await git.commitAll(record.cwd, message);
+  } catch (e) {
+    if (AgentError.isCode(e, 'unresolvedConflicts')) {
+      await manager.refreshChanges(record.id);
+      return { kind: 'unresolved', files: e.data.files };
+    }
+    throw e;
+  }
+  await manager.refreshChanges(record.id);
+  return undefined;
 }
 
 /** Keeps each forecast agent's conflicts on its record (the Agents view offers Ask Agent to Resolve for them). */

@@ -8,7 +8,7 @@ export { AgentLanding, inProcessOnly, savedRefPrefix } from './agentLanding';
 export type { MergeResult } from './agentLanding';
 export { changeStats, sameChangeSet } from './changeSet';
 export type { ChangeStats } from './changeSet';
-export { ConflictRepair, mergeMessage, recordForecast } from './conflictRepair';
+export { ConflictRepair, mergeMessage, recordForecast, repairable, sendConflicts, settleRun } from './conflictRepair';
 export type { RepairEnd, RepairGit, RepairManager, RepairStart, RepairTarget } from './conflictRepair';
 export { conflictPrompt, conflictPromptBytes, markerExcerpt } from './conflictPrompt';
 export type { ConflictedFile, ConflictPromptInput } from './conflictPrompt';

@@ -21,7 +21,7 @@ import { Refs } from './refs';
 import { Remotes } from './remotes';
 import { GitRunner, type GitRunnerOptions } from './runner';
 import { Snapshots } from './snapshots';
-import { rebaseOnto } from './stack';
+import { commitSnapshotOnto, rebaseOnto, settleOnto } from './stack';
 import { WorktreeMerge } from './worktreeMerge';
 import { Worktrees, type WorktreeCheckout } from './worktrees';
 
@@ -203,6 +203,12 @@ export class NodeGit implements Git {
   // StackGit
   rebaseOnto(cwd: string, oldBase: string, newBase: string): Promise<void> {
     return rebaseOnto(this.runner, cwd, oldBase, newBase);
+  }
+  commitSnapshotOnto(cwd: string, snapshot: string, onto: string, message: string): Promise<string> {
+    return commitSnapshotOnto(this.runner, cwd, snapshot, onto, message);
+  }
+  settleOnto(cwd: string, base: string, message?: string): Promise<void> {
+    return settleOnto(this.runner, cwd, base, message);
   }
 
   // SnapshotGit

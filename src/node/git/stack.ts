@@ -32,3 +32,30 @@ export async function rebaseOnto(runner: GitRunner, cwd: string, oldBase: string
     throw new AgentError('rebaseOnParentConflict', { cwd }, words(rebased));
   }
 }
+
+/**
+ * A commit with the files of `snapshot` whose parent is `onto`: a parent's newer work as one step
+ * after the snapshot a stacked agent started from, so a merge of it has that snapshot as its base.
+ */
+export function commitSnapshotOnto(
+  runner: GitRunner,
+  cwd: string,
+  snapshot: string,
+  onto: string,
+  message: string,
+): Promise<string> {
+  return runner.out(cwd, ['commit-tree', `${snapshot}^{tree}`, '-p', onto, '-m', message]);
+}
+
+/**
+ * Moves the branch of `cwd` to `base` keeping every file as it is: what differs from `base` stays
+ * uncommitted (`message` undefined) or becomes one commit on `base`.
+ */
+export async function settleOnto(runner: GitRunner, cwd: string, base: string, message?: string): Promise<void> {
+  if (message === undefined) {
+    await runner.run(cwd, ['reset', '--quiet', '--mixed', base]);
+    return;
+  }
+  const sha = await runner.out(cwd, ['commit-tree', 'HEAD^{tree}', '-p', base, '-m', message]);
+  await runner.run(cwd, ['reset', '--quiet', '--soft', sha]);
+}

@@ -7,9 +7,9 @@ import * as vscode from 'vscode';
 import { commands } from '../../constants';
 import type { AgentRecord } from '../../core/agent';
 import { isActive } from '../../core/agent';
-import type { AgentManager } from '../../core/agents';
+import { StackRepair, type AgentManager, type ParentRepairStart, type StackRepairGit } from '../../core/agents';
 import { AgentError } from '../../core/errors';
-import { ConflictRepair, type RepairEnd, type RepairGit, type RepairStart } from '../../core/landing';
+import { ConflictRepair, type RepairEnd, type RepairStart, type RepairTarget } from '../../core/landing';
 import type { Logger } from '../../core/ports';
 import { joinPath } from '../../util/paths';
 import { statusText } from '../agentsView/presentation';
@@ -18,13 +18,15 @@ import { agentIdOf, cancelled, reportError } from './commandRunner';
 
 export interface ResolveConflictsDeps {
   readonly manager: AgentManager;
-  readonly git: RepairGit;
+  readonly git: StackRepairGit;
   readonly logger?: Logger;
 }
 
 interface ResolveArgs {
   /** The branch to merge into the agent's; asked when there is a choice. */
   readonly target?: string;
+  /** Merge the work of the agent's parent as it is now (a stacked agent whose Rebase on Parent conflicts). */
+  readonly parent?: boolean;
   /** Added to the follow-up; asked (optional) when absent. */
   readonly instructions?: string;
   /** Resolve only once the agent's run has ended and it is forecast again. */
@@ -32,15 +34,15 @@ interface ResolveArgs {
 }
 
 export interface ResolveOutcome {
-  readonly start: RepairStart;
+  readonly start: RepairStart | ParentRepairStart;
   /** Set when the command waited (`wait`, or a clean merge, which is forecast at once). */
   readonly end?: RepairEnd;
 }
 
-/** Agents the last forecast found in conflict, that can take a follow-up now. */
+/** Agents the last forecast found in conflict, or stacked on another agent, that can take a follow-up now. */
 function hasConflicts(r: AgentRecord): boolean {
   return (
-    r.forecastConflicts !== undefined &&
+    (r.forecastConflicts !== undefined || r.stackedOn !== undefined) &&
     !!r.branch &&
     r.worktreePresent !== false &&
     !['merged', 'discarded'].includes(r.status)
@@ -50,6 +52,7 @@ function hasConflicts(r: AgentRecord): boolean {
 export function resolveConflictsCommand(deps: ResolveConflictsDeps) {
   const { manager } = deps;
   const repair = new ConflictRepair(manager, deps.git);
+  const stacked = new StackRepair(manager, deps.git);
   const quiet: Logger = { info() {}, warn() {}, error() {} };
   return async (arg?: unknown): Promise<ResolveOutcome> => {
     const o = (arg && typeof arg === 'object' ? arg : {}) as ResolveArgs;
@@ -63,14 +66,31 @@ export function resolveConflictsCommand(deps: ResolveConflictsDeps) {
       takeOnlyOne: true,
     });
     const record = manager.get(id);
-    if (!record.forecastConflicts) {
+    if (!record.forecastConflicts && !o.parent && !record.stackedOn) {
       throw new AgentError('agentHasNoConflicts', { title: record.title });
     }
     if (isActive(record.status)) {
       throw new AgentError('agentStillRunning', { title: record.title });
     }
-    const target = o.target ?? (await pickTarget(repair, manager, record));
+    // A stacked agent the forecast found no conflict for: its Rebase on Parent is what conflicts.
+    const parentOnly = !record.forecastConflicts && o.target === undefined;
+    const picked: RepairTarget =
+      o.parent || parentOnly
+        ? { branch: stacked.parentOf(id).title, parent: true }
+        : o.target !== undefined
+          ? { branch: o.target }
+          : await pickTarget(repair, manager, record);
     const instructions = o.instructions ?? (await askInstructions(record));
+    if (picked.parent) {
+      return resolveWithParent(stacked, repair, {
+        manager,
+        id,
+        instructions,
+        wait: o.wait,
+        logger: deps.logger ?? quiet,
+      });
+    }
+    const target = picked.branch;
     const start = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
@@ -110,12 +130,66 @@ export function resolveConflictsCommand(deps: ResolveConflictsDeps) {
   };
 }
 
-async function pickTarget(repair: ConflictRepair, manager: AgentManager, record: AgentRecord): Promise<string> {
+interface ParentResolve {
+  readonly manager: AgentManager;
+  readonly id: string;
+  readonly instructions: string;
+  readonly wait?: boolean;
+  readonly logger: Logger;
+}
+
+/** Merges the work of a stacked agent's parent into its worktree (core/agents/stackRepair.ts). */
+async function resolveWithParent(
+  stacked: StackRepair,
+  repair: ConflictRepair,
+  p: ParentResolve,
+): Promise<ResolveOutcome> {
+  const record = p.manager.get(p.id);
+  const parent = stacked.parentOf(p.id).title;
+  const start = await vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: vscode.l10n.t('Merging the work of "{0}" into the worktree of agent "{1}"…', parent, record.title),
+    },
+    () => stacked.start(p.id, p.instructions),
+  );
+  if (start.kind === 'merged') {
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t(
+        'Agent "{0}" now works on top of the work of "{1}" as it is now; the merge was clean, so nothing was sent to it.',
+        record.title,
+        parent,
+      ),
+    );
+    const end = await repair.reforecast(p.id);
+    void showEnd(p.manager, p.id, end);
+    return { start, end };
+  }
+  void vscode.window.setStatusBarMessage(
+    vscode.l10n.t(
+      '$(git-merge) Sent {0} conflicted file(s) to agent "{1}"; it is forecast again when it ends.',
+      start.files.length,
+      record.title,
+    ),
+    6000,
+  );
+  const ending = stacked.finish(p.id, start.merge).then((end) => {
+    void showEnd(p.manager, p.id, end);
+    return end;
+  });
+  if (p.wait) {
+    return { start, end: await ending };
+  }
+  ending.catch((e: unknown) => reportError(e, p.logger));
+  return { start };
+}
+
+async function pickTarget(repair: ConflictRepair, manager: AgentManager, record: AgentRecord): Promise<RepairTarget> {
   const targets = await repair.targets(record.id);
   const agentTargets = targets.filter((t) => t.agentId !== undefined);
   // Offer the workspace's branch alone when the forecast named no other agent.
   if (agentTargets.length === 0) {
-    return targets[0].branch;
+    return targets[0];
   }
   const picked = await vscode.window.showQuickPick(
     targets.map((t) => ({
@@ -123,15 +197,20 @@ async function pickTarget(repair: ConflictRepair, manager: AgentManager, record:
       description:
         t.agentId === undefined
           ? vscode.l10n.t("the workspace's branch")
-          : vscode.l10n.t(
-              'branch of agent "{0}": its work comes along when this agent is merged',
-              manager.get(t.agentId).title,
-            ),
-      branch: t.branch,
+          : t.parent
+            ? vscode.l10n.t(
+                'the work of its parent "{0}" as it is now, uncommitted files too: then Rebase on Parent applies',
+                manager.get(t.agentId).title,
+              )
+            : vscode.l10n.t(
+                'branch of agent "{0}": its work comes along when this agent is merged',
+                manager.get(t.agentId).title,
+              ),
+      target: t,
     })),
     { title: vscode.l10n.t('Merge which branch into the branch of agent "{0}"?', record.title) },
   );
-  return picked?.branch ?? cancelled();
+  return picked?.target ?? cancelled();
 }
 
 async function askInstructions(record: AgentRecord): Promise<string> {

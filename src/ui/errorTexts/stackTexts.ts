@@ -30,7 +30,7 @@ export const stackTexts = {
     ),
   rebaseOnParentConflict: (d) =>
     l10n.t(
-      "The agent's work in {0} does not apply cleanly on top of its parent's new work. Nothing was changed. Send the agent a follow-up asking it to bring its changes up to date, or merge the parent first.",
+      "The agent's work in {0} does not apply cleanly on top of its parent's new work. Nothing was changed. Ask Agent to Resolve merges the parent's work into its worktree and sends it the conflicts; or merge the parent first.",
       d.cwd,
     ),
   rebaseOnParentUncommitted: (d) =>
