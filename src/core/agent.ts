@@ -189,8 +189,9 @@ export interface AgentRecord {
   /**
    * A stacked agent: it started from a snapshot of this agent's worktree (its `baseSha`), so its
    * diff is its own work on top of the parent's; Rebase on Parent moves it onto a newer snapshot.
+   * `at`: when that snapshot was taken (ms; older records have none: their createdAt).
    */
-  readonly stackedOn?: { readonly id: string; readonly title: string };
+  readonly stackedOn?: { readonly id: string; readonly title: string; readonly at?: number };
   readonly worktreePath?: string;
   readonly baseSha: string;
   readonly createdAt: number;

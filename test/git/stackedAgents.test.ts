@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentManager } from '../../src/core/agents/agentManager';
+import { parentRanSince } from '../../src/core/agents/stacking';
 import { AgentError, type AgentErrorCode } from '../../src/core/errors';
 import { englishMessage } from '../../src/ui/errorText';
 import { git, ManagerFixture } from './managerFixture';
@@ -58,8 +59,12 @@ describe('stacked agents (real git, real demo agent)', function () {
       git(parent.cwd, 'rev-parse', '--git-path', 'index').replace(/^(?!\/)/, `${parent.cwd}/`),
     );
 
+    const stackedFrom = Date.now();
     const child = await agent('create child.txt: c', parent.id);
-    assert.deepEqual(child.stackedOn, { id: parent.id, title: parent.title });
+    const { at, ...link } = child.stackedOn ?? { at: undefined };
+    assert.deepEqual(link, { id: parent.id, title: parent.title });
+    assert.ok(at !== undefined && at >= stackedFrom && at <= Date.now(), 'the snapshot time is kept');
+    assert.equal(parentRanSince(child, manager.get(parent.id)), false, 'the parent has not run since');
     assert.notEqual(child.baseSha, git(fx.repo, 'rev-parse', 'HEAD'), 'based on a snapshot, not on HEAD');
     assert.equal(read(child.cwd, 'base.txt'), 'one', "the parent's uncommitted file is in the child's worktree");
     assert.match(read(child.cwd, 'app.js'), /\/\/ parent/);
@@ -73,10 +78,13 @@ describe('stacked agents (real git, real demo agent)', function () {
     assert.doesNotMatch(refs(), /refs\/parallel-agents\/stack\//);
 
     await followUp(parent.id, 'create more.txt: m');
+    assert.equal(parentRanSince(manager.get(child.id), manager.get(parent.id)), true, 'the parent ran since');
     const oldBase = manager.get(child.id).baseSha;
     await manager.rebaseOnParent(child.id);
     const rebased = manager.get(child.id);
     assert.notEqual(rebased.baseSha, oldBase);
+    assert.ok((rebased.stackedOn?.at ?? 0) >= (manager.get(parent.id).endedAt ?? Infinity), 'a new snapshot time');
+    assert.equal(parentRanSince(rebased, manager.get(parent.id)), false, 'not since the rebase');
     assert.equal(read(child.cwd, 'more.txt'), 'm', "the parent's new work is under the child's");
     assert.equal(read(child.cwd, 'child.txt'), 'c', "the child's own work is kept");
     assert.deepEqual(changes(child.id), ['untracked child.txt'], 'still its own work alone');

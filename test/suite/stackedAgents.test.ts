@@ -66,7 +66,8 @@ describe('Stacked agents', function () {
     ]);
     await finished(child);
     const record = agent(child);
-    assert.deepEqual(record.stackedOn, { id: parent, title: 'Stack parent' });
+    assert.deepEqual({ ...record.stackedOn, at: undefined }, { id: parent, title: 'Stack parent', at: undefined });
+    assert.equal(typeof record.stackedOn?.at, 'number', 'when its snapshot of the parent was taken');
     assert.equal(fs.readFileSync(path.join(record.cwd, 'stack-base.txt'), 'utf8'), 'one');
     assert.deepEqual(
       record.changedFiles.map((f) => f.path),
@@ -74,11 +75,16 @@ describe('Stacked agents', function () {
     );
     const row = api.viewSnapshot().find((r) => r.label === 'Stack child');
     assert.match(row?.contextValue ?? '', /^agent\.succeeded\.worktree\.headless\.stacked(\.|$)/);
+    const childRow = () => api.viewSnapshot().find((r) => r.label === 'Stack child')?.description ?? '';
+    assert.doesNotMatch(childRow(), /parent ran since/);
 
     await vscode.commands.executeCommand('parallelAgents.followUp', { id: parent, prompt: 'create stack-more.txt: m' });
     await waitFor('the follow-up to finish', () => agent(parent).followUps?.length === 1);
     await finished(parent);
+    await waitFor('the row to say the parent ran since', () => childRow().includes('↑ parent ran since'));
+    assert.match((await api.rowTooltip('Stack child')) ?? '', /"Stack parent" ran since this agent last took its work/);
     await vscode.commands.executeCommand('parallelAgents.rebaseOnParent', { id: child });
+    await waitFor('the row to drop it after the rebase', () => !childRow().includes('parent ran since'));
     assert.equal(fs.readFileSync(path.join(record.cwd, 'stack-more.txt'), 'utf8'), 'm');
     assert.notEqual(agent(child).baseSha, record.baseSha);
     await waitFor(
@@ -139,7 +145,10 @@ describe('Stacked agents', function () {
     await vscode.commands.executeCommand('parallelAgents.followUp', { id: parent, prompt: 'create stack-late.txt: l' });
     await waitFor('the second follow-up to finish', () => agent(parent).followUps?.length === 2);
     await finished(parent);
+    const childRow = () => api.viewSnapshot().find((r) => r.label === 'Line child')?.description ?? '';
+    await waitFor('the row to say the parent ran since the merge', () => childRow().includes('↑ parent ran since'));
     await vscode.commands.executeCommand('parallelAgents.rebaseOnParent', { id: child });
+    await waitFor('the row to drop it after the rebase', () => !childRow().includes('parent ran since'));
     assert.equal(fs.readFileSync(path.join(cwd, 'stack-late.txt'), 'utf8'), 'l');
     assert.equal(fs.readFileSync(path.join(cwd, 'stack-line.txt'), 'utf8'), 'child\nparent\n');
   });

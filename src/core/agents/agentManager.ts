@@ -193,8 +193,7 @@ export class AgentManager implements Disposable {
     if (this.runs.isRunning(id)) {
       throw new AgentError('agentStillRunning', { title: this.get(id).title });
     }
-    const baseSha = await rebaseOnParent(this.deps.git, this.records, id);
-    this.records.update(id, { baseSha });
+    this.records.update(id, await rebaseOnParent(this.deps.git, this.records, id, this.deps.clock.now()));
     this.tracker.untrack(id);
     this.tracker.track(id, this.get(id));
     await this.tracker.refresh(id);

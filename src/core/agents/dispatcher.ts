@@ -68,6 +68,7 @@ export class Dispatcher {
     }
     const provider = providerOf(profile);
     const id = this.deps.newId();
+    const snapshotAt = this.deps.clock.now();
     const baseSha = parent ? await snapshotOf(this.deps.git, parent, id) : located.sha;
     const worktreeEnv = await this.runs.envs.reserve(id, repoRoot, settings);
     const draft: AgentRecord = {
@@ -83,7 +84,7 @@ export class Dispatcher {
       cwd: folder,
       // On an existing branch (never deleted by a discard or clean-up), kept on the record while it waits.
       ...(startPoint.existingBranch ? { branch: startPoint.existingBranch, branchExisted: true } : {}),
-      ...(parent ? { stackedOn: { id: parent.id, title: parent.title } } : {}),
+      ...(parent ? { stackedOn: { id: parent.id, title: parent.title, at: snapshotAt } } : {}),
       baseSha,
       createdAt: this.deps.clock.now(),
       logPath: joinPath(settings.logDirOf?.(repoRoot) ?? settings.logDir, `${id}.log`),

@@ -20,4 +20,5 @@ export { continuePrompt, reviewRunId } from './runHistory';
 export { runArgs } from './sandboxing';
 export { planCost } from './budgets';
 export { StackRepair, parentMergeMessage } from './stackRepair';
+export { parentRanSince } from './stacking';
 export type { ParentMerge, ParentRepairStart, StackRepairGit, StackRepairManager } from './stackRepair';

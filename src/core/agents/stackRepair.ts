@@ -36,6 +36,8 @@ export interface ParentMerge {
   readonly work?: string;
   /** Whether the child had commits of its own: they become one commit on the parent's. */
   readonly commits: boolean;
+  /** When the parent's snapshot was taken (ms): the child's stackedOn.at once settled. */
+  readonly at: number;
 }
 
 export type ParentRepairStart =
@@ -81,6 +83,7 @@ export class StackRepair {
       throw new AgentError('resolveUncommitted', { title: record.title, count: state.uncommittedFiles });
     }
     const head = await this.git.headSha(record.cwd);
+    const at = Date.now();
     const snapshot = await snapshotOf(this.git, parent, id);
     const commit = await this.git.commitSnapshotOnto(
       record.cwd,
@@ -88,7 +91,7 @@ export class StackRepair {
       record.baseSha,
       `Parallel Agents: the work of "${parent.title}" as it is now`,
     );
-    let merge: ParentMerge = { parent: parent.title, commit, head, commits: state.commitsAhead > 0 };
+    let merge: ParentMerge = { parent: parent.title, commit, head, commits: state.commitsAhead > 0, at };
     let conflicts: readonly string[];
     try {
       if (state.uncommittedFiles > 0) {
@@ -155,7 +158,8 @@ export class StackRepair {
     const record = this.manager.get(id);
     const message = merge.commits ? `${record.title} (on the work of "${merge.parent}")` : undefined;
     await this.git.settleOnto(record.cwd, merge.commit, message);
-    this.manager.annotate(id, { baseSha: merge.commit });
+    const stackedOn = record.stackedOn && { ...record.stackedOn, at: merge.at };
+    this.manager.annotate(id, { baseSha: merge.commit, ...(stackedOn ? { stackedOn } : {}) });
     this.manager.setTracked(id, false);
     this.manager.setTracked(id, true);
     await this.manager.refreshChanges(id);

@@ -65,9 +65,14 @@ export function stackedParent(records: Records, id: string): AgentRecord {
  * Rebase on Parent: moves the stacked agent's work (committed or not) onto a snapshot of its
  * parent's worktree as it is now; resolves with the new base. Refused, nothing changed, when it is
  * not stacked, its parent is gone or has no worktree, or its work does not apply there (the refusal
- * then names the agent, for Ask Agent to Resolve: stackRepair.ts).
+ * then names the agent, for Ask Agent to Resolve: stackRepair.ts). `now`: when the snapshot is taken.
  */
-export async function rebaseOnParent(git: StackingGit, records: Records, id: string): Promise<string> {
+export async function rebaseOnParent(
+  git: StackingGit,
+  records: Records,
+  id: string,
+  now: number,
+): Promise<Pick<AgentRecord, 'baseSha' | 'stackedOn'>> {
   const record = records.get(id);
   const parent = stackedParent(records, id);
   const base = await snapshotOf(git, parent, id);
@@ -79,5 +84,18 @@ export async function rebaseOnParent(git: StackingGit, records: Records, id: str
     }
     throw e;
   }
-  return base;
+  return { baseSha: base, stackedOn: { id: parent.id, title: parent.title, at: now } };
+}
+
+/**
+ * Whether the parent may have changed since the stacked agent's last snapshot of it (dispatch,
+ * Rebase on Parent, or its work merged by Ask Agent to Resolve): it runs now, or a run of it ended
+ * after the snapshot. Edits made by hand in the parent's worktree are not seen.
+ */
+export function parentRanSince(child: AgentRecord, parent: AgentRecord | undefined): boolean {
+  if (!child.stackedOn || !parent || parent.id !== child.stackedOn.id) {
+    return false;
+  }
+  const since = child.stackedOn.at ?? child.createdAt;
+  return parent.status === 'running' || parent.status === 'preparing' || (parent.endedAt ?? 0) > since;
 }

@@ -7,10 +7,11 @@ import { joinPath, parentDir } from '../../util/paths';
 import { TaskNode } from './planNodes';
 import type { AgentsViewModel } from './agentsViewModel';
 import { fileOf, RecordMemo } from './rowMemo';
-import { agentDescription, agentTooltip, changeLetters, resultSummary, statusIcon } from './presentation';
+import { agentDescription, agentTooltip, changeLetters, escape, resultSummary, statusIcon } from './presentation';
 import { portsBadge, portsContext } from './portsText';
 import { sandboxBadge } from './sandboxText';
 import { costRows, usageBadge } from './costText';
+import { parentRanSince } from '../../core/agents';
 
 /**
  * One row kind of the Agents view. A node holds keys only (ids, paths) and reads what it shows
@@ -37,6 +38,7 @@ function agentItem(
   now: number,
   queued?: number,
   usage?: string,
+  parentRan = false,
 ): vscode.TreeItem {
   const item = new vscode.TreeItem(
     r.title,
@@ -49,7 +51,8 @@ function agentItem(
     (ports ? ` · ${ports}` : '') +
     (r.sandbox ? ` · ${sandboxBadge(r)}` : '') +
     (usage ? ` · ${usage}` : '') +
-    (overlapping.length > 0 ? ` · ⚠ ${vscode.l10n.t('overlaps')}` : '');
+    (overlapping.length > 0 ? ` · ⚠ ${vscode.l10n.t('overlaps')}` : '') +
+    (parentRan ? ` · ↑ ${vscode.l10n.t('parent ran since')}` : '');
   item.iconPath = statusIcon(r.status);
   // The tooltip is built on hover (AgentsTreeProvider.resolveTreeItem): the view draws many rows, shows few tooltips.
   // e.g. "agent.running.worktree.headless": menus match on the parts they need. A missing
@@ -95,7 +98,10 @@ export class AgentNode implements ViewNode {
     const queued = model.queuePosition(r.id);
     // A running row is built on every read (ticking), so its CPU and memory are current.
     const usage = usageBadge(model.costs?.usage(r.id));
-    return agentItems.get(r, overlapping.join('\n'), () => agentItem(r, overlapping, model.now(), queued, usage));
+    // A stacked agent's row says when its parent ran since its last snapshot of it (Rebase on Parent is due).
+    const parentRan = parentRanSince(r, r.stackedOn && model.agent(r.stackedOn.id));
+    const key = `${overlapping.join('\n')}${parentRan ? '\n↑' : ''}`;
+    return agentItems.get(r, key, () => agentItem(r, overlapping, model.now(), queued, usage, parentRan));
   }
 
   /** The row's tooltip: the task, where it works, what it did, and the agents it overlaps. */
@@ -108,6 +114,13 @@ export class AgentNode implements ViewNode {
     const disk = model.costs?.diskBytes(r);
     const costs = costRows(model.costs?.usage(r.id), disk);
     const tooltip = agentTooltip(r, model.queuePosition(r.id), [runsRow(r), ...costs]);
+    if (r.stackedOn && parentRanSince(r, model.agent(r.stackedOn.id))) {
+      const text = vscode.l10n.t(
+        '"{0}" ran since this agent last took its work: Rebase on Parent moves this agent\'s work onto its work as it is now.',
+        r.stackedOn.title,
+      );
+      tooltip.appendMarkdown(`\n\n$(arrow-up) ${escape(text)}`);
+    }
     const overlapping = model.agentsOverlapping(r.id);
     if (overlapping.length > 0) {
       tooltip.appendMarkdown(

@@ -278,7 +278,8 @@ export function errorText(record: AgentRecord): string | undefined {
   return record.error === undefined ? undefined : storedErrorText(record.error);
 }
 
-function escape(text: string): string {
+/** Text shown as itself in markdown (a title, a message holding one). */
+export function escape(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }
 
