@@ -237,19 +237,40 @@ describe('Reloading the window while agents run', function () {
 
   it('after Developer: Reload Window, re-adopts a running terminal agent: the same process, matched by its pid', async () => {
     const { page } = wb;
-    await dispatch(page, 'foxtrot', 'slowterm');
-    const row = agentRow(page, 'foxtrot');
-    await row.filter({ hasText: 'running' }).waitFor({ timeout: 15_000 });
-    await page.locator('.xterm-rows', { hasText: 'foxtrot 2' }).first().waitFor({ timeout: 15_000 });
-    await reloadWindow(wb, 'foxtrot', 'command');
-    await wb.screenshot('reload-command-after');
-    await row.filter({ hasText: 'succeeded' }).waitFor({ timeout: 60_000 });
-    const log = await extensionLog(wb);
-    const adopted = [...log.matchAll(/\[AgentManager\] adopted (\S+), waiting for its terminal \(pid (\d+)\)/g)].at(-1);
-    assert.ok(adopted, 'the new window looked for the terminal by its pid');
-    assert.match(log, new RegExp(`\\[Terminals\\] ${adopted[1]}: its terminal \\(pid ${adopted[2]}\\) came back`));
-    const ends = [...log.matchAll(new RegExp(`\\] ${adopted[1]} ended: (\\S+)`, 'g'))].map((m) => m[1]);
-    assert.deepEqual(ends, ['succeeded'], 'ended once, succeeded: the shutdown close did not end it');
+    // VS Code keeps a terminal's process over a reload only when the new window reattaches within the
+    // pty host's short grace time (seconds); on a machine loaded enough to miss it, VS Code starts a new
+    // process, which the extension rightly shows as detached (its log names the other pids it saw). That
+    // is VS Code's limit, not the adoption under test: then the scenario is run once more, under a new title.
+    for (const title of ['foxtrot', 'golf']) {
+      await dispatch(page, title, 'slowterm');
+      const row = agentRow(page, title);
+      await row.filter({ hasText: 'running' }).waitFor({ timeout: 15_000 });
+      await page
+        .locator('.xterm-rows', { hasText: `${title} 2` })
+        .first()
+        .waitFor({ timeout: 15_000 });
+      await reloadWindow(wb, title, 'command');
+      await wb.screenshot(`reload-command-after-${title}`);
+      await row.filter({ hasText: /succeeded|detached/ }).waitFor({ timeout: 60_000 });
+      const log = await extensionLog(wb);
+      const adopted = [...log.matchAll(/\[AgentManager\] adopted (\S+), waiting for its terminal \(pid (\d+)\)/g)].at(
+        -1,
+      );
+      assert.ok(adopted, 'the new window looked for the terminal by its pid');
+      const [, id, pid] = adopted;
+      const replaced = new RegExp(`\\[Terminals\\] ${id}: no terminal with pid ${pid} within \\d+ ms \\(seen: \\d+`);
+      if (title === 'foxtrot' && replaced.test(log)) {
+        console.log(
+          `      (VS Code replaced the terminal's process ${pid} on reload: detached, as it should; once more)`,
+        );
+        continue;
+      }
+      await row.filter({ hasText: 'succeeded' }).waitFor({ timeout: 60_000 });
+      assert.match(log, new RegExp(`\\[Terminals\\] ${id}: its terminal \\(pid ${pid}\\) came back`));
+      const ends = [...(await extensionLog(wb)).matchAll(new RegExp(`\\] ${id} ended: (\\S+)`, 'g'))].map((m) => m[1]);
+      assert.deepEqual(ends, ['succeeded'], 'ended once, succeeded: the shutdown close did not end it');
+      return;
+    }
   });
 
   it('with persistent terminal sessions off, a reload leaves the terminal agent detached, its worktree kept; Reopen in Terminal runs it again', async () => {
