@@ -26,10 +26,10 @@ describe('Review with Agent keeps its promises (real git, real demo agents)', fu
   /** Where the reviewer's log goes; a test may point it somewhere no log can be written. */
   let logDir: string;
 
-  function setUp(files?: Record<string, string>) {
+  function setUp(files?: Record<string, string>, clock?: { now(): number }) {
     fx = files ? new ManagerFixture(files) : new ManagerFixture();
     logDir = path.join(fx.tmp, 'review-logs');
-    manager = fx.manager();
+    manager = fx.manager(clock ? { clock } : {});
     review = new ReviewComments({
       manager,
       files: new NodeFileBytes(),
@@ -194,5 +194,25 @@ describe('Review with Agent keeps its promises (real git, real demo agents)', fu
     assert.equal(manager.get(done.id).changedFiles.length, 1);
     await refusal(reviewer.review(done.id, { profile: 'demo' }), 'nothingToReview');
     assert.equal(reviewRefs(), '');
+  });
+
+  it('puts nothing back while the author runs again, even when its clock gives both runs one start time', async () => {
+    // A start time tells two runs apart only as finely as the clock does; a run still going is told apart anyway.
+    setUp(undefined, { now: () => 1_700_000_000_000 });
+    const done = await author('create notes.txt: one\\n');
+    const reviewing = reviewer.review(done.id, {
+      profile: 'demo',
+      focus: 'sleep 1\ncreate reviewer.txt: by the reviewer',
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    await manager.followUp(done.id, 'sleep 3\ncreate mine.txt: the author’s own work\\n');
+    assert.equal(manager.get(done.id).startedAt, done.startedAt);
+    const outcome = await reviewing;
+    assert.equal(manager.isRunning(done.id), true, 'the author still runs as the review ends');
+    assert.deepEqual(outcome.restored, []);
+    await fx.finished(manager, done.id);
+    assert.equal(fs.readFileSync(path.join(done.cwd, 'reviewer.txt'), 'utf8'), 'by the reviewer');
+    assert.equal(fs.readFileSync(path.join(done.cwd, 'mine.txt'), 'utf8'), 'the author’s own work\n');
+    assert.equal(reviewRefs(), `refs/parallel-agents/review/${done.id}`, 'kept, for the work’s sake');
   });
 });
