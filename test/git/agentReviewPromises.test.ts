@@ -5,16 +5,35 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { AgentRecord } from '../../src/core/agent';
 import type { AgentManager } from '../../src/core/agents';
-import { builtinProfiles } from '../../src/core/clis/profiles';
+import { builtinProfiles, type Profile } from '../../src/core/clis/profiles';
 import { AgentError } from '../../src/core/errors';
 import { AgentReviewer, ReviewComments } from '../../src/core/review';
 import { PathExecutableResolver } from '../../src/node/executableResolver';
 import { NodeFileBytes } from '../../src/node/fileBytes';
 import { NodeFileSystem } from '../../src/node/fileSystem';
+import { registryDirSync } from '../../src/node/registry/location';
+import type { RegistryStore } from '../../src/node/registry/registryStore';
 import { assertUntouched, recordWorkspace } from '../harness/untouched';
-import { ManagerFixture, demoScript, git } from './managerFixture';
+import { waitFor } from '../harness/waitFor';
+import { ManagerFixture, demoScript, git, quiet } from './managerFixture';
+import { openRegistryStore } from './registryFixture';
 import { refusal } from './refusal';
+import { TerminalStandIn } from './terminalStandIn';
+
+/** A reviewer that prints its prompt (its argument) and whatever it was given on its input. */
+const echo: Profile = {
+  name: 'echo',
+  command: process.execPath,
+  args: [
+    '-e',
+    'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => ' +
+      'process.stdout.write(`PROMPT<<${process.argv[1]}>>\\nSTDIN<<${s}>>\\n`));',
+    '${prompt}',
+  ],
+  mode: 'headless',
+};
 
 describe('Review with Agent keeps its promises (real git, real demo agents)', function () {
   this.timeout(60_000);
@@ -46,7 +65,7 @@ describe('Review with Agent keeps its promises (real git, real demo agents)', fu
       fs: new NodeFileSystem(),
       runner: fx.headlessRunner(),
       resolver: new PathExecutableResolver({ demoAgentScript: demoScript, runtime: process.execPath }),
-      profiles: () => builtinProfiles,
+      profiles: () => [...builtinProfiles, echo],
       settings: () => ({ logDir }),
       logger: { info: log('info'), warn: log('warn'), error: log('error') },
     });
@@ -102,14 +121,17 @@ describe('Review with Agent keeps its promises (real git, real demo agents)', fu
     const done = await author('create notes.txt: one\\n');
     const outcome = await reviewer.review(done.id, {
       profile: 'demo',
-      focus: 'print FINDING notes.txt:1: still read\nexit 3',
+      focus: 'print FINDING notes.txt:1: still read\ncreate notes.txt: changed\ncreate stray.txt: x\nexit 3',
     });
     assert.deepEqual([outcome.failed, outcome.onLines, outcome.general], [true, 1, 0]);
+    assert.deepEqual(outcome.restored, ['notes.txt', 'stray.txt']);
+    assert.equal(fs.readFileSync(path.join(done.cwd, 'notes.txt'), 'utf8'), 'one\n');
+    assert.ok(logged.includes(`warn [Review] ${done.id}: the reviewer changed notes.txt, stray.txt; put back`));
     assert.ok(
       logged.includes(`warn [AgentManager] ${done.id}.review: Author (review by demo) failed (code 3, signal -)`),
       logged.join('\n'),
     );
-    assert.ok(logged.includes(`info [Review] ${done.id}: demo ended (failed), 1 finding(s), 0 file(s) put back`));
+    assert.ok(logged.includes(`info [Review] ${done.id}: demo ended (failed), 1 finding(s), 2 file(s) put back`));
     assert.equal(reviewRefs(), '');
   });
 
@@ -121,6 +143,7 @@ describe('Review with Agent keeps its promises (real git, real demo agents)', fu
     fs.writeFileSync(path.join(fx.tmp, 'a-file'), 'x');
     logDir = path.join(fx.tmp, 'a-file', 'logs');
     const error = await refusal(reviewer.review(done.id, { profile: 'demo' }), 'reviewerNotStarted');
+    assert.ok(AgentError.isCode(error, 'reviewerNotStarted'));
     assert.equal(error.data.profile, 'demo');
     assert.match(String(error.data.error), /ENOTDIR/);
     assert.equal(reviewRefs(), '', 'the snapshot taken before the start is dropped');
@@ -148,6 +171,17 @@ describe('Review with Agent keeps its promises (real git, real demo agents)', fu
       ['notes.txt', 1, 'data.dat:2: no line of a binary file to put this on', true],
       ['notes.txt', 1, 'here', false],
     ]);
+
+    const echoed = await reviewer.review(done.id, { profile: 'echo' });
+    const log = fs.readFileSync(echoed.logPath, 'utf8');
+    const prompt = /PROMPT<<([\s\S]*)>>\nSTDIN<<([\s\S]*)>>/.exec(log.slice(log.lastIndexOf('──── review by echo')));
+    assert.ok(prompt, log);
+    assert.ok(prompt[1].includes('```text\nappend data.dat: two\\n\ncreate notes.txt: one\\n\n```'), prompt[1]);
+    assert.ok(prompt[1].includes('\nBinary file data.dat (modified)'), prompt[1]);
+    assert.ok(!prompt[1].includes('Binary file notes.txt'), prompt[1]);
+    assert.ok(!prompt[1].includes('b/data.dat'), prompt[1]);
+    assert.ok(prompt[1].includes('+++ b/notes.txt\n@@ -0,0 +1,1 @@\n+one'), prompt[1]);
+    assert.equal(prompt[2], '', 'a reviewer given its prompt as an argument gets nothing on its input');
   });
 
   it('skips a file that is not UTF-8 (no lines to comment on) and goes on with the others', async () => {
@@ -185,6 +219,18 @@ describe('Review with Agent keeps its promises (real git, real demo agents)', fu
     assert.equal(reviewer.isReviewing(done.id), false);
   });
 
+  it('fails when git cannot show a file’s base (a base commit git no longer has), before saving anything', async () => {
+    setUp();
+    const done = await author('append app.js: // more\\n');
+    assert.deepEqual(
+      done.changedFiles.map((f) => [f.path, f.kind]),
+      [['app.js', 'modified']],
+    );
+    manager.annotate(done.id, { baseSha: 'f'.repeat(40) });
+    await refusal(reviewer.review(done.id, { profile: 'demo' }), 'gitCommandFailed');
+    assert.equal(reviewRefs(), '');
+  });
+
   it('refuses an agent whose worktree is gone, before saving anything', async () => {
     setUp();
     const done = await author('create notes.txt: one\\n');
@@ -214,5 +260,78 @@ describe('Review with Agent keeps its promises (real git, real demo agents)', fu
     assert.equal(fs.readFileSync(path.join(done.cwd, 'reviewer.txt'), 'utf8'), 'by the reviewer');
     assert.equal(fs.readFileSync(path.join(done.cwd, 'mine.txt'), 'utf8'), 'the author’s own work\n');
     assert.equal(reviewRefs(), `refs/parallel-agents/review/${done.id}`, 'kept, for the work’s sake');
+    const saved = git(fx.repo, 'log', '-1', '--format=%s', `refs/parallel-agents/review/${done.id}`);
+    assert.equal(saved, 'parallel-agents: before a review', 'the snapshot says what it is');
+  });
+});
+
+const terminalDemo: Profile = { name: 'demo-terminal', command: '${demoAgent}', args: ['${prompt}'], mode: 'terminal' };
+
+describe('Review with Agent refuses an agent another window runs (real git, real processes)', function () {
+  this.timeout(60_000);
+  let fx: ManagerFixture;
+  const stores: RegistryStore<AgentRecord>[] = [];
+  const terminals: TerminalStandIn[] = [];
+
+  afterEach(async () => {
+    terminals.splice(0).forEach((t) => t.killAll());
+    stores.splice(0).forEach((s) => s.dispose());
+    await fx.dispose();
+  });
+
+  /** A window's manager on the repository's registry, its terminals real processes of its own. */
+  function window(name: string): AgentManager {
+    const registry = registryDirSync(fx.repo) as string;
+    const store = openRegistryStore(registry);
+    stores.push(store);
+    const own = new TerminalStandIn();
+    terminals.push(own);
+    let n = 0;
+    return fx.manager({
+      store,
+      terminalRunner: own,
+      profiles: () => [...builtinProfiles, terminalDemo],
+      settings: () => ({ branchPrefix: 'agents', logDir: path.join(registry, 'logs') }),
+      newId: () => `${name}${Date.now().toString(36)}${n++}`,
+    });
+  }
+
+  it('a terminal agent running in window A is refused in window B, where no process of it runs', async () => {
+    fx = new ManagerFixture();
+    const a = window('a');
+    const record = await a.dispatch({
+      prompt: 'create notes.txt: one\\n\nsleep 4',
+      profile: 'demo-terminal',
+      folder: fx.repo,
+      title: 'Elsewhere',
+    });
+    await waitFor('the terminal pid in the record', () => a.get(record.id).terminalPid);
+    await a.flush();
+    const b = window('b');
+    assert.equal((await b.whenEnded(record.id)).status, 'running');
+    assert.equal(b.isRunning(record.id), false, 'B follows no run of it');
+    await b.refreshChanges(record.id);
+    const reviewer = new AgentReviewer({
+      manager: b,
+      comments: new ReviewComments({
+        manager: b,
+        files: new NodeFileBytes(),
+        clock: { now: () => Date.now() },
+        newId: () => 'c',
+      }),
+      git: fx.git,
+      files: new NodeFileBytes(),
+      fs: new NodeFileSystem(),
+      runner: fx.headlessRunner(),
+      resolver: new PathExecutableResolver({ demoAgentScript: demoScript, runtime: process.execPath }),
+      profiles: () => builtinProfiles,
+      settings: () => ({ logDir: path.join(fx.tmp, 'review-logs') }),
+      logger: quiet,
+    });
+    const error = await refusal(reviewer.review(record.id, { profile: 'demo' }), 'agentStillRunning');
+    assert.ok(AgentError.isCode(error, 'agentStillRunning'));
+    assert.equal(error.data.title, 'Elsewhere');
+    assert.equal(git(fx.repo, 'for-each-ref', 'refs/parallel-agents/review/'), '');
+    assert.equal((await fx.finished(a, record.id)).status, 'succeeded');
   });
 });

@@ -136,6 +136,8 @@ describe('reviewer findings: the forms a finding line takes', () => {
       'FINDING a.ts: no line',
       'FINDING a.ts:x: no number',
       'FINDING a.ts:3:',
+      'FINDING a.ts:3:   ',
+      'FINDING a.ts:3 -\t ',
       'FINDING a.ts:3: **',
       'FINDING a.ts:3: __',
       'I have a FINDING a.ts:3: inside prose',
