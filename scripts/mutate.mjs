@@ -74,7 +74,7 @@ const groups = {
   },
   review: {
     mutate: ['src/core/review/*.ts'],
-    git: ['hunks', 'reviewComments', 'reviewMarks', 'agentReview', 'agentReviewEdges'],
+    git: ['hunks', 'reviewComments', 'reviewMarks', 'agentReview', 'agentReviewEdges', 'agentReviewPromises'],
   },
   registry: {
     mutate: ['src/node/registry/recordFiles.ts', 'src/node/registry/lockFile.ts', 'src/node/registry/registryStore.ts'],

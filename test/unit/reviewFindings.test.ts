@@ -136,6 +136,8 @@ describe('reviewer findings: the forms a finding line takes', () => {
       'FINDING a.ts: no line',
       'FINDING a.ts:x: no number',
       'FINDING a.ts:3:',
+      'FINDING a.ts:3:   ',
+      'FINDING a.ts:3 -\t ',
       'FINDING a.ts:3: **',
       'FINDING a.ts:3: __',
       'I have a FINDING a.ts:3: inside prose',
@@ -144,6 +146,26 @@ describe('reviewer findings: the forms a finding line takes', () => {
     ]) {
       assert.deepEqual(one(line), [], line);
     }
+  });
+
+  it('keeps emphasis inside the text, and reads no finding whose place is only ./', () => {
+    assert.deepEqual(one('FINDING a.ts:1: use **const** here'), [
+      { path: 'a.ts', startLine: 1, endLine: 1, text: 'use **const** here' },
+    ]);
+    assert.deepEqual(one('FINDING a.ts:1: __init__ is wrong__'), [
+      { path: 'a.ts', startLine: 1, endLine: 1, text: '__init__ is wrong' },
+    ]);
+    assert.deepEqual(one('FINDING ./:1: no file'), []);
+    assert.deepEqual(one('FINDING ././:2: no file'), []);
+  });
+
+  it('reads a line as JSON only when it is an object or an array, not a bare JSON string', () => {
+    assert.deepEqual(one('"FINDING q.ts:1: quoted"'), []);
+    assert.deepEqual(one('"NO FINDINGS"'), []);
+    assert.equal(readFindings('"NO FINDINGS"').nothingFound, false);
+    assert.deepEqual(one(' {"t": "FINDING q.ts:1: in an object"} '), [
+      { path: 'q.ts', startLine: 1, endLine: 1, text: 'in an object' },
+    ]);
   });
 
   it('keeps two findings on one place with different texts, and reads CRLF output', () => {

@@ -79,7 +79,7 @@ function* candidateLines(output: string): Generator<string> {
     try {
       value = JSON.parse(trimmed);
     } catch {
-      continue;
+      // Not JSON after all: `value` stays undefined, which holds no string.
     }
     for (const text of stringsIn(value, 0)) {
       yield* text.split(/\r?\n/);
@@ -90,7 +90,12 @@ function* candidateLines(output: string): Generator<string> {
 function* stringsIn(value: unknown, depth: number): Generator<string> {
   if (typeof value === 'string') {
     yield value;
-  } else if (value && typeof value === 'object' && depth < 12) {
+  } else if (
+    value &&
+    // Stryker disable next-line ConditionalExpression: equivalent, a number or boolean has no own values to walk
+    typeof value === 'object' &&
+    depth < 12
+  ) {
     for (const item of Object.values(value)) {
       yield* stringsIn(item, depth + 1);
     }
