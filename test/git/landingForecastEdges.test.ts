@@ -196,6 +196,10 @@ describe('Landing and forecasts at their edges (real git)', function () {
       assert.ok(!fs.existsSync(path.join(wt, '..notes')));
       assert.ok(!fs.existsSync(path.join(wt, 'src/..draft')));
       assert.equal(git(wt, 'status', '--porcelain'), 'D ..notes\n D src/..draft');
+      for (const bad of ['..', 'src/../..']) {
+        const e = await refusal(port.restoreFile(wt, main, bad), 'fileOutsideFolder');
+        assert.deepEqual(e.data, { path: bad, cwd: wt });
+      }
     });
 
     it('deletes a file the commit lacks that git does not track, and its folder left empty', async () => {
@@ -430,7 +434,12 @@ describe('Landing and forecasts at their edges (real git)', function () {
       const port = new NodeGit();
       const missing = path.join(root, 'no-such-folder');
       await assert.rejects(port.forecastMerge(missing, 'main', 'main'));
+      const before = port.runner.processCount;
       assert.deepEqual(await port.forecastMerge(repo, 'main', 'main'), { clean: true, conflicts: [] });
+      const [major, minor] = (/(\d+)\.(\d+)/.exec(git(repo, 'version')) ?? []).slice(1).map(Number);
+      if (major > 2 || (major === 2 && minor >= 38)) {
+        assert.equal(port.runner.processCount - before, 2, 'git version, then one merge-tree: not the trial merges');
+      }
     });
 
     it('by trial merges: runs no hook of the repository, records nothing for rerere, leaves no worktree', async () => {

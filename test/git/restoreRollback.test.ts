@@ -283,6 +283,23 @@ describe('Restore refusals and rollback, saveBranch (real git)', function () {
       });
     }
 
+    it('a worktree locked before the restore failed goes all the same, registration and branch too', async () => {
+      await savedAndRemoved();
+      postCheckout(
+        [
+          'unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_PREFIX',
+          'git worktree lock --reason test "$(pwd)"',
+          'exit 3',
+        ].join('\n'),
+      );
+      const worktrees = registered();
+      const before = recordWorkspace(repo);
+      await refusal(port.restoreWork(repo, wt, 'agents/busy', savedRef), 'worktreeCommandFailed');
+      assert.ok(!fs.existsSync(wt));
+      assert.ok(!hasBranch('agents/busy'));
+      assertNothingMade(before, worktrees);
+    });
+
     it('a worktree git no longer knows: its folder still goes', async () => {
       await savedAndRemoved();
       // The hook unregisters the new worktree, so `git worktree remove` cannot remove it.
