@@ -41,6 +41,8 @@ const groups = {
       // Restore's refusals and rollback, saveBranch (snapshots.ts); edges of landing.ts and forecast.ts.
       'restoreRollback',
       'landingForecastEdges',
+      // forecast.ts when git answers badly or fails half way; what forecasts cost and wait for.
+      'forecastFailures',
     ],
   },
   reconcile: {

@@ -42,6 +42,18 @@ describe('Landing and forecasts at their edges (real git)', function () {
     git(repo, 'commit', '--quiet', '-m', message);
   };
 
+  /**
+   * A git that runs the real one, except for commands whose arguments hold `words` (space-separated,
+   * in order): those run `script` instead.
+   */
+  const gitWrapper = (name: string, words: string, script: string): string => {
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    const file = path.join(root, name);
+    const lines = ['#!/bin/sh', `case " $* " in *" ${words} "*) ${script};; esac`, `exec "${realGit}" "$@"`, ''];
+    fs.writeFileSync(file, lines.join('\n'), { mode: 0o755 });
+    return file;
+  };
+
   beforeEach(() => {
     root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pa-edges-')));
     repo = path.join(root, 'repo');
@@ -81,7 +93,9 @@ describe('Landing and forecasts at their edges (real git)', function () {
       const before = recordWorkspace(wt);
       const e = await refusal(port.mergeLeavingConflicts(wt, 'main'), 'gitCommandFailed');
       assert.equal(e.reason, 'gitFailed');
-      assert.match(e.detail ?? '', /no merges today/);
+      assert.deepEqual(e.data, { command: 'git merge', cwd: wt });
+      assert.match(e.detail ?? '', /^no merges today\n/, 'the hook’s words first, then git’s');
+      assert.equal(e.detail, e.detail?.trim(), 'git’s stderr, trimmed');
       assert.ok(!fs.existsSync(path.join(git(wt, 'rev-parse', '--absolute-git-dir'), 'MERGE_HEAD')), 'no merge left');
       assertRestored(before, 'the agent worktree after the stopped merge', { except: ['git dir ORIG_HEAD'] });
     });
@@ -97,6 +111,18 @@ describe('Landing and forecasts at their edges (real git)', function () {
       assert.match(e.detail ?? '', /src\/app\.ts/);
       // git itself (2.39, ort) leaves ORIG_HEAD and AUTO_MERGE when it refuses so; files, index, HEAD, refs stay.
       assertRestored(before, 'a refused merge', { except: ['git dir ORIG_HEAD', 'git dir AUTO_MERGE'] });
+    });
+
+    it('reports what git said on stdout when a merge stopped without a word on stderr (a wrapper stops it)', async () => {
+      const wt = agent('stdout', { 'a.txt': 'a\n' });
+      commitOnMain('m.txt', 'main\n');
+      const port = new NodeGit({
+        binary: gitWrapper('git-stdout', 'merge --no-ff', 'echo "stopped, said on stdout"; exit 1'),
+      });
+      const before = recordWorkspace(wt);
+      const e = await refusal(port.mergeLeavingConflicts(wt, 'main'), 'gitCommandFailed');
+      assert.equal(e.detail, 'stopped, said on stdout');
+      assertRestored(before);
     });
 
     it('reports a ref that does not exist as a git failure, touching nothing', async () => {
@@ -132,6 +158,23 @@ describe('Landing and forecasts at their edges (real git)', function () {
       }
     });
 
+    it('is true from the diffs alone when every file the branch changed is the same in the current branch', async () => {
+      agent('same', { 'src/app.ts': 'line 1\nagent\nline 3\n', 'docs/new.md': 'new\n' });
+      git(repo, 'merge', '--quiet', '--squash', 'agents/same');
+      git(repo, 'commit', '--quiet', '-m', 'squashed');
+      commitOnMain('other.txt', 'main went on elsewhere\n');
+      for (const mergeTree of ['stdin', 'writeTree', 'none'] as const) {
+        const port = new NodeGit({ mergeTree });
+        const before = port.runner.processCount;
+        assert.equal(await port.isMergedByContent(repo, 'agents/same', 'main'), true, mergeTree);
+        assert.equal(
+          port.runner.processCount - before,
+          3,
+          `merge-base and two diffs, no merge forecast (${mergeTree})`,
+        );
+      }
+    });
+
     it('is false when the merge is clean but would change the current branch', async () => {
       const port = new NodeGit();
       agent('more', { 'src/app.ts': 'line 1\nagent\nline 3\n' });
@@ -153,6 +196,31 @@ describe('Landing and forecasts at their edges (real git)', function () {
       assert.ok(!fs.existsSync(path.join(wt, '..notes')));
       assert.ok(!fs.existsSync(path.join(wt, 'src/..draft')));
       assert.equal(git(wt, 'status', '--porcelain'), 'D ..notes\n D src/..draft');
+      for (const bad of ['..', 'src/../..']) {
+        const e = await refusal(port.restoreFile(wt, main, bad), 'fileOutsideFolder');
+        assert.deepEqual(e.data, { path: bad, cwd: wt });
+      }
+    });
+
+    it('deletes a file the commit lacks that git does not track, and its folder left empty', async () => {
+      const port = new NodeGit();
+      const wt = agent('untracked', { 'a.txt': 'a\n' });
+      write(wt, 'draft.txt', 'not yet added\n');
+      write(wt, 'notes/only.md', 'not yet added\n');
+      const main = git(repo, 'rev-parse', 'main');
+      await port.restoreFile(wt, main, 'draft.txt');
+      await port.restoreFile(wt, main, 'notes/only.md');
+      assert.ok(!fs.existsSync(path.join(wt, 'draft.txt')));
+      assert.ok(!fs.existsSync(path.join(wt, 'notes')));
+      assert.equal(git(wt, 'status', '--porcelain'), '');
+    });
+
+    it('a file neither the commit nor the folder has: nothing to do, nothing touched', async () => {
+      const port = new NodeGit();
+      const wt = agent('absent', { 'a.txt': 'a\n' });
+      const before = recordWorkspace(wt);
+      await port.restoreFile(wt, git(repo, 'rev-parse', 'main'), 'docs/never.md');
+      assertUntouched(before);
     });
 
     it('named from a subfolder, deletes an added file there but never that subfolder, nor the folders above', async () => {
@@ -366,7 +434,12 @@ describe('Landing and forecasts at their edges (real git)', function () {
       const port = new NodeGit();
       const missing = path.join(root, 'no-such-folder');
       await assert.rejects(port.forecastMerge(missing, 'main', 'main'));
+      const before = port.runner.processCount;
       assert.deepEqual(await port.forecastMerge(repo, 'main', 'main'), { clean: true, conflicts: [] });
+      const [major, minor] = (/(\d+)\.(\d+)/.exec(git(repo, 'version')) ?? []).slice(1).map(Number);
+      if (major > 2 || (major === 2 && minor >= 38)) {
+        assert.equal(port.runner.processCount - before, 2, 'git version, then one merge-tree: not the trial merges');
+      }
     });
 
     it('by trial merges: runs no hook of the repository, records nothing for rerere, leaves no worktree', async () => {

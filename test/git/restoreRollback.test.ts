@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { AgentError } from '../../src/core/errors';
 import { NodeGit } from '../../src/node/git/createGit';
 import { assertRestored, assertUntouched, recordFolder, recordWorkspace } from '../harness/untouched';
+import { statIntoIndex } from './indexStat';
 import { refusal } from './refusal';
 
 function git(cwd: string, ...args: string[]): string {
@@ -37,6 +38,17 @@ describe('Restore refusals and rollback, saveBranch (real git)', function () {
   const postCheckout = (script: string) => {
     const file = path.join(repo, '.git', 'hooks', 'post-checkout');
     fs.writeFileSync(file, `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+  };
+  /**
+   * A git that runs the real one ("$real"), except for commands whose arguments hold `words`
+   * (space-separated, in order): for those `script` (sh) runs first, and decides whether the real git follows.
+   */
+  const wrapper = (name: string, words: string, script: string): string => {
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    const file = path.join(root, name);
+    const lines = ['#!/bin/sh', `real="${realGit}"`, `case " $* " in *" ${words} "*) ${script};; esac`];
+    fs.writeFileSync(file, [...lines, 'exec "$real" "$@"', ''].join('\n'), { mode: 0o755 });
+    return file;
   };
   /** What a failed restore must leave: no registration, no branch it made, the repository's refs as they were. */
   const assertNothingMade = (repoBefore: ReturnType<typeof recordWorkspace>, worktrees: string[]) => {
@@ -231,6 +243,63 @@ describe('Restore refusals and rollback, saveBranch (real git)', function () {
       assertUntouched(otherBefore, 'the worktree that has the branch');
     });
 
+    it('writing the saved files fails: the worktree, its registration, the branch and the folder all go', async () => {
+      await savedAndRemoved();
+      const failing = new NodeGit({
+        binary: wrapper('git-no-restore', 'restore', 'echo "refused by the test" >&2; exit 1'),
+      });
+      const worktrees = registered();
+      const before = recordWorkspace(repo);
+      const e = await refusal(failing.restoreWork(repo, wt, 'agents/busy', savedRef), 'worktreeCommandFailed');
+      assert.equal(e.reason, 'worktreeFailed');
+      assert.equal(e.detail, 'refused by the test');
+      assert.ok(!fs.existsSync(wt));
+      assert.ok(!hasBranch('agents/busy'));
+      assertNothingMade(before, worktrees);
+    });
+
+    for (const folderThere of [false, true]) {
+      it(`a worktree git fails to remove goes all the same, registration and branch too (${folderThere ? 'empty folder' : 'no folder'})`, async () => {
+        await savedAndRemoved();
+        if (folderThere) {
+          fs.mkdirSync(wt);
+        }
+        postCheckout('exit 3');
+        const stubborn = new NodeGit({ binary: wrapper('git-no-remove', 'worktree remove', 'exit 1') });
+        const worktrees = registered();
+        const before = recordWorkspace(repo);
+        await refusal(stubborn.restoreWork(repo, wt, 'agents/busy', savedRef), 'worktreeCommandFailed');
+        if (folderThere) {
+          assert.deepEqual(fs.readdirSync(wt), [], 'the folder is there again, empty');
+        } else {
+          assert.ok(!fs.existsSync(wt), 'the folder it made is gone');
+        }
+        assert.ok(!hasBranch('agents/busy'), 'the branch it made is gone');
+        assertNothingMade(before, worktrees);
+        // Nothing is left in the way of another try.
+        fs.rmSync(path.join(repo, '.git', 'hooks', 'post-checkout'));
+        await port.restoreWork(repo, wt, 'agents/busy', savedRef);
+        assert.equal(fs.readFileSync(path.join(wt, 'feature.txt'), 'utf8'), 'uncommitted edit\n');
+      });
+    }
+
+    it('a worktree locked before the restore failed goes all the same, registration and branch too', async () => {
+      await savedAndRemoved();
+      postCheckout(
+        [
+          'unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_PREFIX',
+          'git worktree lock --reason test "$(pwd)"',
+          'exit 3',
+        ].join('\n'),
+      );
+      const worktrees = registered();
+      const before = recordWorkspace(repo);
+      await refusal(port.restoreWork(repo, wt, 'agents/busy', savedRef), 'worktreeCommandFailed');
+      assert.ok(!fs.existsSync(wt));
+      assert.ok(!hasBranch('agents/busy'));
+      assertNothingMade(before, worktrees);
+    });
+
     it('a worktree git no longer knows: its folder still goes', async () => {
       await savedAndRemoved();
       // The hook unregisters the new worktree, so `git worktree remove` cannot remove it.
@@ -255,6 +324,85 @@ describe('Restore refusals and rollback, saveBranch (real git)', function () {
         );
       }
       assertUntouched(before);
+    });
+
+    it('keeps its temporary index in the temporary folder, and deletes it', async () => {
+      const log = path.join(root, 'index-used');
+      const logging = new NodeGit({
+        binary: wrapper('git-log-index', 'write-tree', `echo "$GIT_INDEX_FILE" > "${log}"`),
+      });
+      fs.writeFileSync(path.join(wt, 'feature.txt'), 'edited\n');
+      const temp = path.join(root, 'tmp');
+      fs.mkdirSync(temp);
+      const tmpdir = process.env.TMPDIR;
+      process.env.TMPDIR = temp;
+      const saved = await logging
+        .saveWork(wt, 'refs/parallel-agents/saved/temp', 'm')
+        .finally(() => (tmpdir === undefined ? delete process.env.TMPDIR : (process.env.TMPDIR = tmpdir)));
+      const index = fs.readFileSync(log, 'utf8').trim();
+      assert.equal(path.dirname(path.dirname(index)), temp, index);
+      assert.deepEqual(fs.readdirSync(temp), [], 'the temporary index and its folder are deleted');
+      assert.equal(git(repo, 'show', `${saved.sha}:feature.txt`), 'edited');
+    });
+
+    it('rereads an entry whose stat data the change kept, when the index is not older than it (git’s racy entry)', async () => {
+      const index = git(wt, 'rev-parse', '--path-format=absolute', '--git-path', 'index');
+      const file = path.join(wt, 'feature.txt');
+      // Same size as the committed "committed\n"; the entry is then given the file's new stat data,
+      // as if the change had come within the tick in which git looked at the file.
+      fs.writeFileSync(file, 'COMMITTED\n');
+      // A time just before a second ends: an index copy a millisecond later would be in the next second.
+      const when = Math.floor(Date.now() / 1000) - 3600 + 0.9995;
+      fs.utimesSync(file, when, when);
+      statIntoIndex(index, 'feature.txt', file);
+      fs.utimesSync(index, when, when);
+      const saved = await port.saveWork(wt, 'refs/parallel-agents/saved/racy', 'm');
+      assert.equal(git(repo, 'show', `${saved.sha}:feature.txt`), 'COMMITTED');
+    });
+
+    it('clears the hidden bits of every entry that has one, through the copy of the index', async () => {
+      const lines: string[] = [];
+      const logger = { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error() {} };
+      const logged = new NodeGit({ logger });
+      for (const [file, flag] of [
+        ['README.md', '--assume-unchanged'],
+        ['feature.txt', '--assume-unchanged'],
+        ['a.txt', '--skip-worktree'],
+        ['b.txt', '--skip-worktree'],
+      ]) {
+        if (!fs.existsSync(path.join(wt, file))) {
+          fs.writeFileSync(path.join(wt, file), 'committed\n');
+          git(wt, 'add', file);
+          git(wt, 'commit', '--quiet', '-m', file);
+        }
+        fs.writeFileSync(path.join(wt, file), `${file} edited under ${flag}\n`);
+        git(wt, 'update-index', flag, file);
+      }
+      const saved = await logged.saveWork(wt, 'refs/parallel-agents/saved/hidden', 'm');
+      assert.deepEqual(lines, [], 'the copy of the index was used');
+      for (const [file, flag] of [
+        ['README.md', '--assume-unchanged'],
+        ['feature.txt', '--assume-unchanged'],
+        ['a.txt', '--skip-worktree'],
+        ['b.txt', '--skip-worktree'],
+      ]) {
+        assert.equal(git(repo, 'show', `${saved.sha}:${file}`), `${file} edited under ${flag}`);
+      }
+    });
+
+    it('reads the hidden bits from its copy of the index, not from the index, which may change meanwhile', async () => {
+      fs.writeFileSync(path.join(wt, 'feature.txt'), 'edited under assume-unchanged\n');
+      git(wt, 'update-index', '--assume-unchanged', 'feature.txt');
+      // The bit goes from the worktree's index between the copy and the listing (as another git of the agent could do).
+      const clearing = new NodeGit({
+        binary: wrapper(
+          'git-clear',
+          'ls-files -v',
+          '(unset GIT_INDEX_FILE; "$real" update-index --no-assume-unchanged feature.txt)',
+        ),
+      });
+      const saved = await clearing.saveWork(wt, 'refs/parallel-agents/saved/changed', 'm');
+      assert.equal(git(repo, 'show', `${saved.sha}:feature.txt`), 'edited under assume-unchanged');
     });
 
     it('saves from HEAD when the index is unreadable, leaving that index as it was', async () => {

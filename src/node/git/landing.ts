@@ -55,6 +55,7 @@ export class Landing implements LandingGit {
     message?: string,
   ): Promise<{ readonly conflicts: readonly string[] }> {
     return this.runner.write(cwd, async () => {
+      // Stryker disable next-line ArrayDeclaration: equivalent, git edits no message without a terminal
       const how = message === undefined ? ['--no-edit'] : ['-m', message];
       const args = [...safeMergeConfig, 'merge', '--no-ff', ...how, ref];
       const result = await this.runner.run(cwd, args, { okCodes: 'any', env: noEditor });
@@ -72,7 +73,13 @@ export class Landing implements LandingGit {
       if (/would be overwritten|untracked working tree files/i.test(detail)) {
         throw new AgentError('mergeWouldOverwrite', { cwd, ref }, detail);
       }
-      throw this.runner.fail(new Error(detail), cwd, ['merge'], 'gitFailed');
+      throw this.runner.fail(
+        new Error(detail),
+        cwd,
+        ['merge'],
+        // Stryker disable next-line StringLiteral: equivalent, any fallback but 'worktreeFailed' is gitCommandFailed
+        'gitFailed',
+      );
     });
   }
 
@@ -140,7 +147,7 @@ async function removeEmptyParents(dir: string, root: string): Promise<void> {
 function removeIfEmpty(dir: string): Promise<boolean> {
   return fs.rmdir(dir).then(
     () => true,
-    // Stryker disable next-line BooleanLiteral: equivalent, the folders above hold this one, so their rmdir fails too
+    // Stryker disable next-line BooleanLiteral,ArrowFunction: equivalent, undefined ends the walk as false does
     () => false,
   );
 }
