@@ -61,6 +61,7 @@ const groups = {
       'reconcileRefs',
       'reconcileWorktrees',
       'reconcileRepairs',
+      'reconcilePasses',
     ],
   },
   plans: {
