@@ -63,6 +63,7 @@ const groups = {
       'reconcileRefs',
       'reconcileWorktrees',
       'reconcileRepairs',
+      'reconcilePasses',
     ],
   },
   plans: {

@@ -22,7 +22,15 @@ export interface OrphanWork {
 
 export class ReconcileFixture {
   readonly fx = new ManagerFixture();
-  readonly manager: AgentManager = this.fx.manager();
+  /** What the AgentManager logged, as `warn …` lines (info is left out). */
+  readonly managerLogged: string[] = [];
+  readonly manager: AgentManager = this.fx.manager({
+    logger: {
+      info() {},
+      warn: (m: string) => this.managerLogged.push(`warn ${m}`),
+      error: (m: string) => this.managerLogged.push(`error ${m}`),
+    },
+  });
   readonly landing = new AgentLanding(this.manager, this.fx.git, quiet);
   readonly repo = this.fx.repo;
   /** What the Reconciler logged, as `info …` / `warn …` lines. */

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { GitRefInfo } from '../../src/core/git';
-import { ownSlug, reconcile, restoreSource, samePathKey } from '../../src/core/reconcile/reconcile';
+import { ownSlug, reconcile, restoreSource, samePathKey, shortBranch } from '../../src/core/reconcile/reconcile';
 import { heads, input, record, repoRoot, root, sha, wt } from './reconcileFixture';
 
 const kinds = (findings: ReturnType<typeof reconcile>) => findings.orphans.map((o) => `${o.kind} ${o.branch}`);
@@ -13,6 +13,7 @@ describe('reconcile findings: the edges of what is ours, what is missing and wha
     assert.equal(samePathKey('/Home/U/X'), '/Home/U/X', 'POSIX paths keep their case');
     assert.equal(samePathKey('//'), '/');
     assert.equal(samePathKey('/home/u/x/y'), '/home/u/x/y', 'only trailing slashes go');
+    assert.equal(samePathKey('/Home/C:/X'), '/Home/C:/X', 'a drive letter only at the start folds case');
   });
 
   it('knows a slug only when the whole rest of the branch is one: single words, digits, no edges or runs of hyphens', () => {
@@ -105,6 +106,14 @@ describe('reconcile findings: the edges of what is ours, what is missing and wha
     assert.ok(findings.orphans.every((o) => o.repoRoot === 'C:\\u\\repo'));
   });
 
+  it('puts a branch orphan directly inside a worktree root given with several trailing slashes', () => {
+    const findings = reconcile(input({ worktreeRoot: `${root}///`, refs: heads('main', 'agents/lone') }));
+    assert.deepEqual(
+      findings.orphans.map((o) => o.path),
+      [`${root}/lone`],
+    );
+  });
+
   it('reports nothing for detached, nested or stale-but-locked worktrees, and keeps the branch a locked one holds', () => {
     const stale = 'gitdir file points to non-existent location';
     const findings = reconcile(
@@ -176,6 +185,31 @@ describe('reconcile findings: the edges of what is ours, what is missing and wha
       findings.orphans.map((o) => `${o.branch} ${o.head}`),
       [`agents/w ${sha('c')}`, `agents/b ${sha('d')}`],
     );
+  });
+
+  it('reports a worktree orphan git listed without a head with an empty head', () => {
+    const findings = reconcile(
+      input({ worktrees: [wt(repoRoot, 'main'), wt(`${root}/new`, 'agents/new', { head: undefined })] }),
+    );
+    assert.deepEqual(
+      findings.orphans.map((o) => `${o.kind} ${o.branch} [${o.head}]`),
+      ['worktree agents/new []'],
+    );
+  });
+
+  it('takes the short name of local branches only', () => {
+    assert.equal(shortBranch('refs/heads/agents/x'), 'agents/x');
+    assert.equal(shortBranch('refs/tags/agents/x'), undefined);
+    assert.equal(shortBranch('refs/remotes/o/agents/x'), undefined);
+    assert.equal(shortBranch(undefined), undefined);
+  });
+
+  it('never reports a record of another isolation as missing, even one that names a folder', () => {
+    const term = record('term', 'term', { isolation: 'terminal', cwd: repoRoot });
+    const findings = reconcile(
+      input({ records: [term], existingFolders: new Set(), refs: heads('main', 'agents/term') }),
+    );
+    assert.deepEqual(findings.missing, []);
   });
 
   it('never reports a saved-work ref as a branch', () => {

@@ -83,11 +83,15 @@ export function reconcile(input: ReconcileInput): Findings {
   const root = samePathKey(input.repoRoot);
   const records = input.records.filter((r) => samePathKey(r.repoRoot) === root);
   const knownPaths = new Set([
+    // Stryker disable next-line ArrayDeclaration: equivalent, no path git lists is "Stryker was here"
     ...records.flatMap((r) => (r.worktreePath ? [samePathKey(r.worktreePath)] : [])),
+    // Stryker disable next-line ArrayDeclaration: equivalent, no path git lists is "Stryker was here"
     ...(input.inUse?.paths ?? []).map(samePathKey),
   ]);
   const knownBranches = new Set([
+    // Stryker disable next-line ArrayDeclaration: equivalent, no ref name has spaces ("Stryker was here")
     ...records.flatMap((r) => (r.branch ? [r.branch] : [])),
+    // Stryker disable next-line ArrayDeclaration: equivalent, no ref name has spaces ("Stryker was here")
     ...(input.inUse?.branches ?? []),
   ]);
   const worktreeRoot = samePathKey(input.worktreeRoot);
@@ -102,18 +106,20 @@ export function reconcile(input: ReconcileInput): Findings {
   const linked = input.worktrees.filter((w) => !w.bare && samePathKey(w.path) !== root);
   const prune = linked.filter((w) => w.prunable !== undefined && w.locked === undefined && ours(w)).map((w) => w.path);
   const pruned = new Set(prune.map(samePathKey));
-  const live = linked.filter((w) => !pruned.has(samePathKey(w.path)));
   const checkedOut = new Set(
+    // Stryker disable next-line ArrayDeclaration: equivalent, no ref name has spaces ("Stryker was here")
     input.worktrees.filter((w) => !pruned.has(samePathKey(w.path))).flatMap((w) => shortBranch(w.branch) ?? []),
   );
   const orphans: Orphan[] = [];
-  for (const entry of live) {
+  // A worktree to prune is prunable: it is never a worktree orphan.
+  for (const entry of linked) {
     const branch = shortBranch(entry.branch);
+    const slug = branch && ownSlug(branch, input.branchPrefix);
     if (
       branch &&
+      slug &&
       entry.prunable === undefined &&
       underRoot(entry.path) &&
-      ownSlug(branch, input.branchPrefix) &&
       !knownPaths.has(samePathKey(entry.path)) &&
       !knownBranches.has(branch)
     ) {
@@ -123,7 +129,7 @@ export function reconcile(input: ReconcileInput): Findings {
         branch,
         path: entry.path,
         head: entry.head ?? '',
-        plan: isPlanSlug(branch, input.branchPrefix),
+        plan: isPlanSlug(slug),
       });
     }
   }
@@ -138,7 +144,7 @@ export function reconcile(input: ReconcileInput): Findings {
         branch,
         path: `${toForwardSlashes(input.worktreeRoot).replace(/\/+$/, '')}/${slug}`,
         head: ref.sha,
-        plan: isPlanSlug(branch, input.branchPrefix),
+        plan: isPlanSlug(slug),
       });
     }
   }
@@ -146,8 +152,8 @@ export function reconcile(input: ReconcileInput): Findings {
   return { orphans, missing, reappeared, prune };
 }
 
-function isPlanSlug(branch: string, prefix: string): boolean {
-  return ownSlug(branch, prefix)?.startsWith('plan-') ?? false;
+function isPlanSlug(slug: string): boolean {
+  return slug.startsWith('plan-');
 }
 
 function missingAgents(
