@@ -187,9 +187,8 @@ export interface AgentRecord {
    */
   readonly branchExisted?: true;
   /**
-   * A stacked agent: it started from a snapshot of this agent's worktree (its `baseSha`), so its
-   * diff is its own work on top of the parent's; Rebase on Parent moves it onto a newer snapshot.
-   * `at`: when that snapshot was taken (ms; older records have none: their createdAt).
+   * A stacked agent: started from a snapshot of this agent's worktree (its `baseSha`, taken at `at`, ms;
+   * an older record has none: its createdAt), its diff its own work; Rebase on Parent takes a newer one.
    */
   readonly stackedOn?: { readonly id: string; readonly title: string; readonly at?: number };
   readonly worktreePath?: string;
