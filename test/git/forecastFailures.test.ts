@@ -134,6 +134,18 @@ describe('Forecasts when git answers badly or fails half way (real git)', functi
       }
     });
 
+    it('one pair too is forecast by a trial merge, never by merge-tree (a wrapper refuses it, as git < 2.38 would)', async () => {
+      branch('b0', { 'src/app.ts': 'line 1\nA\nline 3\n' });
+      branch('b1', { 'src/app.ts': 'line 1\nB\nline 3\n' });
+      const refusing = 'echo "error: unknown option write-tree" >&2; exit 129';
+      const port = new NodeGit({ binary: wrapper('git-old', 'merge-tree', refusing), mergeTree: 'none' });
+      assert.deepEqual(await port.forecastMerge(repo, 'agents/b0', 'agents/b1'), {
+        clean: false,
+        conflicts: ['src/app.ts'],
+      });
+      assert.deepEqual(await port.forecastMerge(repo, 'main', 'agents/b0'), { clean: true, conflicts: [] });
+    });
+
     it('a trial worktree git cannot add is a worktree failure', async () => {
       branch('b0', { 'a.txt': 'a\n' });
       branch('b1', { 'b.txt': 'b\n' });

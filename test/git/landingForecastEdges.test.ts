@@ -175,6 +175,20 @@ describe('Landing and forecasts at their edges (real git)', function () {
       }
     });
 
+    it('is true for a squash-landed branch whose file the current branch changed further (a merge would change nothing)', async () => {
+      agent('squashed', { 'src/app.ts': 'line 1\nagent\nline 3\n' });
+      git(repo, 'merge', '--quiet', '--squash', 'agents/squashed');
+      git(repo, 'commit', '--quiet', '-m', 'squashed');
+      commitOnMain('src/app.ts', 'line 1\nagent\nline 3\nmain went further\n');
+      for (const mergeTree of ['stdin', 'writeTree', 'none'] as const) {
+        assert.equal(
+          await new NodeGit({ mergeTree }).isMergedByContent(repo, 'agents/squashed', 'main'),
+          true,
+          mergeTree,
+        );
+      }
+    });
+
     it('is false when the merge is clean but would change the current branch', async () => {
       const port = new NodeGit();
       agent('more', { 'src/app.ts': 'line 1\nagent\nline 3\n' });

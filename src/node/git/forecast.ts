@@ -136,6 +136,7 @@ export class MergeForecaster {
     // No hooks (a forecast runs nothing of the repository's), no rerere records, no autostash.
     const quiet = [
       '-c',
+      // Stryker disable next-line StringLiteral: equivalent, the trial folder itself holds no hook either
       `core.hooksPath=${path.join(parent, 'no-hooks')}`,
       '-c',
       'rerere.enabled=false',
@@ -156,6 +157,7 @@ export class MergeForecaster {
     } finally {
       // Pruned after its folder is gone: even a worktree git failed to remove then leaves no registration.
       await this.quietly(repoRoot, dir, ['worktree', 'remove', '--force', '--force', dir]);
+      // Stryker disable next-line BooleanLiteral: equivalent, the folder mkdtemp made is there: force changes nothing
       await fs.rm(parent, { recursive: true, force: true });
       await this.quietly(repoRoot, dir, ['worktree', 'prune']);
     }
