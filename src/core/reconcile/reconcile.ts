@@ -43,6 +43,12 @@ export interface Orphan {
   readonly plan: boolean;
 }
 
+/** Which orphan a command means: its folder, or its branch. */
+export interface OrphanKey {
+  readonly path?: string;
+  readonly branch?: string;
+}
+
 export type RestoreSource = 'saved' | 'branch' | 'none';
 
 export interface MissingAgent {
