@@ -4,8 +4,8 @@
  * is gone), never deleting work that is not saved elsewhere.
  */
 export type { GitRefInfo } from '../git';
-export type { Orphan } from './reconcile';
+export type { Orphan, OrphanKey } from './reconcile';
 export { Reconciler } from './reconciler';
-export type { OrphanKey, ReconcileReport } from './reconciler';
+export type { ReconcileReport } from './reconciler';
 export type { WorktreeEntry } from '../git';
 export { atOrUnder } from './orphanChecks';

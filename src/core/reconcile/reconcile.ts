@@ -43,6 +43,12 @@ export interface Orphan {
   readonly plan: boolean;
 }
 
+/** Which orphan a command means: its folder, or its branch. */
+export interface OrphanKey {
+  readonly path?: string;
+  readonly branch?: string;
+}
+
 export type RestoreSource = 'saved' | 'branch' | 'none';
 
 export interface MissingAgent {
@@ -84,13 +90,13 @@ export function reconcile(input: ReconcileInput): Findings {
   const records = input.records.filter((r) => samePathKey(r.repoRoot) === root);
   const knownPaths = new Set([
     // Stryker disable next-line ArrayDeclaration: equivalent, no path git lists is "Stryker was here"
-    ...records.flatMap((r) => (r.worktreePath ? [samePathKey(r.worktreePath)] : [])),
+    ...records.flatMap((r) => r.worktreePath ?? []).map(samePathKey),
     // Stryker disable next-line ArrayDeclaration: equivalent, no path git lists is "Stryker was here"
     ...(input.inUse?.paths ?? []).map(samePathKey),
   ]);
   const knownBranches = new Set([
     // Stryker disable next-line ArrayDeclaration: equivalent, no ref name has spaces ("Stryker was here")
-    ...records.flatMap((r) => (r.branch ? [r.branch] : [])),
+    ...records.flatMap((r) => r.branch ?? []),
     // Stryker disable next-line ArrayDeclaration: equivalent, no ref name has spaces ("Stryker was here")
     ...(input.inUse?.branches ?? []),
   ]);

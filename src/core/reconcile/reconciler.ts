@@ -5,7 +5,7 @@ import { AgentError } from '../errors';
 import type { RefGit, SnapshotGit, WorktreeGit } from '../git';
 import type { FileSystemPort, LiveRuns, Logger, ManagerSettings } from '../ports';
 import { forgetMissing, restoreMissing } from './missingRepairs';
-import { type MissingAgent, type Orphan, reconcile, samePathKey } from './reconcile';
+import { type MissingAgent, type Orphan, type OrphanKey, reconcile, samePathKey } from './reconcile';
 import { claimedToo, orphanRefusal, withoutLive, withoutUnpruned } from './orphanChecks';
 import { WorktreeNames } from '../worktrees';
 import { type Disposable, Emitter } from '../../util/event';
@@ -39,12 +39,6 @@ export interface ReconcilerDeps {
   readonly registryRecords: (repoRoot: string) => Promise<readonly AgentRecord[]>;
   /** Live processes working in a folder: a worktree one runs in is no orphan. */
   readonly liveRuns: LiveRuns;
-}
-
-/** Which orphan a command means: its folder, or its branch. */
-export interface OrphanKey {
-  readonly path?: string;
-  readonly branch?: string;
 }
 
 /**
@@ -173,6 +167,7 @@ export class Reconciler implements Disposable {
     const records = this.deps.manager.list();
     const [worktrees, refs] = await Promise.all([
       this.deps.git.listWorktrees(repoRoot),
+      // Stryker disable next-line ArrayDeclaration: equivalent, every ref read is a branch or under savedRefPrefix
       this.deps.git.listRefs(repoRoot, ['refs/heads/', savedRefPrefix]),
     ]);
     const existingFolders = new Set<string>();
