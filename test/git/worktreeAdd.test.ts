@@ -251,7 +251,7 @@ describe('Git processes of a dispatch (real git, real agent)', function () {
 
   afterEach(() => fx?.dispose());
 
-  it('runs three: locate, the registering add and the checkout; none to list branches or worktrees', async () => {
+  it('runs two once git located the folder: the registering add and the checkout; locate reads the files', async () => {
     fx = new ManagerFixture();
     const manager = fx.manager();
     // The first dispatch also asks `git version` once.
@@ -271,8 +271,8 @@ describe('Git processes of a dispatch (real git, real agent)', function () {
     const count = runner.processCount - before;
     assert.equal(second.status, 'running');
     assert.equal(second.branch, 'agents/taken-2', 'the taken branch is known without listing branches');
-    assert.deepEqual(spawned, ['rev-parse --show-toplevel', 'worktree add', 'read-tree -m'], spawned.join(', '));
-    assert.equal(count, 3);
+    assert.deepEqual(spawned, ['worktree add', 'read-tree -m'], spawned.join(', '));
+    assert.equal(count, 2);
     await fx.finished(manager, second.id);
   });
 });

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { AgentError } from '../../core/errors';
 import type { GitRefInfo, RefGit, RepositoryLocation } from '../../core/git';
 import { GitProcessError } from './errors';
+import { type KnownRepository, gitDirOf, readHead, signature } from './headFiles';
 import { parseBranchNames, parseLocation, parseRefs, parseSymbolicHead } from './refParsers';
 import type { GitRunner } from './runner';
 
@@ -45,12 +46,28 @@ export async function branchExists(
   }
 }
 
+/**
+ * How long what git said about a folder stands in for asking it again (headFiles.ts), even with no
+ * watched file changed: a net for config git reads from elsewhere (an include, another system config).
+ */
+const knownMaxAgeMs = 10 * 60_000;
+
 export class Refs implements RefGit {
-  constructor(private readonly runner: GitRunner) {}
+  /** Folder → what git said about it at its last locate of HEAD (see headFiles.ts). */
+  private readonly known = new Map<string, KnownRepository>();
+
+  constructor(
+    private readonly runner: GitRunner,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async locate(folder: string, rev: string | undefined, branchPrefix: string): Promise<RepositoryLocation> {
     if (rev?.startsWith('-')) {
       throw new AgentError('invalidRefName', { ref: rev });
+    }
+    const fromFiles = rev === undefined ? await this.locateFromFiles(folder, branchPrefix) : undefined;
+    if (fromFiles) {
+      return fromFiles;
     }
     // `--` at the end: what comes before must be a revision, never a path. No --verify (it takes
     // one argument only): parseLocation refuses a rev that gives more than one line, like a range.
@@ -88,7 +105,42 @@ export class Refs implements RefGit {
     const repoRoot = path.normalize(where.repoRoot);
     await this.runner.learnCommonDir([folder, repoRoot], where.commonDir);
     this.runner.learnHookPath(repoRoot, where.hookPath);
+    if (rev === undefined) {
+      const commonDir = path.resolve(folder, where.commonDir);
+      await this.remember(folder, { repoRoot, commonDir, hookPath: where.hookPath });
+    }
     return { repoRoot, sha: where.sha, branches: where.branches };
+  }
+
+  /** HEAD read from the files of a repository git located before, while nothing it depends on changed. */
+  private async locateFromFiles(folder: string, branchPrefix: string): Promise<RepositoryLocation | undefined> {
+    const key = path.resolve(folder);
+    const known = this.known.get(key);
+    if (!known || this.now() - known.at > knownMaxAgeMs || (await signature(key, known)) !== known.signature) {
+      this.known.delete(key);
+      return undefined;
+    }
+    const head = await readHead(known, branchPrefix).catch(() => undefined);
+    if (!head) {
+      return undefined;
+    }
+    // Its config unchanged, the hook path git gave is still where git would look.
+    this.runner.learnHookPath(known.repoRoot, known.hookPath, this.now());
+    return { repoRoot: known.repoRoot, sha: head.sha, branches: head.branches };
+  }
+
+  private async remember(
+    folder: string,
+    where: Pick<KnownRepository, 'repoRoot' | 'commonDir' | 'hookPath'>,
+  ): Promise<void> {
+    const key = path.resolve(folder);
+    const at = this.now();
+    const gitDir = await gitDirOf(where.repoRoot, where.commonDir).catch(() => undefined);
+    if (gitDir) {
+      this.known.set(key, { ...where, gitDir, at, signature: await signature(key, { ...where, gitDir }) });
+    } else {
+      this.known.delete(key);
+    }
   }
 
   async repoRoot(folder: string): Promise<string> {
