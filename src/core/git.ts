@@ -76,7 +76,7 @@ export interface WorktreeGit {
    * branch exists (nothing is created). Its files may be checked out outside the repository's write
    * queue, in parallel with other new worktrees.
    */
-  addWorktree(repoRoot: string, dir: string, branch: string, baseSha: string): Promise<void>;
+  addWorktree(repoRoot: string, dir: string, branch: string, baseSha: string, onCheckout?: () => void): Promise<void>;
   /** `git worktree add dir branch` for an existing branch, verified against the registry. */
   checkoutWorktree(repoRoot: string, dir: string, branch: string): Promise<void>;
   /**

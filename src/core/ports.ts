@@ -130,13 +130,14 @@ export interface RunLocation {
 
 export interface AgentRunner {
   start(request: LaunchRequest): AgentProcess;
-  /**
-   * Re-attaches to an agent started by an earlier window, if the runner can (and it is known).
-   * `terminalPid` is the record's: a terminal runner matches a revived terminal by it.
-   */
+  /** Re-attaches to an agent an earlier window started, if it can; a terminal is matched by `where.terminalPid`. */
   adopt?(agentId: string, where?: RunLocation): AgentProcess | undefined;
   /** Drops what the runner keeps about a finished agent. */
   forget?(agentId: string, where?: RunLocation): void;
+  /** Readies the process of a run about to start in `cwd` (while its folder is made); start() takes it. */
+  prepare?(agentId: string, cwd: string): void;
+  /** Lets go of what prepare() readied when start() will not come. */
+  release?(agentId: string): void;
 }
 
 /** A live process working in a folder: an agent's (its supervisor says) or any whose current folder is there. */
@@ -148,10 +149,7 @@ export interface LiveProcess {
 
 /** Finds live processes working in folders; a source it cannot read (permissions, another OS) is skipped. */
 export interface LiveRuns {
-  /**
-   * The live processes whose working folder is one of `folders` or inside one: the repository's
-   * runs and, where the system tells, any process.
-   */
+  /** Live processes working in one of `folders` or inside one: the repository's runs and, where the OS tells, any. */
   inFolders(repoRoot: string, folders: readonly string[]): Promise<readonly LiveProcess[]>;
 }
 

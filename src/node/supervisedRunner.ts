@@ -4,7 +4,13 @@ import * as path from 'node:path';
 import { AgentError } from '../core/errors';
 import type { AgentRunner, LaunchRequest, RunLocation } from '../core/ports';
 import { bootId, processStart } from '../supervisor/processIdentity';
-import { type SupervisorSpec, type SupervisorStatus, parseStatus, writeStatusSync } from '../supervisor/protocol';
+import {
+  type SupervisorSpec,
+  type SupervisorStatus,
+  parseStatus,
+  specOnStdin,
+  writeStatusSync,
+} from '../supervisor/protocol';
 import { logEndSync } from './logReader';
 import { SupervisedProcess } from './supervisedProcess';
 import { supervisorAlive } from './supervisorStatus';
@@ -56,6 +62,8 @@ const isWindows = process.platform === 'win32';
  */
 export class SupervisedRunner implements AgentRunner {
   private readonly settings: Settings;
+  /** Agent id → its supervisor, started by prepare() and waiting on stdin for its spec. */
+  private readonly waiting = new Map<string, ChildProcess>();
 
   constructor(private readonly options: SupervisedRunnerOptions) {
     const maxLogBytes = options.maxLogBytes ?? 50 * 1024 * 1024;
@@ -114,33 +122,24 @@ export class SupervisedRunner implements AgentRunner {
     };
     fs.writeFileSync(specPath, JSON.stringify(spec), { mode: 0o600, flag: 'wx' });
     let supervisor: ChildProcess;
-    try {
-      supervisor = spawn(this.settings.runtime, [this.settings.supervisorScript, specPath], {
-        cwd: stateDir,
-        detached: !isWindows,
-        stdio: 'ignore',
-        windowsHide: true,
-        shell: false,
-        // Under Electron (VS Code) the runtime is the app itself; this makes it behave as Node.
-        env: { ...definedEnv(process.env), ELECTRON_RUN_AS_NODE: '1' },
-      });
-    } catch (e) {
-      fs.rmSync(specPath, { force: true });
-      throw e;
-    }
-    // The supervisor must outlive this host: its own session, no pipes to us, not waited for.
-    supervisor.unref();
-    if (supervisor.pid !== undefined) {
-      // Adoptable from now on; the supervisor (still booting, far from its first write) replaces it.
-      writeStatusSync(statusPath, {
-        state: 'starting',
-        supervisorPid: supervisor.pid,
-        supervisorStart: processStart(supervisor.pid),
-        bootId: bootId(),
-        logPath: request.logPath,
-        cwd: request.cwd,
-        startedAt: Date.now(),
-      });
+    const ready = this.takeWaiting(request.agentId);
+    if (ready?.stdin && ready.pid !== undefined) {
+      // Booted while the worktree was checked out: adoptable first, then its spec's path, and the pipe closed.
+      supervisor = ready;
+      writeStarting(statusPath, ready.pid, request);
+      ready.stdin.end(`${specPath}\n`);
+    } else {
+      try {
+        // Its own session, no pipes to us, not waited for: it must outlive this host.
+        supervisor = this.spawnSupervisor(specPath, stateDir);
+      } catch (e) {
+        fs.rmSync(specPath, { force: true });
+        throw e;
+      }
+      if (supervisor.pid !== undefined) {
+        // Adoptable from now on; the supervisor (still booting, far from its first write) replaces it.
+        writeStarting(statusPath, supervisor.pid, request);
+      }
     }
     return new SupervisedProcess({
       settings: this.settings,
@@ -151,6 +150,50 @@ export class SupervisedRunner implements AgentRunner {
       supervisor,
       lostMessage: 'supervisor lost',
     });
+  }
+
+  /**
+   * Starts the supervisor of a run about to start in `cwd` (a worktree being checked out), so that
+   * its process start and boot overlap the checkout; start() hands it its spec. It waits on stdin
+   * and ends, doing nothing, when release() or the end of this host closes that pipe.
+   */
+  prepare(agentId: string, cwd: string): void {
+    if (this.waiting.has(checkedId(agentId))) {
+      return;
+    }
+    const stateDir = this.stateDirs(cwd)[0];
+    fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    const supervisor = this.spawnSupervisor(specOnStdin, stateDir);
+    // A pipe to a supervisor that died is not this host's error; start() then finds it lost.
+    supervisor.stdin?.on('error', () => undefined);
+    supervisor.on('error', () => this.waiting.get(agentId) === supervisor && this.waiting.delete(agentId));
+    this.waiting.set(agentId, supervisor);
+  }
+
+  /** Ends a supervisor prepare() started that start() did not take (the run will not start now). */
+  release(agentId: string): void {
+    this.takeWaiting(agentId)?.stdin?.end();
+  }
+
+  private takeWaiting(agentId: string): ChildProcess | undefined {
+    const supervisor = this.waiting.get(agentId);
+    this.waiting.delete(agentId);
+    // Gone already (killed, failed to start): start() spawns another.
+    return supervisor?.exitCode === null && supervisor.signalCode === null ? supervisor : undefined;
+  }
+
+  private spawnSupervisor(arg: string, stateDir: string): ChildProcess {
+    const supervisor = spawn(this.settings.runtime, [this.settings.supervisorScript, arg], {
+      cwd: stateDir,
+      detached: !isWindows,
+      stdio: [arg === specOnStdin ? 'pipe' : 'ignore', 'ignore', 'ignore'],
+      windowsHide: true,
+      shell: false,
+      // Under Electron (VS Code) the runtime is the app itself; this makes it behave as Node.
+      env: { ...definedEnv(process.env), ELECTRON_RUN_AS_NODE: '1' },
+    });
+    supervisor.unref();
+    return supervisor;
   }
 
   /**
@@ -199,6 +242,18 @@ export class SupervisedRunner implements AgentRunner {
       fs.rmSync(this.specPath(agentId, stateDir), { force: true });
     }
   }
+}
+
+function writeStarting(statusPath: string, supervisorPid: number, request: LaunchRequest): void {
+  writeStatusSync(statusPath, {
+    state: 'starting',
+    supervisorPid,
+    supervisorStart: processStart(supervisorPid),
+    bootId: bootId(),
+    logPath: request.logPath,
+    cwd: request.cwd,
+    startedAt: Date.now(),
+  });
 }
 
 function definedEnv(env: NodeJS.ProcessEnv): Record<string, string> {

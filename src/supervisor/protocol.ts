@@ -6,6 +6,9 @@
 import * as fs from 'node:fs';
 import type { SandboxLaunch } from '../core/sandbox';
 
+/** The supervisor's one argument when its spec's path comes on stdin (SupervisedRunner.prepare). */
+export const specOnStdin = '--spec-on-stdin';
+
 export interface SupervisorSpec {
   readonly file: string;
   readonly args: readonly string[];

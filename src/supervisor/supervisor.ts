@@ -1,9 +1,10 @@
 /**
  * dist/supervisor.js: keeps one headless agent running when the extension host reloads or dies.
  * Invoked as `<node> supervisor.js <specFile>` (never through a shell), itself detached with its
- * stdio ignored. It starts the agent in a process group of its own, appends the agent's output to
- * the log (capped: the oldest part is cut and the cut marked), records the agent's state in a status
- * file, and on SIGTERM/SIGINT ends the agent's group: SIGTERM, then SIGKILL after the grace period.
+ * stdio ignored (or with `--spec-on-stdin`, see specFromStdin). It starts the agent in a process
+ * group of its own, appends the agent's output to the log (capped: the oldest part is cut and the
+ * cut marked), records the agent's state in a status file, and on SIGTERM/SIGINT ends the agent's
+ * group: SIGTERM, then SIGKILL after the grace period.
  *
  * A sandboxed agent's spec names its outside part (`sandbox`): the supervisor makes its private folder,
  * serves its filtering proxy and starts its network forwarder itself (node/sandbox/sandboxHost.ts), so a
@@ -26,6 +27,7 @@ import {
   type StatusBase,
   type SupervisorSpec,
   type SupervisorStatus,
+  specOnStdin,
   writeStatusSync,
 } from './protocol';
 
@@ -204,9 +206,34 @@ function readSpec(specPath: string): SupervisorSpec {
   }
 }
 
+/**
+ * `--spec-on-stdin`: started before its agent's worktree is ready (SupervisedRunner.prepare), it
+ * boots while the files are checked out and waits for its spec's path on stdin, one line; stdin
+ * ending without one (the dispatch failed, the window is gone) ends it with nothing done.
+ */
+function specFromStdin(): void {
+  let text = '';
+  const input = process.stdin;
+  input.setEncoding('utf8');
+  input.on('data', (chunk: string) => {
+    text += chunk;
+    const end = text.indexOf('\n');
+    if (end >= 0) {
+      input.removeAllListeners();
+      input.destroy();
+      new Supervisor(readSpec(text.slice(0, end))).run();
+    }
+  });
+  input.on('error', () => input.destroy());
+}
+
 function main(argv: readonly string[]): void {
   if (argv.length !== 1) {
     process.exitCode = 2;
+    return;
+  }
+  if (argv[0] === specOnStdin) {
+    specFromStdin();
     return;
   }
   new Supervisor(readSpec(argv[0])).run();

@@ -140,6 +140,25 @@ describe('Dispatch git: locate and worktree add (real git)', function () {
         );
       });
 
+      it('calls onCheckout once, before the checkout ends (separate: once the worktree is registered)', async () => {
+        const hook = path.join(repo, '.git', 'hooks', 'post-checkout');
+        fs.writeFileSync(hook, '#!/bin/sh\nsleep 0.5\ntouch checked-out.txt\n', { mode: 0o755 });
+        const dir = path.join(root, 'wt', 'early');
+        const seen: { registered: boolean; ended: boolean }[] = [];
+        await service().addWorktree(repo, dir, 'agents/early', base, () =>
+          seen.push({
+            registered: fs.existsSync(path.join(dir, '.git')),
+            ended: fs.existsSync(path.join(dir, 'checked-out.txt')),
+          }),
+        );
+        assert.equal(seen.length, 1);
+        assert.equal(seen[0].ended, false, 'called while the checkout runs');
+        if (checkout === 'separate') {
+          assert.equal(seen[0].registered, true, 'called after the registration, as the checkout starts');
+        }
+        assert.ok(fs.existsSync(path.join(dir, 'checked-out.txt')));
+      });
+
       it('finds a hook under a core.hooksPath relative to the worktree (husky) where git worktree add finds it', async () => {
         fs.mkdirSync(path.join(repo, '.husky'));
         const hook = path.join(repo, '.husky', 'post-checkout');

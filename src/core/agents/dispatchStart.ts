@@ -95,20 +95,21 @@ async function onPullRequest(
 /**
  * Makes the reserved worktree: on the existing branch when there is one (never warm: a pool's
  * worktrees are made on new branches), else a new branch at `baseSha` (createWorktree). True when warm.
+ * `start.onCheckout` runs once a new worktree's files are being checked out (not for a warm one).
  */
 export async function makeWorktree(
   fs: FileSystemPort,
   git: Pick<WorktreeGit, 'addWorktree' | 'checkoutWorktree'>,
   repoRoot: string,
   reserved: ReservedWorktree,
-  start: { readonly baseSha: string; readonly existingBranch?: string },
+  start: { readonly baseSha: string; readonly existingBranch?: string; readonly onCheckout?: () => void },
   pool?: Pick<WorktreePool, 'take'>,
 ): Promise<boolean> {
   if (start.existingBranch) {
     await createWorktreeOnBranch(fs, git, repoRoot, reserved.worktreePath, start.existingBranch);
     return false;
   }
-  return createWorktree(fs, git, repoRoot, reserved, start.baseSha, pool);
+  return createWorktree(fs, git, repoRoot, reserved, start.baseSha, pool, start.onCheckout);
 }
 
 /** What git check-ref-format allows a branch to be called (roughly; git refuses the rest when asked). */

@@ -152,13 +152,17 @@ export class Dispatcher {
     } else {
       this.records.add(record);
     }
+    // Its supervisor boots while the files are checked out, unless a setup command runs in between.
+    const early = record.mode !== 'terminal' && !settings.setupCommand?.length ? record.worktreePath : undefined;
+    const onCheckout = early ? () => this.prepareRun(id, early) : undefined;
     let warm = false;
     try {
       // Variables of its own (worktreeEnv) go into its env file and setup command: no warm worktree then.
       const pool = draft.worktreeEnv ? undefined : this.deps.pool;
-      const start = { baseSha, existingBranch };
+      const start = { baseSha, existingBranch, onCheckout };
       warm = !!reserved && (await makeWorktree(this.deps.fs, this.deps.git, repoRoot, reserved, start, pool));
     } catch (e) {
+      this.deps.headlessRunner.release?.(id);
       if (queued) {
         // Its failure is shown on its row (startQueued): with no worktree, it names none.
         const branch = existingBranch;
@@ -171,10 +175,15 @@ export class Dispatcher {
       reserved?.release();
     }
     const start = () => this.runs.launch(this.records.get(id), executable, runArgs(profile, record, 'first'), prompt);
-    if (record.worktreePath && !warm) {
-      await this.runs.prepareThenStart(record, settings, start);
-    } else {
-      start();
+    try {
+      if (record.worktreePath && !warm) {
+        await this.runs.prepareThenStart(record, settings, start);
+      } else {
+        start();
+      }
+    } finally {
+      // Not taken by start (it failed, or never came): it ends.
+      this.deps.headlessRunner.release?.(id);
     }
     this.tracker.track(id, record);
     if (isolation === 'terminal') {
@@ -182,5 +191,14 @@ export class Dispatcher {
       void this.tracker.refresh(id);
     }
     return this.records.get(id);
+  }
+
+  private prepareRun(id: string, worktreePath: string): void {
+    try {
+      this.deps.headlessRunner.prepare?.(id, worktreePath);
+    } catch (e) {
+      // start() spawns its supervisor itself then.
+      this.deps.logger.warn(`[Dispatch] could not ready the run of ${id} ahead: ${(e as Error).message}`);
+    }
   }
 }

@@ -77,12 +77,13 @@ export async function createWorktree(
   reserved: ReservedWorktree,
   baseSha: string,
   pool?: Pick<WorktreePool, 'take'>,
+  onCheckout?: () => void,
 ): Promise<boolean> {
   if (pool && (await pool.take(repoRoot, reserved.worktreePath, reserved.branch, baseSha))) {
     return true;
   }
   await makeRoot(fs, reserved.worktreePath);
-  await git.addWorktree(repoRoot, reserved.worktreePath, reserved.branch, baseSha);
+  await git.addWorktree(repoRoot, reserved.worktreePath, reserved.branch, baseSha, onCheckout);
   return false;
 }
 

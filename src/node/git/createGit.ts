@@ -61,8 +61,8 @@ export class NodeGit implements Git {
   }
 
   // WorktreeGit
-  addWorktree(repoRoot: string, dir: string, branch: string, baseSha: string): Promise<void> {
-    return this.worktrees.addWorktree(repoRoot, dir, branch, baseSha);
+  addWorktree(repoRoot: string, dir: string, branch: string, baseSha: string, onCheckout?: () => void): Promise<void> {
+    return this.worktrees.addWorktree(repoRoot, dir, branch, baseSha, onCheckout);
   }
   checkoutWorktree(repoRoot: string, dir: string, branch: string): Promise<void> {
     return this.worktrees.checkoutWorktree(repoRoot, dir, branch);

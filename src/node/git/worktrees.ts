@@ -37,16 +37,28 @@ export class Worktrees implements WorktreeGit {
     return this.trash.settled();
   }
 
-  async addWorktree(repoRoot: string, dir: string, branch: string, baseSha: string): Promise<void> {
+  async addWorktree(
+    repoRoot: string,
+    dir: string,
+    branch: string,
+    baseSha: string,
+    onCheckout?: () => void,
+  ): Promise<void> {
     // Both modes give the same worktree and one hook run; the mode only decides what holds the write queue.
     // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent, see above
     const separate = (await this.checkout(repoRoot)) === 'separate';
-    const add = await this.runner.write(repoRoot, () =>
+    const adding = this.runner.write(repoRoot, () =>
       registerWorktree(this.runner, repoRoot, dir, branch, baseSha, !separate),
     );
-    if (separate) {
-      await checkOutNewWorktree(this.runner, add);
+    if (!separate) {
+      onCheckout?.();
+      await adding;
+      return;
     }
+    // Its git process is started before onCheckout runs: whatever that starts overlaps the checkout.
+    const checkout = checkOutNewWorktree(this.runner, await adding);
+    onCheckout?.();
+    await checkout;
   }
 
   checkoutWorktree(repoRoot: string, dir: string, branch: string): Promise<void> {
