@@ -7,11 +7,9 @@ import * as path from 'node:path';
 import type { AgentManager } from '../../src/core/agents';
 import { builtinProfiles, type Profile } from '../../src/core/clis/profiles';
 import { AgentError } from '../../src/core/errors';
-import { AgentReviewer, ReviewComments } from '../../src/core/review';
-import { PathExecutableResolver } from '../../src/node/executableResolver';
-import { NodeFileBytes } from '../../src/node/fileBytes';
-import { NodeFileSystem } from '../../src/node/fileSystem';
-import { ManagerFixture, demoScript, git } from './managerFixture';
+import type { AgentReviewer, ReviewComments } from '../../src/core/review';
+import { ManagerFixture } from './managerFixture';
+import { reviewerOn, reviewRefsOf } from './reviewerFixture';
 
 describe('Review with Agent at its edges (real git, real processes)', function () {
   this.timeout(60_000);
@@ -59,29 +57,13 @@ describe('Review with Agent at its edges (real git, real processes)', function (
       ].join('\n'),
     );
     manager = fx.manager({ profiles });
-    review = new ReviewComments({
-      manager,
-      files: new NodeFileBytes(),
-      clock: { now: () => Date.now() },
-      newId: () => `c${Math.random()}`,
-    });
-    logged = [];
-    const log = (level: string) => (message: string) => void logged.push(`${level} ${message}`);
-    reviewer = new AgentReviewer({
-      manager,
-      comments: review,
-      git: fx.git,
-      files: new NodeFileBytes(),
-      fs: new NodeFileSystem(),
-      runner: fx.headlessRunner(),
-      resolver: new PathExecutableResolver({ demoAgentScript: demoScript, runtime: process.execPath }),
+    ({ review, reviewer, logged } = reviewerOn(fx, manager, {
       profiles,
       settings: () => ({
         logDir: path.join(fx.tmp, 'logs'),
         logDirOf: (root) => path.join(perRepoLogs, path.basename(root)),
       }),
-      logger: { info: log('info'), warn: log('warn'), error: log('error') },
-    });
+    }));
   });
   afterEach(async () => {
     reviewer.dispose();
@@ -89,11 +71,8 @@ describe('Review with Agent at its edges (real git, real processes)', function (
     await fx.dispose();
   });
 
-  async function author(prompt: string) {
-    const record = await manager.dispatch({ prompt, profile: 'demo', folder: fx.repo, title: 'Author' });
-    return fx.finished(manager, record.id);
-  }
-  const reviewRefs = () => git(fx.repo, 'for-each-ref', '--format=%(refname)', 'refs/parallel-agents/review/');
+  const author = (prompt: string) => fx.ran(manager, prompt, 'Author');
+  const reviewRefs = () => reviewRefsOf(fx.repo);
   const prompted = (logPath: string) => /PROMPT<<([\s\S]*)>>/.exec(fs.readFileSync(logPath, 'utf8'))?.[1] ?? '';
 
   it('gives the reviewer the task with every follow-up, the diff, the binary files and the focus; on its input when asked', async () => {

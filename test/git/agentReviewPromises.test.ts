@@ -9,15 +9,13 @@ import type { AgentRecord } from '../../src/core/agent';
 import type { AgentManager } from '../../src/core/agents';
 import { builtinProfiles, type Profile } from '../../src/core/clis/profiles';
 import { AgentError } from '../../src/core/errors';
-import { AgentReviewer, ReviewComments } from '../../src/core/review';
-import { PathExecutableResolver } from '../../src/node/executableResolver';
-import { NodeFileBytes } from '../../src/node/fileBytes';
-import { NodeFileSystem } from '../../src/node/fileSystem';
+import type { AgentReviewer, ReviewComments } from '../../src/core/review';
 import { registryDirSync } from '../../src/node/registry/location';
 import type { RegistryStore } from '../../src/node/registry/registryStore';
 import { assertUntouched, recordWorkspace } from '../harness/untouched';
 import { waitFor } from '../harness/waitFor';
-import { ManagerFixture, demoScript, git, quiet } from './managerFixture';
+import { ManagerFixture, git } from './managerFixture';
+import { reviewerOn, reviewRefsOf } from './reviewerFixture';
 import { openRegistryStore } from './registryFixture';
 import { refusal } from './refusal';
 import { TerminalStandIn } from './terminalStandIn';
@@ -49,26 +47,8 @@ describe('Review with Agent keeps its promises (real git, real demo agents)', fu
     fx = files ? new ManagerFixture(files) : new ManagerFixture();
     logDir = path.join(fx.tmp, 'review-logs');
     manager = fx.manager(clock ? { clock } : {});
-    review = new ReviewComments({
-      manager,
-      files: new NodeFileBytes(),
-      clock: { now: () => Date.now() },
-      newId: () => `c${Math.random()}`,
-    });
-    logged = [];
-    const log = (level: string) => (message: string) => void logged.push(`${level} ${message}`);
-    reviewer = new AgentReviewer({
-      manager,
-      comments: review,
-      git: fx.git,
-      files: new NodeFileBytes(),
-      fs: new NodeFileSystem(),
-      runner: fx.headlessRunner(),
-      resolver: new PathExecutableResolver({ demoAgentScript: demoScript, runtime: process.execPath }),
-      profiles: () => [...builtinProfiles, echo],
-      settings: () => ({ logDir }),
-      logger: { info: log('info'), warn: log('warn'), error: log('error') },
-    });
+    const profiles = () => [...builtinProfiles, echo];
+    ({ review, reviewer, logged } = reviewerOn(fx, manager, { profiles, settings: () => ({ logDir }) }));
   }
 
   afterEach(async () => {
@@ -77,11 +57,8 @@ describe('Review with Agent keeps its promises (real git, real demo agents)', fu
     await fx.dispose();
   });
 
-  async function author(prompt: string) {
-    const record = await manager.dispatch({ prompt, profile: 'demo', folder: fx.repo, title: 'Author' });
-    return fx.finished(manager, record.id);
-  }
-  const reviewRefs = () => git(fx.repo, 'for-each-ref', '--format=%(refname)', 'refs/parallel-agents/review/');
+  const author = (prompt: string) => fx.ran(manager, prompt, 'Author');
+  const reviewRefs = () => reviewRefsOf(fx.repo);
   const bodies = (id: string) => review.comments(id).map((c) => [c.path, c.startLine, c.body, c.general ?? false]);
 
   it('reads only its own run from the log; finding nothing, it writes neither record nor folder', async () => {
@@ -311,22 +288,9 @@ describe('Review with Agent refuses an agent another window runs (real git, real
     assert.equal((await b.whenEnded(record.id)).status, 'running');
     assert.equal(b.isRunning(record.id), false, 'B follows no run of it');
     await b.refreshChanges(record.id);
-    const reviewer = new AgentReviewer({
-      manager: b,
-      comments: new ReviewComments({
-        manager: b,
-        files: new NodeFileBytes(),
-        clock: { now: () => Date.now() },
-        newId: () => 'c',
-      }),
-      git: fx.git,
-      files: new NodeFileBytes(),
-      fs: new NodeFileSystem(),
-      runner: fx.headlessRunner(),
-      resolver: new PathExecutableResolver({ demoAgentScript: demoScript, runtime: process.execPath }),
+    const { reviewer } = reviewerOn(fx, b, {
       profiles: () => builtinProfiles,
       settings: () => ({ logDir: path.join(fx.tmp, 'review-logs') }),
-      logger: quiet,
     });
     const error = await refusal(reviewer.review(record.id, { profile: 'demo' }), 'agentStillRunning');
     assert.ok(AgentError.isCode(error, 'agentStillRunning'));

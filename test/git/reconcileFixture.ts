@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AgentLanding } from '../../src/core/landing/agentLanding';
-import type { AgentManager } from '../../src/core/agents/agentManager';
+import type { AgentRecord } from '../../src/core/agent';
+import type { AgentManager, DispatchOptions } from '../../src/core/agents/agentManager';
 import { Reconciler } from '../../src/core/reconcile/reconciler';
 import { NodeFileSystem } from '../../src/node/fileSystem';
 import { LiveProcesses } from '../../src/node/liveProcesses';
@@ -64,6 +65,18 @@ export class ReconcileFixture {
     registryRecords: (repoRoot) => recordsOnDisk(repoRoot, 'agents'),
     liveRuns: new LiveProcesses({ statusDirs: () => [path.join(this.fx.tmp, 'agents')] }),
   });
+
+  /** A demo agent that made <title>.txt (left uncommitted), once its run has ended; `more` adds to its dispatch. */
+  async dispatched(title: string, more: Partial<DispatchOptions> = {}): Promise<AgentRecord> {
+    const record = await this.manager.dispatch({
+      prompt: `create ${title}.txt: work of ${title}`,
+      profile: 'demo',
+      folder: this.repo,
+      title,
+      ...more,
+    });
+    return this.fx.finished(this.manager, record.id);
+  }
 
   /**
    * A worktree and branch made by hand in the worktree root, the way the extension names them:
@@ -143,6 +156,18 @@ export class ReconcileFixture {
     this.reconciler.dispose();
     await this.fx.dispose();
   }
+}
+
+/** For each test of the calling describe(): a fresh ReconcileFixture handed to `use`, disposed of after it. */
+export function eachReconcile(use: (fixture: ReconcileFixture) => void): void {
+  let fixture: ReconcileFixture | undefined;
+  beforeEach(() => {
+    fixture = new ReconcileFixture();
+    use(fixture);
+  });
+  afterEach(async () => {
+    await fixture?.dispose();
+  });
 }
 
 /** All 256 byte values, in an order of the slug's own. */

@@ -2,31 +2,13 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AgentError } from '../../src/core/errors';
-import { git, ReconcileFixture, snapshot } from './reconcileFixture';
+import { eachReconcile, git, type ReconcileFixture, snapshot } from './reconcileFixture';
 import { englishMessage } from '../../src/ui/errorText';
 
 describe('Reconcile Agents with real git: Forget and Restore Missing keep what is newest', function () {
   this.timeout(90000);
   let f: ReconcileFixture;
-
-  beforeEach(() => {
-    f = new ReconcileFixture();
-  });
-
-  afterEach(async () => {
-    await f.dispose();
-  });
-
-  /** A finished demo agent that made <title>.txt (left uncommitted). */
-  async function dispatched(title: string) {
-    const record = await f.manager.dispatch({
-      prompt: `create ${title}.txt: work of ${title}`,
-      profile: 'demo',
-      folder: f.repo,
-      title,
-    });
-    return f.fx.finished(f.manager, record.id);
-  }
+  eachReconcile((fixture) => (f = fixture));
 
   /** The agent's folder deleted by hand, then a Reconcile run that marks it missing. */
   async function vanish(id: string) {
@@ -37,11 +19,11 @@ describe('Reconcile Agents with real git: Forget and Restore Missing keep what i
   const savedRefOf = (id: string) => `refs/parallel-agents/saved/${id}`;
 
   it('Forget keeps the commits of a branch that moved past its base under the saved ref, then deletes the branch', async () => {
-    const agent = await dispatched('Worked');
+    const agent = await f.dispatched('Worked');
     await f.landing.commit(agent.id, 'the work');
     const tip = f.tip(agent.branch!)!;
     assert.notEqual(tip, agent.baseSha);
-    const bystander = await dispatched('Bystander');
+    const bystander = await f.dispatched('Bystander');
     const report = await vanish(agent.id);
     assert.deepEqual(report.missing, [{ id: agent.id, restoreFrom: 'branch' }]);
 
@@ -64,7 +46,7 @@ describe('Reconcile Agents with real git: Forget and Restore Missing keep what i
   });
 
   it('Forget makes no saved ref for a branch still at its base, and deletes the branch', async () => {
-    const agent = await dispatched('Plain');
+    const agent = await f.dispatched('Plain');
     assert.equal(f.tip(agent.branch!), agent.baseSha);
     await vanish(agent.id);
     const refs = f.refs();
@@ -78,7 +60,7 @@ describe('Reconcile Agents with real git: Forget and Restore Missing keep what i
   });
 
   it('Forget of an agent whose branch is already gone drops the record and saves nothing', async () => {
-    const agent = await dispatched('Branchless');
+    const agent = await f.dispatched('Branchless');
     await vanish(agent.id);
     git(f.repo, 'branch', '-D', agent.branch!);
     await f.reconciler.forget(agent.id);
@@ -87,7 +69,7 @@ describe('Reconcile Agents with real git: Forget and Restore Missing keep what i
   });
 
   it('Forget keeps saved work that is newer than the branch instead of writing over it', async () => {
-    const agent = await dispatched('Layered');
+    const agent = await f.dispatched('Layered');
     await f.landing.commit(agent.id, 'committed part');
     const tip = f.tip(agent.branch!)!;
     fs.writeFileSync(path.join(agent.worktreePath!, 'draft.txt'), 'not committed yet\n');
@@ -105,7 +87,7 @@ describe('Reconcile Agents with real git: Forget and Restore Missing keep what i
   });
 
   it('Forget and Restore Missing refuse an agent whose worktree is not missing, and change nothing', async () => {
-    const agent = await dispatched('Present');
+    const agent = await f.dispatched('Present');
     await f.reconciler.run();
     const refs = f.refs();
     const files = snapshot(agent.worktreePath!);
@@ -122,7 +104,7 @@ describe('Reconcile Agents with real git: Forget and Restore Missing keep what i
   });
 
   it('Restore Missing takes the saved work when it was saved on the branch tip: commits and uncommitted files come back', async () => {
-    const agent = await dispatched('Newest');
+    const agent = await f.dispatched('Newest');
     await f.landing.commit(agent.id, 'committed part');
     const tip = f.tip(agent.branch!)!;
     fs.writeFileSync(path.join(agent.worktreePath!, 'draft.txt'), 'not committed yet\n');
@@ -151,7 +133,7 @@ describe('Reconcile Agents with real git: Forget and Restore Missing keep what i
   });
 
   it('Restore Missing takes the branch when it moved past the saved work', async () => {
-    const agent = await dispatched('Moved');
+    const agent = await f.dispatched('Moved');
     await f.landing.discard(agent.id);
     await f.landing.restore(agent.id);
     fs.writeFileSync(path.join(agent.worktreePath!, 'later.txt'), 'committed after the restore\n');
@@ -170,7 +152,7 @@ describe('Reconcile Agents with real git: Forget and Restore Missing keep what i
   });
 
   it('Restore Missing refuses when neither branch nor saved work is left, says to forget instead, and makes nothing', async () => {
-    const agent = await dispatched('Lost');
+    const agent = await f.dispatched('Lost');
     await vanish(agent.id);
     git(f.repo, 'branch', '-D', agent.branch!);
     const report = await f.reconciler.run();
@@ -190,7 +172,7 @@ describe('Reconcile Agents with real git: Forget and Restore Missing keep what i
   });
 
   it('Restore Missing drops a stale registration left at the folder before checking the branch out there', async () => {
-    const agent = await dispatched('Again');
+    const agent = await f.dispatched('Again');
     await f.landing.commit(agent.id, 'work');
     await vanish(agent.id);
     // Something registered the same folder again and it was deleted again: a stale entry in the way.
@@ -207,7 +189,7 @@ describe('Reconcile Agents with real git: Forget and Restore Missing keep what i
   });
 
   it('marks an agent missing once and clears the mark when its folder is back', async () => {
-    const agent = await dispatched('Away');
+    const agent = await f.dispatched('Away');
     git(f.repo, 'worktree', 'lock', agent.worktreePath!);
     const away = `${agent.worktreePath}-away`;
     fs.renameSync(agent.worktreePath!, away);

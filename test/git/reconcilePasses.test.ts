@@ -1,28 +1,15 @@
 // Reconcile Agents with real git: what a pass repeated over the same state leaves alone.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { ReconcileFixture } from './reconcileFixture';
+import { eachReconcile, type ReconcileFixture } from './reconcileFixture';
 
 describe('Reconcile Agents with real git: a pass over what an earlier pass already found changes nothing', function () {
   this.timeout(90000);
   let f: ReconcileFixture;
-
-  beforeEach(() => {
-    f = new ReconcileFixture();
-  });
-
-  afterEach(async () => {
-    await f.dispose();
-  });
+  eachReconcile((fixture) => (f = fixture));
 
   it('marks a missing agent once: a second pass while its folder is still gone neither announces nor changes it', async () => {
-    const dispatched = await f.manager.dispatch({
-      prompt: 'create Gone.txt: work of Gone',
-      profile: 'demo',
-      folder: f.repo,
-      title: 'Gone',
-    });
-    const agent = await f.fx.finished(f.manager, dispatched.id);
+    const agent = await f.dispatched('Gone');
     fs.rmSync(agent.worktreePath!, { recursive: true, force: true });
     const changes: string[] = [];
     const sub = f.manager.onDidChangeAgent((e) => changes.push(`${e.kind} ${e.id}`));

@@ -5,19 +5,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentRecord } from '../../src/core/agent';
 import { AgentError } from '../../src/core/errors';
-import { git, ReconcileFixture, snapshot } from './reconcileFixture';
+import { eachReconcile, git, type ReconcileFixture, snapshot } from './reconcileFixture';
 
 describe('Reconcile Agents with real git: the log of each pass and repair, and what a repair must leave', function () {
   this.timeout(90000);
   let f: ReconcileFixture;
-
-  beforeEach(() => {
-    f = new ReconcileFixture();
-  });
-
-  afterEach(async () => {
-    await f.dispose();
-  });
+  eachReconcile((fixture) => (f = fixture));
 
   /** The lines logged since the last call. */
   let seen = 0;
@@ -110,19 +103,12 @@ describe('Reconcile Agents with real git: the log of each pass and repair, and w
 
   it('Forget of an agent started on a branch the user had keeps that branch with all its commits, and saves nothing', async () => {
     f.branchOrphan('login', 'feature/login');
-    const agent = await f.manager.dispatch({
-      prompt: 'create Login.txt: work of Login',
-      profile: 'demo',
-      folder: f.repo,
-      title: 'Login',
-      start: { branch: 'feature/login' },
-    });
-    const done = await f.fx.finished(f.manager, agent.id);
-    assert.equal(done.branchExisted, true);
+    const agent = await f.dispatched('Login', { start: { branch: 'feature/login' } });
+    assert.equal(agent.branchExisted, true);
     await f.landing.commit(agent.id, 'the work');
     const tip = f.tip('feature/login')!;
-    assert.notEqual(tip, done.baseSha);
-    fs.rmSync(done.worktreePath!, { recursive: true, force: true });
+    assert.notEqual(tip, agent.baseSha);
+    fs.rmSync(agent.worktreePath!, { recursive: true, force: true });
     assert.deepEqual((await f.reconciler.run()).missing, [{ id: agent.id, restoreFrom: 'branch' }]);
 
     await f.reconciler.forget(agent.id);

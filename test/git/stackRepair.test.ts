@@ -4,7 +4,6 @@
 // follow-up, the demo agent resolves the markers, and the next Rebase on Parent succeeds.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { AgentManager } from '../../src/core/agents/agentManager';
 import { StackRepair } from '../../src/core/agents/stackRepair';
 import { parentRanSince } from '../../src/core/agents/stacking';
@@ -12,42 +11,25 @@ import { AgentError } from '../../src/core/errors';
 import { ConflictRepair } from '../../src/core/landing/conflictRepair';
 import { englishMessage } from '../../src/ui/errorText';
 import { assertRestored, recordWorkspace } from '../harness/untouched';
-import { git, ManagerFixture } from './managerFixture';
+import { git, type ManagerFixture } from './managerFixture';
+import { eachStack, read } from './stackFixture';
 
 describe('Ask Agent to Resolve a stacked agent with its parent (real git, real demo agents)', function () {
   this.timeout(60000);
+  /** Set: the manager's clock stands still there (a test reads which clock a time came from). */
+  let frozen: number | undefined;
+  const stack = eachStack({ clock: { now: () => frozen ?? Date.now() } });
+  const { agent, followUp, changes, refs } = stack;
   let fx: ManagerFixture;
   let manager: AgentManager;
   let repair: StackRepair;
 
   beforeEach(() => {
-    fx = new ManagerFixture();
-    manager = fx.manager();
+    ({ fx, manager } = stack);
+    frozen = undefined;
     repair = new StackRepair(manager, fx.git);
   });
 
-  afterEach(() => fx.dispose());
-
-  async function agent(prompt: string, stackOn?: string) {
-    const record = await manager.dispatch({ prompt, profile: 'demo', folder: fx.repo, stackOn });
-    const done = await fx.finished(manager, record.id);
-    assert.equal(done.status, 'succeeded', done.error);
-    return done;
-  }
-
-  async function followUp(id: string, prompt: string) {
-    await manager.followUp(id, prompt);
-    const done = await fx.finished(manager, id);
-    assert.equal(done.status, 'succeeded', done.error);
-  }
-
-  const read = (dir: string, file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
-  const changes = (id: string) =>
-    manager
-      .get(id)
-      .changedFiles.map((f) => `${f.kind} ${f.path}`)
-      .sort();
-  const refs = () => git(fx.repo, 'for-each-ref', '--format=%(refname) %(objectname)');
   const mergeInProgress = (cwd: string) => fs.existsSync(git(cwd, 'rev-parse', '--git-path', 'MERGE_HEAD'));
 
   /** Parent and child changed the same line of a.txt, the parent after the child was stacked: the rebase is refused. */
@@ -126,8 +108,11 @@ describe('Ask Agent to Resolve a stacked agent with its parent (real git, real d
     const child = await agent('create c.txt: c', parent.id);
     await followUp(parent.id, 'create p.txt: p');
     assert.equal(parentRanSince(manager.get(child.id), manager.get(parent.id)), true, 'the parent ran since');
+    const stoppedAt = (frozen = Date.now() + 60_000);
     const started = await repair.start(child.id);
+    frozen = undefined;
     assert.equal(started.kind, 'merged');
+    assert.equal(started.merge.at, stoppedAt, "the snapshot's time is read from the manager's clock");
     assert.equal(manager.get(child.id).stackedOn?.at, started.merge.at, 'the merged snapshot is its last one');
     assert.equal(parentRanSince(manager.get(child.id), manager.get(parent.id)), false, 'not since the merge');
     assert.equal(manager.get(child.id).followUps, undefined);

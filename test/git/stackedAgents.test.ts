@@ -8,40 +8,16 @@ import type { AgentManager } from '../../src/core/agents/agentManager';
 import { parentRanSince } from '../../src/core/agents/stacking';
 import { AgentError, type AgentErrorCode } from '../../src/core/errors';
 import { englishMessage } from '../../src/ui/errorText';
-import { git, ManagerFixture } from './managerFixture';
+import { git, type ManagerFixture } from './managerFixture';
+import { eachStack, read } from './stackFixture';
 
 describe('stacked agents (real git, real demo agent)', function () {
   this.timeout(60000);
+  const stack = eachStack();
+  const { agent, followUp, changes, refs } = stack;
   let fx: ManagerFixture;
   let manager: AgentManager;
-
-  beforeEach(() => {
-    fx = new ManagerFixture();
-    manager = fx.manager();
-  });
-
-  afterEach(() => fx.dispose());
-
-  async function agent(prompt: string, stackOn?: string) {
-    const record = await manager.dispatch({ prompt, profile: 'demo', folder: fx.repo, stackOn });
-    const done = await fx.finished(manager, record.id);
-    assert.equal(done.status, 'succeeded', done.error);
-    return done;
-  }
-
-  async function followUp(id: string, prompt: string) {
-    await manager.followUp(id, prompt);
-    const done = await fx.finished(manager, id);
-    assert.equal(done.status, 'succeeded', done.error);
-  }
-
-  const changes = (id: string) =>
-    manager
-      .get(id)
-      .changedFiles.map((f) => `${f.kind} ${f.path}`)
-      .sort();
-  const read = (dir: string, file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
-  const refs = () => git(fx.repo, 'for-each-ref', '--format=%(refname) %(objectname)');
+  beforeEach(() => ({ fx, manager } = stack));
 
   /** Rejects with `code` whose English text matches `words`. */
   async function refused(run: Promise<unknown>, code: AgentErrorCode, words: RegExp): Promise<void> {

@@ -87,7 +87,6 @@ export class AgentManager implements Disposable {
 
   /** Starts the queued agents there is room for now (parallelAgents.maxConcurrentAgents was raised). */
   continueQueue = (): void => this.queue.pump();
-
   /** 1 for the queued agent that starts next in its repository; undefined when the agent is not queued. */
   queuePosition(id: string): number | undefined {
     return this.records.has(id) ? queuePosition(this.records.list(), id) : undefined;
@@ -258,6 +257,8 @@ export class AgentManager implements Disposable {
 
   /** Resolves when every state change so far has been written. */
   readonly flush = (): Promise<void> => this.records.flush();
+  /** Now, by the clock every time in the records comes from. */
+  readonly now = (): number => this.deps.clock.now();
   /** Runs the agent's check command in its folder; resolves once it runs, with the record's check. */
   runCheck(id: string): Promise<AgentCheck> {
     return this.checks.start(id);

@@ -23,7 +23,7 @@ import type { AgentManager } from './agentManager';
 import { snapshotOf, stackedParent, type StackingGit } from './stacking';
 
 export type StackRepairGit = RepairGit & StackingGit & Pick<RefGit, 'headSha' | 'mergeBase'>;
-export type StackRepairManager = RepairManager & Pick<AgentManager, 'setTracked'>;
+export type StackRepairManager = RepairManager & Pick<AgentManager, 'setTracked' | 'now'>;
 
 /** A merge of the parent's work under way: what settling it needs. */
 export interface ParentMerge {
@@ -36,7 +36,7 @@ export interface ParentMerge {
   readonly work?: string;
   /** Whether the child had commits of its own: they become one commit on the parent's. */
   readonly commits: boolean;
-  /** When the parent's snapshot was taken (ms): the child's stackedOn.at once settled. */
+  /** When the parent's snapshot was taken (ms, the manager's clock): the child's stackedOn.at once settled. */
   readonly at: number;
 }
 
@@ -83,7 +83,7 @@ export class StackRepair {
       throw new AgentError('resolveUncommitted', { title: record.title, count: state.uncommittedFiles });
     }
     const head = await this.git.headSha(record.cwd);
-    const at = Date.now();
+    const at = this.manager.now();
     const snapshot = await snapshotOf(this.git, parent, id);
     const commit = await this.git.commitSnapshotOnto(
       record.cwd,

@@ -40,7 +40,7 @@ export interface ResolveOutcome {
 }
 
 /** Agents the last forecast found in conflict, or stacked on another agent, that can take a follow-up now. */
-function hasConflicts(r: AgentRecord): boolean {
+function canResolve(r: AgentRecord): boolean {
   return (
     (r.forecastConflicts !== undefined || r.stackedOn !== undefined) &&
     !!r.branch &&
@@ -57,11 +57,11 @@ export function resolveConflictsCommand(deps: ResolveConflictsDeps) {
   return async (arg?: unknown): Promise<ResolveOutcome> => {
     const o = (arg && typeof arg === 'object' ? arg : {}) as ResolveArgs;
     const named = agentIdOf(arg);
-    if (named === undefined && !manager.list().some(hasConflicts)) {
+    if (named === undefined && !manager.list().some(canResolve)) {
       throw new AgentError('noForecastConflicts', {});
     }
     const id = await pickAgentId(manager, arg, {
-      filter: hasConflicts,
+      filter: canResolve,
       describe: (r) => r.forecastConflicts?.files.join(', '),
       takeOnlyOne: true,
     });
@@ -98,44 +98,72 @@ export function resolveConflictsCommand(deps: ResolveConflictsDeps) {
       },
       () => repair.start(id, target, instructions),
     );
+    const follow = { manager, id, wait: o.wait, logger: deps.logger ?? quiet };
     if (start.kind === 'merged') {
-      void vscode.window.showInformationMessage(
-        vscode.l10n.t(
-          'Merged {0} into the branch of agent "{1}" without conflicts; nothing was sent to the agent.',
-          target,
-          record.title,
-        ),
-      );
-      const end = await repair.reforecast(id);
-      void showEnd(manager, id, end);
-      return { start, end };
-    }
-    void vscode.window.setStatusBarMessage(
-      vscode.l10n.t(
-        '$(git-merge) Sent {0} conflicted file(s) to agent "{1}"; it is forecast again when it ends.',
-        start.files.length,
+      const said = vscode.l10n.t(
+        'Merged {0} into the branch of agent "{1}" without conflicts; nothing was sent to the agent.',
+        target,
         record.title,
-      ),
-      6000,
-    );
-    const ending = repair.finish(id, target).then(async (end) => {
-      void showEnd(manager, id, end);
-      return end;
-    });
-    if (o.wait) {
-      return { start, end: await ending };
+      );
+      return mergedCleanly(start, said, repair, follow);
     }
-    ending.catch((e: unknown) => reportError(e, deps.logger ?? quiet));
-    return { start };
+    return followRun(start, record.title, () => repair.finish(id, target), follow);
   };
 }
 
-interface ParentResolve {
+/** The agent whose run a repair follows, and how the command follows it. */
+interface Follow {
   readonly manager: AgentManager;
   readonly id: string;
-  readonly instructions: string;
+  /** Await the run's end (its forecast) before returning. */
   readonly wait?: boolean;
   readonly logger: Logger;
+}
+
+interface ParentResolve extends Follow {
+  readonly instructions: string;
+}
+
+/** The merge was clean (both paths): `said` is shown, and the agent forecast again at once. */
+async function mergedCleanly(
+  start: RepairStart | ParentRepairStart,
+  said: string,
+  repair: ConflictRepair,
+  f: Follow,
+): Promise<ResolveOutcome> {
+  void vscode.window.showInformationMessage(said);
+  const end = await repair.reforecast(f.id);
+  void showEnd(f.manager, f.id, end);
+  return { start, end };
+}
+
+/**
+ * The conflicts went to agent `title` (both paths): said in the status bar, then `finish` follows its
+ * run; its end is shown when it comes, and returned when the command waits for it.
+ */
+async function followRun(
+  start: Extract<RepairStart | ParentRepairStart, { kind: 'sent' }>,
+  title: string,
+  finish: () => Promise<RepairEnd>,
+  f: Follow,
+): Promise<ResolveOutcome> {
+  void vscode.window.setStatusBarMessage(
+    vscode.l10n.t(
+      '$(git-merge) Sent {0} conflicted file(s) to agent "{1}"; it is forecast again when it ends.',
+      start.files.length,
+      title,
+    ),
+    6000,
+  );
+  const ending = finish().then((end) => {
+    void showEnd(f.manager, f.id, end);
+    return end;
+  });
+  if (f.wait) {
+    return { start, end: await ending };
+  }
+  ending.catch((e: unknown) => reportError(e, f.logger));
+  return { start };
 }
 
 /** Merges the work of a stacked agent's parent into its worktree (core/agents/stackRepair.ts). */
@@ -154,34 +182,14 @@ async function resolveWithParent(
     () => stacked.start(p.id, p.instructions),
   );
   if (start.kind === 'merged') {
-    void vscode.window.showInformationMessage(
-      vscode.l10n.t(
-        'Agent "{0}" now works on top of the work of "{1}" as it is now; the merge was clean, so nothing was sent to it.',
-        record.title,
-        parent,
-      ),
-    );
-    const end = await repair.reforecast(p.id);
-    void showEnd(p.manager, p.id, end);
-    return { start, end };
-  }
-  void vscode.window.setStatusBarMessage(
-    vscode.l10n.t(
-      '$(git-merge) Sent {0} conflicted file(s) to agent "{1}"; it is forecast again when it ends.',
-      start.files.length,
+    const said = vscode.l10n.t(
+      'Agent "{0}" now works on top of the work of "{1}" as it is now; the merge was clean, so nothing was sent to it.',
       record.title,
-    ),
-    6000,
-  );
-  const ending = stacked.finish(p.id, start.merge).then((end) => {
-    void showEnd(p.manager, p.id, end);
-    return end;
-  });
-  if (p.wait) {
-    return { start, end: await ending };
+      parent,
+    );
+    return mergedCleanly(start, said, repair, p);
   }
-  ending.catch((e: unknown) => reportError(e, p.logger));
-  return { start };
+  return followRun(start, record.title, () => stacked.finish(p.id, start.merge), p);
 }
 
 async function pickTarget(repair: ConflictRepair, manager: AgentManager, record: AgentRecord): Promise<RepairTarget> {
