@@ -69,6 +69,9 @@ function wrapRunner(git: NodeGit, watch: Stopwatch, inside: () => boolean): void
   };
 }
 
+/** Runs while the checkout's git process does: part of that process's time, not added to the rest. */
+const prepareLabel = '  prepare (spawn the supervisor during the checkout)';
+
 const order = [
   'resolve executable',
   'git.locate',
@@ -80,6 +83,7 @@ const order = [
   '  git worktree add',
   '  git read-tree',
   '  git hook run post-checkout',
+  prepareLabel,
   '  rest of addWorktree (queue, registry files, JS)',
   'launch (spawn the supervisor)',
 ];
@@ -97,11 +101,11 @@ function wrapDeps(deps: AgentManagerDeps, watch: Stopwatch, adding: (on: boolean
         watch.refreshes.push(now() - started);
         return files;
       },
-      addWorktree: (r, d, b, s) =>
+      addWorktree: (r, d, b, s, onCheckout) =>
         watch.time('git.addWorktree', async () => {
           adding(true);
           try {
-            await git.addWorktree(r, d, b, s);
+            await git.addWorktree(r, d, b, s, onCheckout);
           } finally {
             adding(false);
           }
@@ -128,6 +132,16 @@ function wrapDeps(deps: AgentManagerDeps, watch: Stopwatch, adding: (on: boolean
       },
       // discard() forgets each agent: the supervisor's status file goes with it.
       forget: (id) => deps.headlessRunner.forget?.(id),
+      // Inside git.addWorktree's time (it runs while the checkout does): counted there and shown apart.
+      prepare: (id, cwd) => {
+        const started = now();
+        try {
+          deps.headlessRunner.prepare?.(id, cwd);
+        } finally {
+          watch.add(prepareLabel, now() - started);
+        }
+      },
+      release: (id) => deps.headlessRunner.release?.(id),
     },
   };
 }
@@ -163,7 +177,9 @@ export async function profileDispatch(repo: BenchRepo, demoScript: string, runs 
   }
   const measured = watch.runs.slice(1);
   for (const r of measured) {
-    const inner = [...r].filter(([label]) => label.startsWith('  ')).reduce((sum, [, v]) => sum + v, 0);
+    const inner = [...r]
+      .filter(([label]) => label.startsWith('  ') && label !== prepareLabel)
+      .reduce((sum, [, v]) => sum + v, 0);
     r.set('  rest of addWorktree (queue, registry files, JS)', (r.get('git.addWorktree') ?? 0) - inner);
   }
   const labels = [...new Set(measured.flatMap((r) => [...r.keys()]))];
