@@ -116,7 +116,9 @@ export class Refs implements RefGit {
   private async locateFromFiles(folder: string, branchPrefix: string): Promise<RepositoryLocation | undefined> {
     const key = path.resolve(folder);
     const known = this.known.get(key);
-    if (!known || this.now() - known.at > knownMaxAgeMs || (await signature(key, known)) !== known.signature) {
+    // '' is no signature: a file that could not be read counts as changed.
+    const current = known && this.now() - known.at <= knownMaxAgeMs ? await signature(key, known).catch(() => '') : '';
+    if (!known || current !== known.signature) {
       this.known.delete(key);
       return undefined;
     }
@@ -136,9 +138,11 @@ export class Refs implements RefGit {
     const key = path.resolve(folder);
     const at = this.now();
     const gitDir = await gitDirOf(where.repoRoot, where.commonDir).catch(() => undefined);
-    if (gitDir) {
-      this.known.set(key, { ...where, gitDir, at, signature: await signature(key, { ...where, gitDir }) });
+    const known = gitDir && (await signature(key, { ...where, gitDir }).catch(() => undefined));
+    if (gitDir && known) {
+      this.known.set(key, { ...where, gitDir, at, signature: known });
     } else {
+      // Not laid out as headFiles.ts reads it: git is asked each time.
       this.known.delete(key);
     }
   }
