@@ -43,6 +43,8 @@ const groups = {
       'landingForecastEdges',
       // forecast.ts when git answers badly or fails half way; what forecasts cost and wait for.
       'forecastFailures',
+      // merge.ts: landings git stops after a clean forecast (a replayed commit, the branch moving meanwhile).
+      'landingRaces',
     ],
   },
   reconcile: {

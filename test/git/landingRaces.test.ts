@@ -1,0 +1,154 @@
+// Landings that the forecast said were clean and that git still stops (src/node/git/merge.ts): a
+// rebase replaying a commit that conflicts although the branch's sum does not, and the current
+// branch moving between the forecast and the merge (a git that commits on it first, then runs the
+// real command). Each is undone before it is reported; what is left is checked file by file.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { AgentError, type AgentErrorReason } from '../../src/core/errors';
+import { NodeGit } from '../../src/node/git/createGit';
+import { assertRestored, assertUntouched, recordWorkspace } from '../harness/untouched';
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+async function rejection(promise: Promise<unknown>, reason: AgentErrorReason): Promise<AgentError> {
+  const error = await promise.then(
+    () => assert.fail(`expected an AgentError ${reason}`),
+    (e: unknown) => e,
+  );
+  assert.ok(AgentError.is(error, reason), `expected AgentError ${reason}, got ${String(error)}`);
+  return error;
+}
+
+const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+
+describe('landings git stops after a clean forecast: undone, then reported', function () {
+  this.timeout(60_000);
+  let root: string;
+  let repo: string;
+
+  const write = (dir: string, file: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
+  };
+  const commitAll = (dir: string, message: string) => {
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', message);
+  };
+  /** An agent worktree on agents/<name>, branched from main, with `files` committed. */
+  const agent = (name: string, files: Record<string, string>): string => {
+    const dir = path.join(root, `wt-${name}`);
+    git(repo, 'worktree', 'add', '-q', '-b', `agents/${name}`, dir, 'main');
+    for (const [file, text] of Object.entries(files)) {
+      write(dir, file, text);
+    }
+    commitAll(dir, `${name} work`);
+    return dir;
+  };
+  /**
+   * A git that runs the real one, except for commands whose arguments hold `words` (space-separated,
+   * in order): those run `script` (sh) first, then the real command; the real git is "$real".
+   */
+  const wrapper = (words: string, script: string): string => {
+    const file = path.join(root, `git-${words.replace(/\W+/g, '-')}`);
+    const lines = [
+      '#!/bin/sh',
+      `real="${realGit}"`,
+      `case " $* " in *" ${words} "*) ${script};; esac`,
+      'exec "$real" "$@"',
+    ];
+    fs.writeFileSync(file, `${lines.join('\n')}\n`, { mode: 0o755 });
+    return file;
+  };
+  /** Commits `text` as app.ts on main, from inside a wrapped command (git's own variables unset). */
+  const commitOnMain = (text: string) =>
+    [
+      'unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_PREFIX',
+      `printf '${text}' > "${repo}/app.ts"`,
+      `"$real" -C "${repo}" commit -q -am "main moved during the landing"`,
+    ].join('; ');
+
+  beforeEach(() => {
+    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pa-races-')));
+    repo = path.join(root, 'repo');
+    fs.mkdirSync(repo);
+    git(repo, 'init', '-q', '-b', 'main');
+    git(repo, 'config', 'user.name', 't');
+    git(repo, 'config', 'user.email', 't@t');
+    write(repo, 'app.ts', 'line 1\nline 2\nline 3\n');
+    write(repo, 'README.md', '# readme\n');
+    commitAll(repo, 'initial');
+    write(repo, 'notes.txt', 'the user’s untracked notes\n');
+  });
+
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('rebase: a commit of the branch that conflicts on replay, though the branch as a whole does not: aborted, conflicts named', async () => {
+    // The agent rewrote line 2, then put it back; main rewrote line 2 too. Merged whole: clean.
+    const wt = agent('flipflop', { 'feature.ts': 'export const f = 1;\n', 'app.ts': 'line 1\nagent\nline 3\n' });
+    write(wt, 'app.ts', 'line 1\nline 2\nline 3\n');
+    commitAll(wt, 'puts line 2 back');
+    write(repo, 'app.ts', 'line 1\nmain\nline 3\n');
+    commitAll(repo, 'main rewrites line 2');
+    const landing = new NodeGit();
+    assert.deepEqual(await landing.forecastMerge(repo, 'main', 'agents/flipflop'), { clean: true, conflicts: [] });
+    const tip = git(repo, 'rev-parse', 'agents/flipflop');
+    const [mainBefore, agentBefore] = [recordWorkspace(repo), recordWorkspace(wt)];
+
+    assert.deepEqual(await landing.land(repo, wt, 'agents/flipflop', 'rebase', 'x'), {
+      ok: false,
+      conflicts: ['app.ts'],
+    });
+    assert.equal(git(repo, 'rev-parse', 'agents/flipflop'), tip);
+    assertRestored(agentBefore, 'the agent worktree: the rebase aborted');
+    assertUntouched(mainBefore, 'the workspace');
+  });
+
+  for (const strategy of ['merge', 'squash', 'rebase'] as const) {
+    it(`${strategy}: a file the landing adds, made untracked after the forecast, is refused by git and kept`, async () => {
+      const wt = agent(strategy, { 'feature.ts': 'export const f = 1;\n' });
+      write(repo, 'README.md', '# main moved on\n');
+      commitAll(repo, 'main moves on');
+      const words = { merge: 'merge --no-ff', squash: 'merge --squash', rebase: 'merge --ff-only' }[strategy];
+      const mine = 'the user’s own feature.ts';
+      const landing = new NodeGit({ binary: wrapper(words, `printf '${mine}' > "${repo}/feature.ts"`) });
+      const [before, agentBefore] = [recordWorkspace(repo), recordWorkspace(wt)];
+      const tip = git(repo, 'rev-parse', `agents/${strategy}`);
+
+      const error = await rejection(landing.land(repo, wt, `agents/${strategy}`, strategy, 'Land'), 'dirtyWorkspace');
+      assert.ok(AgentError.isCode(error, 'changesWouldBeOverwritten'), String(error));
+      assert.match(error.detail ?? '', /feature\.ts/);
+      assert.equal(fs.readFileSync(path.join(repo, 'feature.ts'), 'utf8'), mine);
+      // git writes ORIG_HEAD (and refreshes the index) before it refuses.
+      assertRestored(before, `the workspace after the ${strategy}, but for the file made during it`, {
+        except: ['file feature.ts', 'git dir ORIG_HEAD'],
+      });
+      assert.equal(git(repo, 'rev-parse', `agents/${strategy}`), tip, 'the agent branch where it was');
+      assertRestored(agentBefore, `the agent worktree after the ${strategy}`);
+    });
+  }
+
+  for (const strategy of ['merge', 'squash'] as const) {
+    it(`${strategy}: the current branch moves to a conflicting line after the forecast: the landing is undone, the conflicts named`, async () => {
+      const wt = agent(strategy, { 'app.ts': 'line 1\nagent\nline 3\n' });
+      const words = strategy === 'merge' ? 'merge --no-ff' : 'merge --squash';
+      const landing = new NodeGit({ binary: wrapper(words, commitOnMain('line 1\\nmain\\nline 3\\n')) });
+      const before = recordWorkspace(repo);
+
+      assert.deepEqual(await landing.land(repo, wt, `agents/${strategy}`, strategy, 'Land'), {
+        ok: false,
+        conflicts: ['app.ts'],
+      });
+      assert.equal(git(repo, 'log', '-1', '--format=%s'), 'main moved during the landing');
+      assert.equal(fs.readFileSync(path.join(repo, 'app.ts'), 'utf8'), 'line 1\nmain\nline 3\n');
+      assert.equal(git(repo, 'status', '--porcelain=v1', '--untracked-files=all'), '?? notes.txt');
+      assertRestored(before, `the workspace after the ${strategy}: only main's new commit`, {
+        except: ['HEAD', 'ref refs/heads/main', 'file app.ts', 'index entry app.ts'],
+      });
+    });
+  }
+});
