@@ -45,6 +45,8 @@ const groups = {
       'forecastFailures',
       // merge.ts: landings git stops after a clean forecast (a replayed commit, the branch moving meanwhile).
       'landingRaces',
+      // agentsForecast.ts: the commits Forecast Conflicts merges from, and hash-object answering badly.
+      'forecastCommits',
     ],
   },
   reconcile: {

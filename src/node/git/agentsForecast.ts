@@ -41,16 +41,18 @@ export async function forecastAgents(
   const landing = first.slice(pairIndex.length);
   const suspects = pairIndex.flatMap((_, k) => (pairs[k].clean ? [] : [k]));
   if (suspects.length > 0) {
-    const involved = [...new Set(suspects.flatMap((k) => pairIndex[k]))].sort((a, b) => a - b);
+    const involved = [...new Set(suspects.flatMap((k) => pairIndex[k]))];
     const commits = await writeCommits(
       runner,
       repoRoot,
       involved.map((i) => landedCommit(treeOf(runner, repoRoot, landing[i], branches[i]), [intoSha, tips[i]])),
     );
-    const landed = new Map(involved.map((i, n) => [i, commits[n]]));
+    /** Branch index → its landed commit (set for every involved branch). */
+    const landed: string[] = [];
+    involved.forEach((i, n) => (landed[i] = commits[n]));
     const again = await forecaster.forecastCommits(
       repoRoot,
-      suspects.map((k): [string, string] => [landed.get(pairIndex[k][0]) ?? '', landed.get(pairIndex[k][1]) ?? '']),
+      suspects.map((k): [string, string] => [landed[pairIndex[k][0]], landed[pairIndex[k][1]]]),
     );
     suspects.forEach((k, n) => (pairs[k] = again[n]));
   }
@@ -90,6 +92,7 @@ export async function writeCommits(runner: GitRunner, repoRoot: string, bodies: 
     }
     return shas;
   } finally {
+    // Stryker disable next-line BooleanLiteral: equivalent, force only matters for a folder already gone
     await fs.rm(dir, { recursive: true, force: true });
   }
 }
