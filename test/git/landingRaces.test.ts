@@ -108,6 +108,53 @@ describe('landings git stops after a clean forecast: undone, then reported', fun
     assertUntouched(mainBefore, 'the workspace');
   });
 
+  it('a step git stops without conflicts is reported by that step, in its folder, with what git said: stderr first, trimmed, cut at 4000', async () => {
+    const long = 'x'.repeat(5000);
+    const cases = [
+      { strategy: 'merge', words: 'merge --no-ff', script: 'echo "  said on stdout  "', said: 'said on stdout' },
+      {
+        strategy: 'merge',
+        words: 'merge --no-ff',
+        script: 'echo out; echo " said on stderr " >&2',
+        said: 'said on stderr',
+      },
+      { strategy: 'merge', words: 'merge --no-ff', script: `printf '${long}' >&2`, said: long.slice(0, 4000) },
+      { strategy: 'squash', words: 'merge --squash', script: 'echo "squash: no" >&2; exit 2', said: 'squash: no' },
+      {
+        strategy: 'squash',
+        words: 'commit --quiet',
+        script: 'echo "commit: no" >&2',
+        said: 'commit: no',
+        step: 'commit',
+      },
+      { strategy: 'rebase', words: 'rebase main', script: 'echo "rebase: no" >&2', said: 'rebase: no', step: 'rebase' },
+      { strategy: 'rebase', words: 'merge --ff-only', script: 'echo "ff: no" >&2', said: 'ff: no' },
+    ] as const;
+    for (const [n, { strategy, words, script, said, ...rest }] of cases.entries()) {
+      const wt = agent(`${strategy}-${n}`, { [`feature-${n}.ts`]: 'export const f = 1;\n' });
+      write(repo, 'README.md', `# main moved on ${n}\n`);
+      commitAll(repo, 'main moves on');
+      const step = 'step' in rest ? rest.step : 'merge';
+      const tip = git(repo, 'rev-parse', `agents/${strategy}-${n}`);
+      const [before, agentBefore] = [recordWorkspace(repo), recordWorkspace(wt)];
+      const landing = new NodeGit({ binary: wrapper(words, `${script}; exit 1`) });
+
+      const error = await rejection(landing.land(repo, wt, `agents/${strategy}-${n}`, strategy, 'Land'), 'gitFailed');
+      const what = `${strategy}, ${step} stopped by: ${script.slice(0, 40)}`;
+      assert.ok(AgentError.isCode(error, 'gitCommandFailed'), what);
+      assert.equal(error.detail, said, what);
+      assert.deepEqual(error.data, { command: `git ${step}`, cwd: step === 'rebase' ? wt : repo }, what);
+      assert.equal(git(repo, 'rev-parse', `agents/${strategy}-${n}`), tip, `${what}: the agent branch where it was`);
+      assertRestored(agentBefore, `${what}: the agent worktree`);
+      if (step === 'commit') {
+        // The squash itself ran, then was put back.
+        assertRestored(before, `${what}: the workspace`);
+      } else {
+        assertUntouched(before, `${what}: the workspace`);
+      }
+    }
+  });
+
   for (const strategy of ['merge', 'squash', 'rebase'] as const) {
     it(`${strategy}: a file the landing adds, made untracked after the forecast, is refused by git and kept`, async () => {
       const wt = agent(strategy, { 'feature.ts': 'export const f = 1;\n' });
