@@ -87,6 +87,8 @@ describe('landings git stops after a clean forecast: undone, then reported', fun
 
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
+  const landing = () => new NodeGit();
+
   it('rebase: a commit of the branch that conflicts on replay, though the branch as a whole does not: aborted, conflicts named', async () => {
     // The agent rewrote line 2, then put it back; main rewrote line 2 too. Merged whole: clean.
     const wt = agent('flipflop', { 'feature.ts': 'export const f = 1;\n', 'app.ts': 'line 1\nagent\nline 3\n' });
@@ -106,6 +108,27 @@ describe('landings git stops after a clean forecast: undone, then reported', fun
     assert.equal(git(repo, 'rev-parse', 'agents/flipflop'), tip);
     assertRestored(agentBefore, 'the agent worktree: the rebase aborted');
     assertUntouched(mainBefore, 'the workspace');
+  });
+
+  it('names each file a landing would overwrite once, changed, untracked or ignored, and none of the user’s other files', async () => {
+    write(repo, '.gitignore', '*.log\n.env\n');
+    commitAll(repo, 'ignores');
+    const wt = agent('wide', { 'app.ts': 'line 1\nagent\nline 3\n', 'feature.ts': 'f\n', 'absent.ts': 'a\n' });
+    write(wt, '.env', 'TOKEN=agent\n');
+    git(wt, 'add', '--force', '.env');
+    git(wt, 'commit', '-q', '-m', 'the agent commits a .env');
+    write(repo, 'app.ts', 'line 1\nline 2\nline 3, the user’s edit\n');
+    write(repo, 'README.md', '# the user’s edit of a file the landing leaves alone\n');
+    write(repo, 'feature.ts', 'the user’s untracked feature.ts\n');
+    write(repo, '.env', 'TOKEN=the user’s\n');
+    write(repo, 'debug.log', 'ignored, and not in the landing\n');
+    const before = recordWorkspace(repo);
+
+    const error = await rejection(landing().land(repo, wt, 'agents/wide', 'merge', 'x'), 'dirtyWorkspace');
+    assert.ok(AgentError.isCode(error, 'landingWouldOverwrite'), String(error));
+    const { files } = error.data as { files: string[] };
+    assert.deepEqual([...files].sort(), ['.env', 'app.ts', 'feature.ts']);
+    assertUntouched(before);
   });
 
   it('a step git stops without conflicts is reported by that step, in its folder, with what git said: stderr first, trimmed, cut at 4000', async () => {
