@@ -131,6 +131,19 @@ describe('landings git stops after a clean forecast: undone, then reported', fun
     assertUntouched(before);
   });
 
+  it('squash: a squash git reports failed (exit 1, no conflict) after writing the index and files is put back', async () => {
+    const wt = agent('squashed', { 'feature.ts': 'export const f = 1;\n', 'app.ts': 'line 1\nagent\nline 3\n' });
+    write(repo, 'README.md', '# main moved on\n');
+    commitAll(repo, 'main moves on');
+    const before = recordWorkspace(repo);
+    const failing = new NodeGit({ binary: wrapper('merge --squash', '"$real" "$@"; echo "squash: no" >&2; exit 1') });
+
+    const error = await rejection(failing.land(repo, wt, 'agents/squashed', 'squash', 'Land'), 'gitFailed');
+    assert.match(error.detail ?? '', /squash: no$/);
+    assert.equal(git(repo, 'status', '--porcelain=v1', '--untracked-files=all'), '');
+    assertRestored(before, 'the workspace: no squash left in the index or the files');
+  });
+
   it('a step git stops without conflicts is reported by that step, in its folder, with what git said: stderr first, trimmed, cut at 4000', async () => {
     const long = 'x'.repeat(5000);
     const cases = [
