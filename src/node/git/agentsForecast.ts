@@ -48,6 +48,7 @@ export async function forecastAgents(
       involved.map((i) => landedCommit(treeOf(runner, repoRoot, landing[i], branches[i]), [intoSha, tips[i]])),
     );
     /** Branch index → its landed commit (set for every involved branch). */
+    // Stryker disable next-line ArrayDeclaration: equivalent, every index read below is set first
     const landed: string[] = [];
     involved.forEach((i, n) => (landed[i] = commits[n]));
     const again = await forecaster.forecastCommits(
@@ -62,7 +63,10 @@ export async function forecastAgents(
 function treeOf(runner: GitRunner, repoRoot: string, forecast: TreeForecast, branch: string): string {
   if (forecast.tree === undefined) {
     // Only a trial merge (git < 2.38) can end without one, when staging its result failed.
-    throw runner.fail(new Error(`no tree for the merge of ${branch}`), repoRoot, ['merge', branch], 'gitFailed');
+    const error = new Error(`no tree for the merge of ${branch}`);
+    const args = ['merge', branch];
+    // Stryker disable next-line StringLiteral: equivalent, any fallback but 'worktreeFailed' is gitCommandFailed
+    throw runner.fail(error, repoRoot, args, 'gitFailed');
   }
   return forecast.tree;
 }
@@ -88,7 +92,9 @@ export async function writeCommits(runner: GitRunner, repoRoot: string, bodies: 
     const input = files.map((f) => `${f}\n`).join('');
     const shas = (await runner.out(repoRoot, [...args, '--stdin-paths'], { input })).split('\n');
     if (shas.length !== bodies.length || !shas.every((sha) => /^[0-9a-f]{40,64}$/.test(sha))) {
-      throw runner.fail(new Error(`unexpected answer: ${shas.join(' ')}`), repoRoot, args, 'gitFailed');
+      const error = new Error(`unexpected answer: ${shas.join(' ')}`);
+      // Stryker disable next-line StringLiteral: equivalent, any fallback but 'worktreeFailed' is gitCommandFailed
+      throw runner.fail(error, repoRoot, args, 'gitFailed');
     }
     return shas;
   } finally {
