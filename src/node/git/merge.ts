@@ -29,6 +29,7 @@ function failure(runner: GitRunner, cwd: string, command: string, result: GitExe
   if (/would be overwritten|untracked working tree files/i.test(detail)) {
     return new AgentError('changesWouldBeOverwritten', { cwd }, detail);
   }
+  // Stryker disable next-line StringLiteral: equivalent, any fallback but 'worktreeFailed' is gitCommandFailed
   return runner.fail(new Error(detail), cwd, [command], 'gitFailed');
 }
 
