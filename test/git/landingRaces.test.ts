@@ -126,7 +126,7 @@ describe('landings git stops after a clean forecast: undone, then reported', fun
 
     const error = await rejection(landing().land(repo, wt, 'agents/wide', 'merge', 'x'), 'dirtyWorkspace');
     assert.ok(AgentError.isCode(error, 'landingWouldOverwrite'), String(error));
-    const { files } = error.data as { files: string[] };
+    const { files } = error.data as { files: readonly string[] };
     assert.deepEqual([...files].sort(), ['.env', 'app.ts', 'feature.ts']);
     assertUntouched(before);
   });
@@ -142,6 +142,16 @@ describe('landings git stops after a clean forecast: undone, then reported', fun
     assert.match(error.detail ?? '', /squash: no$/);
     assert.equal(git(repo, 'status', '--porcelain=v1', '--untracked-files=all'), '');
     assertRestored(before, 'the workspace: no squash left in the index or the files');
+  });
+
+  it('on git < 2.38 (trial merges) a landing forecasts inside the write queue it already holds, and lands', async () => {
+    const wt = agent('trial', { 'feature.ts': 'export const f = 1;\n' });
+    write(repo, 'README.md', '# main moved on\n');
+    commitAll(repo, 'main moves on');
+    const outcome = await new NodeGit({ mergeTree: 'none' }).land(repo, wt, 'agents/trial', 'merge', 'Land');
+    assert.deepEqual(outcome, { ok: true, sha: git(repo, 'rev-parse', 'HEAD') });
+    assert.equal(git(repo, 'log', '-1', '--format=%s'), 'Land');
+    assert.doesNotMatch(git(repo, 'worktree', 'list'), /pa-trial-/);
   });
 
   it('a step git stops without conflicts is reported by that step, in its folder, with what git said: stderr first, trimmed, cut at 4000', async () => {
@@ -204,6 +214,7 @@ describe('landings git stops after a clean forecast: undone, then reported', fun
 
       const error = await rejection(landing.land(repo, wt, `agents/${strategy}`, strategy, 'Land'), 'dirtyWorkspace');
       assert.ok(AgentError.isCode(error, 'changesWouldBeOverwritten'), String(error));
+      assert.deepEqual(error.data, { cwd: repo });
       assert.match(error.detail ?? '', /feature\.ts/);
       assert.equal(fs.readFileSync(path.join(repo, 'feature.ts'), 'utf8'), mine);
       // git writes ORIG_HEAD (and refreshes the index) before it refuses.
@@ -215,11 +226,17 @@ describe('landings git stops after a clean forecast: undone, then reported', fun
     });
   }
 
-  for (const strategy of ['merge', 'squash'] as const) {
-    it(`${strategy}: the current branch moves to a conflicting line after the forecast: the landing is undone, the conflicts named`, async () => {
+  for (const [strategy, exit] of [
+    ['merge', ''],
+    ['squash', ''],
+    // git merge exits 2 when its strategy fails: conflicts it left are undone all the same.
+    ['squash', '"$real" "$@"; exit 2'],
+  ] as const) {
+    it(`${strategy}: the current branch moves to a conflicting line after the forecast: the landing is undone, the conflicts named${exit ? ' (git exits 2)' : ''}`, async () => {
       const wt = agent(strategy, { 'app.ts': 'line 1\nagent\nline 3\n' });
       const words = strategy === 'merge' ? 'merge --no-ff' : 'merge --squash';
-      const landing = new NodeGit({ binary: wrapper(words, commitOnMain('line 1\\nmain\\nline 3\\n')) });
+      const script = [commitOnMain('line 1\\nmain\\nline 3\\n'), exit].filter(Boolean).join('; ');
+      const landing = new NodeGit({ binary: wrapper(words, script) });
       const before = recordWorkspace(repo);
 
       assert.deepEqual(await landing.land(repo, wt, `agents/${strategy}`, strategy, 'Land'), {
