@@ -43,6 +43,10 @@ const groups = {
       'landingForecastEdges',
       // forecast.ts when git answers badly or fails half way; what forecasts cost and wait for.
       'forecastFailures',
+      // merge.ts: landings git stops after a clean forecast (a replayed commit, the branch moving meanwhile).
+      'landingRaces',
+      // agentsForecast.ts: the commits Forecast Conflicts merges from, and hash-object answering badly.
+      'forecastCommits',
     ],
   },
   reconcile: {

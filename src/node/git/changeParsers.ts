@@ -40,8 +40,8 @@ export interface ParsedDiff {
 
 function splitNul(output: string): string[] {
   const parts = output.split('\0');
-  // Every record ends with NUL, so the last part is empty (or a stray newline from a test fixture).
-  if (parts.length > 0 && parts[parts.length - 1].trim() === '') {
+  // Every record ends with NUL, so the last part (split gives one at least) is empty, or a stray newline.
+  if (parts[parts.length - 1].trim() === '') {
     parts.pop();
   }
   return parts;
@@ -54,11 +54,9 @@ function splitNul(output: string): string[] {
  */
 function toChange(status: string, first: string, second: string | undefined): TrackedChange {
   const letter = status.charAt(0);
-  if (letter === 'R' && second !== undefined) {
-    return { path: second, kind: 'renamed', oldPath: first };
-  }
-  if (letter === 'C' && second !== undefined) {
-    return { path: second, kind: 'added' };
+  // Only R and C records have a second path.
+  if (second !== undefined) {
+    return letter === 'R' ? { path: second, kind: 'renamed', oldPath: first } : { path: second, kind: 'added' };
   }
   return { path: first, kind: letter === 'A' ? 'added' : letter === 'D' ? 'deleted' : 'modified' };
 }

@@ -29,6 +29,7 @@ function failure(runner: GitRunner, cwd: string, command: string, result: GitExe
   if (/would be overwritten|untracked working tree files/i.test(detail)) {
     return new AgentError('changesWouldBeOverwritten', { cwd }, detail);
   }
+  // Stryker disable next-line StringLiteral: equivalent, any fallback but 'worktreeFailed' is gitCommandFailed
   return runner.fail(new Error(detail), cwd, [command], 'gitFailed');
 }
 
@@ -77,6 +78,7 @@ export class Lander {
     if (hasStagedChanges(status)) {
       throw new AgentError('stagedChanges', { cwd });
     }
+    // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent, a clean forecast always has its tree
     if (!mergedTree) {
       return;
     }
