@@ -43,6 +43,8 @@ const groups = {
       'landingForecastEdges',
       // forecast.ts when git answers badly or fails half way; what forecasts cost and wait for.
       'forecastFailures',
+      // agentLanding.ts: what Merge, Discard, Restore and Clean Up leave in the record, the list and the log.
+      'landingOutcomes',
     ],
   },
   reconcile: {

@@ -183,6 +183,11 @@ describe('sameChangeSet', () => {
     assert.equal(sameChangeSet(a, [a[0]]), false);
   });
 
+  it('notices a file of another path in the same place, the same kind and counts', () => {
+    assert.equal(sameChangeSet(a, [{ ...a[0], path: 'c.txt' }, a[1]]), false);
+    assert.equal(sameChangeSet(a, [a[0], { ...a[1], path: 'c.txt' }]), false);
+  });
+
   it('notices new line counts, and counts where there were none', () => {
     const counted = [{ ...a[0], added: 2, removed: 1 }, a[1]];
     assert.equal(sameChangeSet(a, counted), false);
@@ -214,6 +219,17 @@ describe('changeStats', () => {
         { path: 'c.bin', kind: 'modified', binary: true },
       ]),
       { files: 3, added: 1, removed: 1, uncounted: 1 },
+    );
+  });
+
+  it('takes a text file with only one of its two counts for uncounted, adding neither', () => {
+    assert.deepEqual(
+      changeStats([
+        { path: 'a.ts', kind: 'modified', binary: false, added: 4 },
+        { path: 'b.ts', kind: 'modified', binary: false, removed: 6 },
+        { path: 'c.ts', kind: 'modified', binary: false, added: 2, removed: 1 },
+      ]),
+      { files: 3, added: 2, removed: 1, uncounted: 2 },
     );
   });
 });
