@@ -45,6 +45,8 @@ const groups = {
       'forecastFailures',
       // agentLanding.ts: what Merge, Discard, Restore and Clean Up leave in the record, the list and the log.
       'landingOutcomes',
+      // Discard and Clean Up keep a branch that existed before the agent.
+      'dispatchOnBranch',
     ],
   },
   reconcile: {

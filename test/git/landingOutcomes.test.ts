@@ -192,7 +192,7 @@ describe('Landing outcomes: the record, the list and the log after Merge, Discar
     assert.deepEqual(await landing.cleanUp(), { removed: 0 });
   });
 
-  it('Merge and Commit name why they refuse: a running agent, an agent with no worktree', async () => {
+  it('Merge and Commit name why they refuse: a running agent, no worktree, a detached HEAD', async () => {
     const running = await manager.dispatch({
       prompt: 'create started.txt: s\nsleep 60',
       profile: 'demo',
@@ -212,6 +212,12 @@ describe('Landing outcomes: the record, the list and the log after Merge, Discar
     const noWorktree = await refusedWith(landing.merge(gone.id, 'merge', 'x'), 'noWorktreeBranch');
     assert.deepEqual(noWorktree.data, { title: 'Gone' });
     await refusedWith(landing.sendConflictsToAgent(gone.id, ['a.txt']), 'noWorktreeBranch');
+
+    const ready = await finished('create r.txt: r', 'Ready');
+    await landing.commit(ready.id, 'work');
+    git(fx.repo, 'checkout', '-q', '--detach');
+    const detached = await refusedWith(landing.merge(ready.id, 'merge', 'x'), 'workspaceDetachedHead');
+    assert.deepEqual(detached.data, { repoRoot: fx.repo });
     assert.equal(manager.get(gone.id).followUps, undefined, 'no follow-up was sent');
   });
 

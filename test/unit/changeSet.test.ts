@@ -174,6 +174,7 @@ describe('sameChangeSet', () => {
       true,
     );
     assert.equal(sameChangeSet([], []), true);
+    assert.equal(sameChangeSet(a, a), true, 'the very same array');
   });
 
   it('notices a different kind, old path, binary flag or length', () => {
