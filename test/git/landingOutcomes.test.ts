@@ -324,4 +324,31 @@ describe('Landing outcomes: the record, the list and the log after Merge, Discar
       terminals.killAll();
     }
   });
+
+  it('Merge of an agent queued on an existing branch is refused: no worktree yet, nothing touched', async () => {
+    git(fx.repo, 'branch', 'existing');
+    const capped = fx.manager({
+      settings: () => ({ branchPrefix: 'agents', logDir: path.join(fx.tmp, 'logs'), maxConcurrentAgents: 1 }),
+    });
+    const busy = await capped.dispatch({ prompt: 'sleep 60', profile: 'demo', folder: fx.repo, title: 'Busy' });
+    const queued = await capped.dispatch({
+      prompt: 'create q.txt: q',
+      profile: 'demo',
+      folder: fx.repo,
+      title: 'Queued',
+      start: { branch: 'existing' },
+    });
+    assert.equal(queued.status, 'queued');
+    assert.equal(queued.branch, 'existing');
+    assert.equal(queued.worktreePath, undefined);
+    const before = recordWorkspace(fx.repo);
+    const error = await refusedWith(
+      new AgentLanding(capped, fx.git, logger).merge(queued.id, 'merge', 'x'),
+      'noWorktreeBranch',
+    );
+    assert.deepEqual(error.data, { title: 'Queued' });
+    assertUntouched(before, 'the workspace');
+    await capped.stop(queued.id);
+    await capped.stop(busy.id);
+  });
 });
