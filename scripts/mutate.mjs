@@ -47,6 +47,10 @@ const groups = {
       'landingRaces',
       // agentsForecast.ts: the commits Forecast Conflicts merges from, and hash-object answering badly.
       'forecastCommits',
+      // agentLanding.ts: what Merge, Discard, Restore and Clean Up leave in the record, the list and the log.
+      'landingOutcomes',
+      // Discard and Clean Up keep a branch that existed before the agent.
+      'dispatchOnBranch',
     ],
   },
   reconcile: {

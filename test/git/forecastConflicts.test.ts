@@ -148,6 +148,20 @@ describe('Forecast Conflicts between agents (real git)', function () {
     assert.equal(clean.suggestion.conflictFree, true);
   });
 
+  it('forecasts against the branch it is given, whatever the workspace has checked out', async () => {
+    branch('agents/a', 'main', { 'a.txt': lines('a1', 'fresh a', 'a3') });
+    // The workspace is on a branch from before main rewrote line 3: the stale agent merges cleanly with it.
+    git('checkout', '--quiet', '-b', 'older', start);
+    const before = recordWorkspace(repo.dir);
+    const report = await forecastRepo(new NodeGit(), repo.dir, ['stale', 'a'].map(agent), 'main');
+    assert.equal(report.currentBranch, 'main');
+    assert.deepEqual(report.conflicts, [{ agentId: 'stale', otherId: undefined, files: ['shared.txt'] }]);
+    const onHead = await forecastRepo(new NodeGit(), repo.dir, ['stale', 'a'].map(agent));
+    // On older, a brings main's line 3 with it: the clash is the pair's, not the branch's.
+    assert.deepEqual(onHead.conflicts, [{ agentId: 'stale', otherId: 'a', files: ['shared.txt'] }], 'against HEAD');
+    assertUntouched(before, 'the workspace on another branch');
+  });
+
   it('git processes: one cat-file and one merge-tree batch when no tips conflict; one hash-object and one more batch when some do', async () => {
     branch('agents/a', 'main', { 'a.txt': lines('a1', 'fresh a', 'a3') });
     branch('agents/b', 'main', { 'b.txt': lines('b1', 'fresh b', 'b3') });

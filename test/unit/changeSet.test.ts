@@ -174,6 +174,7 @@ describe('sameChangeSet', () => {
       true,
     );
     assert.equal(sameChangeSet([], []), true);
+    assert.equal(sameChangeSet(a, a), true, 'the very same array');
   });
 
   it('notices a different kind, old path, binary flag or length', () => {
@@ -181,6 +182,11 @@ describe('sameChangeSet', () => {
     assert.equal(sameChangeSet(a, [a[0], { ...a[1], oldPath: 'other.txt' }]), false);
     assert.equal(sameChangeSet(a, [{ ...a[0], binary: true }, a[1]]), false);
     assert.equal(sameChangeSet(a, [a[0]]), false);
+  });
+
+  it('notices a file of another path in the same place, the same kind and counts', () => {
+    assert.equal(sameChangeSet(a, [{ ...a[0], path: 'c.txt' }, a[1]]), false);
+    assert.equal(sameChangeSet(a, [a[0], { ...a[1], path: 'c.txt' }]), false);
   });
 
   it('notices new line counts, and counts where there were none', () => {
@@ -214,6 +220,17 @@ describe('changeStats', () => {
         { path: 'c.bin', kind: 'modified', binary: true },
       ]),
       { files: 3, added: 1, removed: 1, uncounted: 1 },
+    );
+  });
+
+  it('takes a text file with only one of its two counts for uncounted, adding neither', () => {
+    assert.deepEqual(
+      changeStats([
+        { path: 'a.ts', kind: 'modified', binary: false, added: 4 },
+        { path: 'b.ts', kind: 'modified', binary: false, removed: 6 },
+        { path: 'c.ts', kind: 'modified', binary: false, added: 2, removed: 1 },
+      ]),
+      { files: 3, added: 2, removed: 1, uncounted: 2 },
     );
   });
 });

@@ -56,7 +56,9 @@ export async function forecastRepo(
   );
   // forecastPairs lists the pairs in forecastAgents' order, then each agent against the branch.
   const conflicts = readForecasts(forecastPairs(agents, current), [...answer.pairs, ...answer.landing]);
+  // Stryker disable next-line ConditionalExpression,ArrayDeclaration: equivalent, suggestMergeOrder ignores unknown ids
   const pairConflicts = conflicts.flatMap((c) => (c.otherId === undefined ? [] : [[c.agentId, c.otherId] as const]));
+  // Stryker disable next-line ArrayDeclaration: equivalent, suggestMergeOrder ignores an id it was not given
   const branchConflicts = conflicts.flatMap((c) => (c.otherId === undefined ? [c.agentId] : []));
   const agentIds = agents.map((a) => a.id);
   return {
