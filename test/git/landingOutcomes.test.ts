@@ -6,13 +6,13 @@ import * as path from 'node:path';
 import type { AgentRecord } from '../../src/core/agent';
 import type { AgentManager } from '../../src/core/agents/agentManager';
 import { AgentLanding } from '../../src/core/landing/agentLanding';
-import { AgentError, type AgentErrorCode } from '../../src/core/errors';
 import { builtinProfiles } from '../../src/core/clis/profiles';
 import type { Logger } from '../../src/core/ports';
 import { NodeGit } from '../../src/node/git/createGit';
 import { assertUntouched, recordWorkspace } from '../harness/untouched';
 import { waitFor } from '../harness/waitFor';
 import { git, ManagerFixture } from './managerFixture';
+import { refusal } from './refusal';
 import { TerminalStandIn } from './terminalStandIn';
 
 /** A logger that keeps what it is told. */
@@ -27,15 +27,6 @@ class RecordingLogger implements Logger {
   error(message: string) {
     this.lines.push(`error: ${message}`);
   }
-}
-
-async function refusedWith(promise: Promise<unknown>, code: AgentErrorCode): Promise<AgentError> {
-  const error = await promise.then(
-    () => assert.fail(`expected an AgentError ${code}`),
-    (e: unknown) => e,
-  );
-  assert.ok(AgentError.isCode(error, code), `expected AgentError ${code}, got ${String(error)}`);
-  return error as AgentError;
 }
 
 const hasBranch = (repo: string, branch: string) => git(repo, 'branch', '--list', branch) !== '';
@@ -200,23 +191,23 @@ describe('Landing outcomes: the record, the list and the log after Merge, Discar
       title: 'Busy',
     });
     await waitFor('the agent to start', () => fs.existsSync(path.join(manager.get(running.id).cwd, 'started.txt')));
-    const stillRunning = await refusedWith(landing.merge(running.id, 'merge', 'x'), 'agentStillRunning');
+    const stillRunning = await refusal(landing.merge(running.id, 'merge', 'x'), 'agentStillRunning');
     assert.deepEqual(stillRunning.data, { title: 'Busy' });
-    await refusedWith(landing.commit(running.id, 'x'), 'agentStillRunning');
-    await refusedWith(landing.resolveInWorktree(running.id), 'agentStillRunning');
+    await refusal(landing.commit(running.id, 'x'), 'agentStillRunning');
+    await refusal(landing.resolveInWorktree(running.id), 'agentStillRunning');
     await manager.stop(running.id);
     await fx.finished(manager, running.id);
 
     const gone = await finished('create g.txt: g', 'Gone');
     await landing.discard(gone.id);
-    const noWorktree = await refusedWith(landing.merge(gone.id, 'merge', 'x'), 'noWorktreeBranch');
+    const noWorktree = await refusal(landing.merge(gone.id, 'merge', 'x'), 'noWorktreeBranch');
     assert.deepEqual(noWorktree.data, { title: 'Gone' });
-    await refusedWith(landing.sendConflictsToAgent(gone.id, ['a.txt']), 'noWorktreeBranch');
+    await refusal(landing.sendConflictsToAgent(gone.id, ['a.txt']), 'noWorktreeBranch');
 
     const ready = await finished('create r.txt: r', 'Ready');
     await landing.commit(ready.id, 'work');
     git(fx.repo, 'checkout', '-q', '--detach');
-    const detached = await refusedWith(landing.merge(ready.id, 'merge', 'x'), 'workspaceDetachedHead');
+    const detached = await refusal(landing.merge(ready.id, 'merge', 'x'), 'workspaceDetachedHead');
     assert.deepEqual(detached.data, { repoRoot: fx.repo });
     assert.equal(manager.get(gone.id).followUps, undefined, 'no follow-up was sent');
   });
@@ -311,7 +302,7 @@ describe('Landing outcomes: the record, the list and the log after Merge, Discar
       assert.equal(done.cwd, fx.repo);
       assert.equal(done.worktreePath, undefined);
       const before = recordWorkspace(fx.repo);
-      await refusedWith(here.merge(record.id, 'merge', 'x'), 'noWorktreeBranch');
+      await refusal(here.merge(record.id, 'merge', 'x'), 'noWorktreeBranch');
       await here.discard(record.id);
       assertUntouched(before, 'the workspace after Discard');
       const discarded = inWorkspace.get(record.id);
@@ -342,7 +333,7 @@ describe('Landing outcomes: the record, the list and the log after Merge, Discar
     assert.equal(queued.branch, 'existing');
     assert.equal(queued.worktreePath, undefined);
     const before = recordWorkspace(fx.repo);
-    const error = await refusedWith(
+    const error = await refusal(
       new AgentLanding(capped, fx.git, logger).merge(queued.id, 'merge', 'x'),
       'noWorktreeBranch',
     );

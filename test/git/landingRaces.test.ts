@@ -7,21 +7,13 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AgentError, type AgentErrorReason } from '../../src/core/errors';
+import { AgentError } from '../../src/core/errors';
 import { NodeGit } from '../../src/node/git/createGit';
 import { assertRestored, assertUntouched, recordWorkspace } from '../harness/untouched';
+import { rejection } from './refusal';
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-}
-
-async function rejection(promise: Promise<unknown>, reason: AgentErrorReason): Promise<AgentError> {
-  const error = await promise.then(
-    () => assert.fail(`expected an AgentError ${reason}`),
-    (e: unknown) => e,
-  );
-  assert.ok(AgentError.is(error, reason), `expected AgentError ${reason}, got ${String(error)}`);
-  return error;
 }
 
 const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
