@@ -5,24 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AgentError } from '../../src/core/errors';
+import { waitingSupervisors } from '../unit/processTestUtils';
 import { git, ManagerFixture, supervisorScript } from './managerFixture';
-
-/** Pids of supervisors still waiting for a spec on stdin, started with their folder under `dir`. */
-function waitingSupervisors(dir: string): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        const argv = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-        const cwd = fs.realpathSync(`/proc/${entry}/cwd`);
-        return argv.includes(supervisorScript) && argv.includes('--spec-on-stdin') && cwd.startsWith(dir);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 /** Runs `work` while watching for waiting supervisors every 20 ms; what it resolved to and the pids seen. */
 async function watching<T>(dir: string, work: Promise<T>): Promise<{ result: T | Error; seen: Set<number> }> {
@@ -34,17 +18,17 @@ async function watching<T>(dir: string, work: Promise<T>): Promise<{ result: T |
   );
   void settled.then(() => (done = true));
   while (!done) {
-    waitingSupervisors(dir).forEach((pid) => seen.add(pid));
+    waitingSupervisors(supervisorScript, dir).forEach((pid) => seen.add(pid));
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return { result: await settled, seen };
 }
 
 async function noneWaiting(dir: string): Promise<void> {
-  for (let i = 0; i < 200 && waitingSupervisors(dir).length > 0; i++) {
+  for (let i = 0; i < 200 && waitingSupervisors(supervisorScript, dir).length > 0; i++) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  assert.deepEqual(waitingSupervisors(dir), [], 'no supervisor is left waiting');
+  assert.deepEqual(waitingSupervisors(supervisorScript, dir), [], 'no supervisor is left waiting');
 }
 
 describe('Dispatch starts the supervisor during the checkout (real git, real supervisor)', function () {

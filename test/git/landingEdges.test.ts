@@ -5,20 +5,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentLanding } from '../../src/core/landing/agentLanding';
 import type { AgentManager } from '../../src/core/agents/agentManager';
-import { AgentError, type AgentErrorReason } from '../../src/core/errors';
+import { AgentError } from '../../src/core/errors';
 import { englishMessage } from '../../src/ui/errorText';
 import { assertUntouched, recordWorkspace } from '../harness/untouched';
 import { waitFor } from '../harness/waitFor';
 import { eachWithLanding, git, type ManagerFixture } from './managerFixture';
-
-async function rejection(promise: Promise<unknown>, reason: AgentErrorReason): Promise<AgentError> {
-  const error = await promise.then(
-    () => assert.fail(`expected an AgentError ${reason}`),
-    (e: unknown) => e,
-  );
-  assert.ok(AgentError.is(error, reason), `expected AgentError ${reason}, got ${String(error)}`);
-  return error;
-}
+import { rejection } from './refusal';
 
 const hasBranch = (repo: string, branch: string) => git(repo, 'branch', '--list', branch) !== '';
 

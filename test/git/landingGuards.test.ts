@@ -6,25 +6,16 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AgentError, type AgentErrorReason } from '../../src/core/errors';
 import type { MergeStrategy } from '../../src/core/git';
 import { NodeGit } from '../../src/node/git/createGit';
 import { assertRestored, assertUntouched, recordWorkspace, workspaceChanges } from '../harness/untouched';
 import { englishMessage } from '../../src/ui/errorText';
+import { rejection } from './refusal';
 
 const strategies: readonly MergeStrategy[] = ['merge', 'squash', 'rebase'];
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-}
-
-async function rejection(promise: Promise<unknown>, reason: AgentErrorReason): Promise<AgentError> {
-  const error = await promise.then(
-    () => assert.fail(`expected an AgentError ${reason}`),
-    (e: unknown) => e,
-  );
-  assert.ok(AgentError.is(error, reason), `expected AgentError ${reason}, got ${String(error)}`);
-  return error;
 }
 
 describe('git landing guards: a landing that does not happen touches nothing', function () {

@@ -6,11 +6,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AgentLanding } from '../../src/core/landing/agentLanding';
 import type { AgentManager } from '../../src/core/agents/agentManager';
-import { AgentError, type AgentErrorReason } from '../../src/core/errors';
 import type { MergeStrategy } from '../../src/core/git';
 import { NodeGit } from '../../src/node/git/createGit';
 import { assertRestored, assertUntouched, recordFolder, recordWorkspace, workspaceChanges } from '../harness/untouched';
 import { git, ManagerFixture } from './managerFixture';
+import { rejection } from './refusal';
 
 const quiet = { info() {}, warn() {}, error() {} };
 const strategies: readonly MergeStrategy[] = ['merge', 'squash', 'rebase'];
@@ -22,15 +22,6 @@ class CountingLanding extends NodeGit {
     this.lands++;
     return super.land(cwd, agentCwd, branch, strategy, message);
   }
-}
-
-async function rejection(promise: Promise<unknown>, reason: AgentErrorReason): Promise<AgentError> {
-  const error = await promise.then(
-    () => assert.fail(`expected an AgentError ${reason}`),
-    (e: unknown) => e,
-  );
-  assert.ok(AgentError.is(error, reason), `expected AgentError ${reason}, got ${String(error)}`);
-  return error;
 }
 
 /** A hook of the repository (hooks are shared by all its worktrees). */

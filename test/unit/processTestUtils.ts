@@ -1,5 +1,6 @@
 /** Helpers for tests that run real processes. */
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { AgentProcess } from '../../src/core/ports';
 
 /** Resolves with all output so far once it contains `needle`; rejects if the process ends first. */
@@ -39,4 +40,25 @@ export async function waitUntil(condition: () => boolean, timeoutMs: number): Pr
   while (!condition() && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/**
+ * Pids of the supervisors (started from `script`) still waiting for a spec on stdin whose folder (cwd)
+ * is `dir` or lies under it. Linux only: read from /proc.
+ */
+export function waitingSupervisors(script: string, dir: string): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        const argv = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+        const cwd = fs.realpathSync(`/proc/${entry}/cwd`);
+        const inside = cwd === dir || cwd.startsWith(dir + path.sep);
+        return argv.includes(script) && argv.includes('--spec-on-stdin') && inside;
+      } catch {
+        return false; // gone meanwhile, or not ours to read
+      }
+    })
+    .map(Number);
 }

@@ -7,29 +7,8 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SupervisedRunner, type SupervisedRunnerOptions } from '../../src/node/supervisedRunner';
-import { pidAlive, waitForOutput, waitUntil } from './processTestUtils';
+import { pidAlive, waitForOutput, waitUntil, waitingSupervisors } from './processTestUtils';
 import { supervisedFixture, supervisorScript } from './supervisedFixture';
-
-/** Pids of the supervisors waiting for a spec on stdin whose folder (cwd) is `stateDir`. */
-function waitingSupervisors(stateDir: string): number[] {
-  const found: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) {
-      continue;
-    }
-    try {
-      const argv = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (argv.includes(supervisorScript) && argv.includes('--spec-on-stdin')) {
-        if (fs.realpathSync(`/proc/${entry}/cwd`) === stateDir) {
-          found.push(Number(entry));
-        }
-      }
-    } catch {
-      // Gone meanwhile, or not ours to read.
-    }
-  }
-  return found;
-}
 
 /** Waits for `condition` and fails the test, naming `what`, when it does not come. */
 async function until(condition: () => boolean, what: string): Promise<void> {
@@ -54,7 +33,10 @@ if (hostInput !== undefined) {
       const req = fx.request(["console.log('early ' + process.cwd()); process.exitCode = 3;"]);
       runner.prepare(req.agentId, req.cwd);
       let waiting: number[] = [];
-      await until(() => (waiting = waitingSupervisors(fx.stateDir)).length === 1, 'one waiting supervisor');
+      await until(
+        () => (waiting = waitingSupervisors(supervisorScript, fx.stateDir)).length === 1,
+        'one waiting supervisor',
+      );
       assert.equal(fs.existsSync(path.join(fx.stateDir, 'a1.status.json')), false, 'nothing written before start');
       const agent = runner.start(req);
       assert.equal(fx.statusOf('a1')?.supervisorPid, waiting[0], 'the prepared supervisor is the one recorded');
@@ -71,9 +53,12 @@ if (hostInput !== undefined) {
       runner.prepare('a1', fx.dir);
       runner.prepare('a1', fx.dir);
       let waiting: number[] = [];
-      await until(() => (waiting = waitingSupervisors(fx.stateDir)).length === 1, 'one waiting supervisor');
+      await until(
+        () => (waiting = waitingSupervisors(supervisorScript, fx.stateDir)).length === 1,
+        'one waiting supervisor',
+      );
       await new Promise((resolve) => setTimeout(resolve, 500));
-      assert.equal(waitingSupervisors(fx.stateDir).length, 1);
+      assert.equal(waitingSupervisors(supervisorScript, fx.stateDir).length, 1);
       runner.release('a1');
       await until(() => !pidAlive(waiting[0]), 'the supervisor ends');
       assert.deepEqual(fs.readdirSync(fx.stateDir), []);
@@ -85,7 +70,10 @@ if (hostInput !== undefined) {
       const req = fx.request(["console.log('fresh');"]);
       runner.prepare(req.agentId, req.cwd);
       let waiting: number[] = [];
-      await until(() => (waiting = waitingSupervisors(fx.stateDir)).length === 1, 'one waiting supervisor');
+      await until(
+        () => (waiting = waitingSupervisors(supervisorScript, fx.stateDir)).length === 1,
+        'one waiting supervisor',
+      );
       process.kill(waiting[0], 'SIGKILL');
       await until(() => !pidAlive(waiting[0]), 'the supervisor ends');
       // The kill is seen by the runner once Node reaps the child.
@@ -103,7 +91,10 @@ if (hostInput !== undefined) {
       });
       await new Promise<void>((resolve) => host.stdout.on('data', (d: Buffer) => d.includes('prepared') && resolve()));
       let waiting: number[] = [];
-      await until(() => (waiting = waitingSupervisors(fx.stateDir)).length === 1, 'one waiting supervisor');
+      await until(
+        () => (waiting = waitingSupervisors(supervisorScript, fx.stateDir)).length === 1,
+        'one waiting supervisor',
+      );
       host.kill('SIGKILL');
       await until(() => !pidAlive(waiting[0]), 'the supervisor ends');
       assert.deepEqual(fs.readdirSync(fx.stateDir), []);
