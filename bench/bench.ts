@@ -21,6 +21,7 @@ import { measureChatty } from './chatty/measure';
 import { measureBundle } from './bundle';
 import { measureDiscard } from './discard';
 import { measureBurst, measureOverhead } from './dispatch';
+import { measureStartCpu } from './startCpu';
 import { measureForecast } from './forecast';
 import { compareCheckoutWorkers, measureGitCosts } from './gitCosts';
 import { measureHunks } from './hunks';
@@ -147,7 +148,11 @@ async function gitSections(files: number, into: Record<string, unknown>): Promis
   ) {
     await withRepo(os.tmpdir(), files, async (repo, bench) => {
       await run('overhead', async () => ({ ...where(repo), ...(await measureOverhead(bench, repo)) }));
-      await run('burst', async () => ({ ...where(repo), ...(await measureBurst(bench, repo, agents)) }));
+      await run('burst', async () => ({
+        ...where(repo),
+        ...(await measureBurst(bench, repo, agents)),
+        startCpu: await measureStartCpu(repo, demoScript),
+      }));
       await run('discard', async () => ({ ...where(repo), ...(await measureDiscard(bench, repo)) }));
       await run('costs', async () => ({ ...where(repo), comparisons: await measureGitCosts(repo) }));
       await run('plan', async () => ({ ...where(repo), ...(await measurePlan(bench, repo)) }));
@@ -161,7 +166,10 @@ async function gitSections(files: number, into: Record<string, unknown>): Promis
     await withRepo(memory, files, async (repo, bench) => {
       await run('tmpfs', async () => {
         const overhead = await measureOverhead(bench, repo, 9);
-        const burst = await measureBurst(bench, repo, agents);
+        const burst = {
+          ...(await measureBurst(bench, repo, agents)),
+          startCpu: await measureStartCpu(repo, demoScript),
+        };
         const noRefresh = createBenchManager(repo, demoScript, withoutChangeSets);
         try {
           const burstWithoutChangeSets = await measureBurst(noRefresh, repo, agents);

@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import type { BenchManager } from './manager';
+import type { StartCpu } from './startCpu';
 import { type BenchRepo, cleanUpFailedAdd, plainWorktreeAdd, removePlainWorktree } from './repo';
 import { errorText, median, now, round, sleep, timed } from './stats';
 
@@ -139,6 +140,8 @@ export interface BurstResult {
   readonly gitOnlyMs: number;
   /** gitOnlyMs / the faster plain way. */
   readonly gitOnlyRatio: number;
+  /** The CPU of each part of a dispatch (Linux; added by bench.ts). */
+  readonly startCpu?: StartCpu;
 }
 
 async function plainAdds(repo: BenchRepo, names: readonly string[], atOnce: boolean): Promise<[number, number]> {

@@ -9,6 +9,7 @@ import { poolTargetMs } from './pool';
 import { reviewAllTargetMs } from './reviewAll/measure';
 import { scaleRows } from './scale/rows';
 import { watchRows } from './watch';
+import { startCpuRows } from './startCpu';
 import { ms, type Row } from './stats';
 
 export const targets = {
@@ -97,6 +98,7 @@ export function rows(results: Record<string, unknown>): Row[] {
       target: `≤ ${targets.burstRatio}×`,
       pass: b.gitOnlyRatio <= targets.burstRatio,
     });
+    out.push(...startCpuRows(b.startCpu));
     out.push({
       figure: `  ${w.count} at once without change-set refreshes (what-if)`,
       value: `${ms(w.allRunningMs)} / ${w.failures}`,
@@ -130,6 +132,7 @@ export function rows(results: Record<string, unknown>): Row[] {
       target: `≤ ${targets.burstRatio}×`,
       pass: b.gitOnlyRatio <= targets.burstRatio,
     });
+    out.push(...startCpuRows(b.startCpu));
   }
   if (r.discard) {
     const d = r.discard;
