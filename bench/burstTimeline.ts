@@ -3,6 +3,8 @@
 // in ms on one clock, two rounds, on a generated repository in memory (tmpfs) when there is one.
 // Usage: node out/bench/burstTimeline.js [files=10000] [count=16]; PA_NO_PREPARE=1: no supervisor during
 // the checkout (the agents then start at the checkout's end).
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import * as path from 'node:path';
 import { createBenchManager, delegateGit } from './manager';
 import { createBenchRepo, memoryTempDir } from './repo';
@@ -57,6 +59,12 @@ async function main(): Promise<void> {
   };
   for (let round_ = 0; round_ < 2; round_++) {
     events.length = 0;
+    const profiler = process.env.PA_CPU_PROFILE ? new Session() : undefined;
+    profiler?.connect();
+    await new Promise(
+      (resolve) => profiler?.post('Profiler.enable', () => profiler.post('Profiler.start', resolve)) ?? resolve(0),
+    );
+    const cpu0 = process.cpuUsage();
     t0 = now();
     const ids = await Promise.all(
       Array.from({ length: count }, async () => {
@@ -70,7 +78,15 @@ async function main(): Promise<void> {
         return r.id;
       }),
     );
-    mark('ALL');
+    const cpu = process.cpuUsage(cpu0);
+    mark(`ALL (this process's own CPU: ${round((cpu.user + cpu.system) / 1000)} ms)`);
+    if (profiler) {
+      await new Promise((resolve) =>
+        profiler.post('Profiler.stop', (_e, r) =>
+          resolve(writeFileSync(`${process.env.PA_CPU_PROFILE}.${round_}.cpuprofile`, JSON.stringify(r.profile))),
+        ),
+      );
+    }
     for (const [t, what] of events) {
       console.log(`${round(t).toFixed(0).padStart(6)} ${what}`);
     }

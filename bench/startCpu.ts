@@ -3,7 +3,7 @@
 // demo agent's run, and a bare Node start. Read on Linux from /proc/self/stat (the CPU of reaped
 // children), so the figures hold on a busy machine too. When a burst keeps every core busy, its time
 // cannot fall below (add + supervisor + agent) / add of the plain adds' time: `floorRatio`.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
@@ -19,6 +19,11 @@ export interface StartCpu {
   readonly bareNodeCpuMs: number;
   /** (plain add + supervisor start + demo agent) / plain add. */
   readonly floorRatio: number;
+  /**
+   * Median ms a `spawn` of `git --version` holds this process's thread (Node waits until the child
+   * has called exec), over 20: what every git process and supervisor costs the extension host's thread.
+   */
+  readonly spawnBlockMs: number;
 }
 
 let ticksPerSecond: number | undefined;
@@ -40,6 +45,19 @@ async function cpuOf(work: () => Promise<unknown>): Promise<number> {
   const before = childrenCpuMs();
   await work();
   return childrenCpuMs() - before;
+}
+
+async function spawnBlockMs(cwd: string): Promise<number> {
+  const held: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const started = performance.now();
+    const child = spawn('git', ['--version'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    held.push(performance.now() - started);
+    child.stdout.resume();
+    child.stderr.resume();
+    await new Promise((resolve) => child.on('close', resolve));
+  }
+  return median(held);
 }
 
 export async function measureStartCpu(repo: BenchRepo, demoScript: string, runs = 5): Promise<StartCpu | undefined> {
@@ -73,6 +91,7 @@ export async function measureStartCpu(repo: BenchRepo, demoScript: string, runs 
     demoAgentCpuMs: round(d),
     bareNodeCpuMs: round(median(bare)),
     floorRatio: round((a + s + d) / a, 3),
+    spawnBlockMs: round(await spawnBlockMs(repo.dir), 2),
   };
 }
 
@@ -87,6 +106,7 @@ export function startCpuRows(c: StartCpu | undefined): Row[] {
       value: [c.plainAddCpuMs, c.supervisorStartCpuMs, c.demoAgentCpuMs, c.bareNodeCpuMs].map(ms).join(' / '),
       target: 'context',
     },
+    { figure: '  a spawn holds the host thread until the child execs (median of 20)', value: ms(c.spawnBlockMs) },
     {
       figure: '  lowest ratio with every core busy: (add + supervisor + agent) CPU ÷ add CPU',
       value: `${c.floorRatio.toFixed(2)}×`,
