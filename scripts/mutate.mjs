@@ -51,6 +51,8 @@ const groups = {
       'landingOutcomes',
       // Discard and Clean Up keep a branch that existed before the agent.
       'dispatchOnBranch',
+      // agentLanding.ts: Discard closes the removed worktree's watch; Merge needs both a branch and a worktree.
+      'landingFolders',
     ],
   },
   reconcile: {

@@ -1,6 +1,7 @@
 // Review with Agent at its edges, with real git and real processes: what the reviewer is given (a
 // reviewer that prints its prompt, on its argument or its input), the refusals, a reviewer stopped
-// when the window goes, and the author running again during a review: its work is never undone.
+// when the window goes, what a reviewer leaves running ended with its review, and the author
+// running again during a review: its work is never undone.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -8,8 +9,24 @@ import type { AgentManager } from '../../src/core/agents';
 import { builtinProfiles, type Profile } from '../../src/core/clis/profiles';
 import { AgentError } from '../../src/core/errors';
 import type { AgentReviewer, ReviewComments } from '../../src/core/review';
+import { pidAlive } from '../../src/supervisor/processIdentity';
+import { assertUntouched, recordWorkspace } from '../harness/untouched';
 import { ManagerFixture } from './managerFixture';
 import { reviewerOn, reviewRefsOf } from './reviewerFixture';
+
+/** What the reviewer's child does: it writes late.txt into the folder 1.5 s after it starts. */
+const lateWrite = 'setTimeout(() => require("fs").writeFileSync("late.txt", "late"), 1500)';
+/**
+ * A reviewer that starts that child (in its own process group, the child's output ignored), writes
+ * the child's pid where CHILD_PID_FILE says, and exits at once, finding nothing.
+ */
+const leavesChild = [
+  'const { spawn } = require("child_process");',
+  `const child = spawn(process.execPath, ["-e", ${JSON.stringify(lateWrite)}], { stdio: "ignore" });`,
+  'require("fs").writeFileSync(process.env.CHILD_PID_FILE, String(child.pid));',
+  'child.unref();',
+  'console.log("No findings.");',
+].join('\n');
 
 describe('Review with Agent at its edges (real git, real processes)', function () {
   this.timeout(60_000);
@@ -35,6 +52,13 @@ describe('Review with Agent at its edges (real git, real processes)', function (
     echo('echo-stdin', { args: [script, '--stdin'], promptVia: 'stdin' }),
     echo('slow', { env: { REVIEWER_WAIT: '1500', REVIEWER_WRITE: 'reviewer.txt' } }),
     echo('stuck', { env: { REVIEWER_WAIT: '30000' } }),
+    {
+      name: 'leaves-child',
+      command: process.execPath,
+      args: ['-e', leavesChild, '${prompt}'],
+      mode: 'headless' as const,
+      env: { CHILD_PID_FILE: path.join(fx.tmp, 'child.pid') },
+    },
   ];
 
   beforeEach(() => {
@@ -177,6 +201,19 @@ describe('Review with Agent at its edges (real git, real processes)', function (
       logged.some((l) => l.startsWith(`warn [Review] ${done.id}: the agent ran during the review`)),
       logged.join('\n'),
     );
+  });
+
+  it('ends what a finished reviewer left running before it puts files back: nothing writes the folder later', async () => {
+    const done = await author('create notes.txt: one\\n');
+    const outcome = await reviewer.review(done.id, { profile: 'leaves-child' });
+    assert.equal(outcome.failed, false);
+    const child = Number(fs.readFileSync(path.join(fx.tmp, 'child.pid'), 'utf8'));
+    assert.equal(pidAlive(child), false, 'the child the reviewer left is ended with the review');
+    const worktree = recordWorkspace(done.cwd);
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.equal(fs.existsSync(path.join(done.cwd, 'late.txt')), false);
+    assertUntouched(worktree, 'the worktree after the review');
+    assert.equal(reviewRefs(), '');
   });
 
   it('stops a reviewer still running when it is disposed; the review ends failed', async () => {

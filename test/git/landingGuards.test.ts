@@ -2,63 +2,34 @@
 // repository: what a landing that does not happen leaves behind — nothing, checked file by file
 // with test/harness/untouched.ts.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { MergeStrategy } from '../../src/core/git';
 import { NodeGit } from '../../src/node/git/createGit';
 import { assertRestored, assertUntouched, recordWorkspace, workspaceChanges } from '../harness/untouched';
 import { englishMessage } from '../../src/ui/errorText';
+import { commitAll, git, LandingRepo, write } from './landingRepo';
 import { rejection } from './refusal';
 
 const strategies: readonly MergeStrategy[] = ['merge', 'squash', 'rebase'];
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-}
-
 describe('git landing guards: a landing that does not happen touches nothing', function () {
   this.timeout(60_000);
   const landing = new NodeGit();
-  let root: string;
+  let fx: LandingRepo;
   let repo: string;
-
-  const write = (dir: string, file: string, text: string) => {
-    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    fs.writeFileSync(path.join(dir, file), text);
-  };
-  const commitAll = (dir: string, message: string) => {
-    git(dir, 'add', '-A');
-    git(dir, 'commit', '-q', '-m', message);
-  };
-  /** An agent worktree on agents/<name>, branched from main, with `files` committed. */
-  const agent = (name: string, files: Record<string, string>): string => {
-    const dir = path.join(root, `wt-${name}`);
-    git(repo, 'worktree', 'add', '-q', '-b', `agents/${name}`, dir, 'main');
-    for (const [file, text] of Object.entries(files)) {
-      write(dir, file, text);
-    }
-    commitAll(dir, `${name} work`);
-    return dir;
-  };
+  const agent = (name: string, files: Record<string, string>) => fx.agent(name, files);
 
   beforeEach(() => {
-    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pa-guards-')));
-    repo = path.join(root, 'repo');
-    fs.mkdirSync(repo);
-    git(repo, 'init', '-q', '-b', 'main');
-    git(repo, 'config', 'user.name', 't');
-    git(repo, 'config', 'user.email', 't@t');
-    write(repo, 'app.ts', 'line 1\nline 2\nline 3\n');
-    write(repo, 'README.md', '# readme\n');
-    write(repo, '.gitignore', '*.log\n.env\n');
-    commitAll(repo, 'initial');
-    write(repo, 'debug.log', 'the user’s ignored log\n');
-    write(repo, 'notes.txt', 'the user’s untracked notes\n');
+    fx = new LandingRepo(
+      'pa-guards-',
+      { '.gitignore': '*.log\n.env\n' },
+      { 'debug.log': 'the user’s ignored log\n', 'notes.txt': 'the user’s untracked notes\n' },
+    );
+    repo = fx.repo;
   });
 
-  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+  afterEach(() => fx.dispose());
 
   it('refuses a forecast conflict before any merge, squash or rebase is attempted: workspace and agent worktree untouched', async () => {
     const wt = agent('clash', { 'app.ts': 'line 1\nline 2 agent\nline 3\n' });

@@ -5,42 +5,21 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentError } from '../../src/core/errors';
 import { NodeGit } from '../../src/node/git/createGit';
 import { assertRestored, assertUntouched, recordWorkspace } from '../harness/untouched';
+import { commitAll, git, LandingRepo, write } from './landingRepo';
 import { rejection } from './refusal';
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-}
 
 const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
 
 describe('landings git stops after a clean forecast: undone, then reported', function () {
   this.timeout(60_000);
+  let fx: LandingRepo;
   let root: string;
   let repo: string;
-
-  const write = (dir: string, file: string, text: string) => {
-    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    fs.writeFileSync(path.join(dir, file), text);
-  };
-  const commitAll = (dir: string, message: string) => {
-    git(dir, 'add', '-A');
-    git(dir, 'commit', '-q', '-m', message);
-  };
-  /** An agent worktree on agents/<name>, branched from main, with `files` committed. */
-  const agent = (name: string, files: Record<string, string>): string => {
-    const dir = path.join(root, `wt-${name}`);
-    git(repo, 'worktree', 'add', '-q', '-b', `agents/${name}`, dir, 'main');
-    for (const [file, text] of Object.entries(files)) {
-      write(dir, file, text);
-    }
-    commitAll(dir, `${name} work`);
-    return dir;
-  };
+  const agent = (name: string, files: Record<string, string>) => fx.agent(name, files);
   /**
    * A git that runs the real one, except for commands whose arguments hold `words` (space-separated,
    * in order): those run `script` (sh) first, then the real command; the real git is "$real".
@@ -65,19 +44,11 @@ describe('landings git stops after a clean forecast: undone, then reported', fun
     ].join('; ');
 
   beforeEach(() => {
-    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pa-races-')));
-    repo = path.join(root, 'repo');
-    fs.mkdirSync(repo);
-    git(repo, 'init', '-q', '-b', 'main');
-    git(repo, 'config', 'user.name', 't');
-    git(repo, 'config', 'user.email', 't@t');
-    write(repo, 'app.ts', 'line 1\nline 2\nline 3\n');
-    write(repo, 'README.md', '# readme\n');
-    commitAll(repo, 'initial');
-    write(repo, 'notes.txt', 'the user’s untracked notes\n');
+    fx = new LandingRepo('pa-races-', {}, { 'notes.txt': 'the user’s untracked notes\n' });
+    ({ root, repo } = fx);
   });
 
-  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+  afterEach(() => fx.dispose());
 
   const landing = () => new NodeGit();
 

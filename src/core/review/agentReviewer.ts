@@ -139,7 +139,10 @@ export class AgentReviewer implements Disposable {
       throw new AgentError('reviewerNotStarted', { profile: profile.name, error: run });
     }
     this.runs.set(record.id, run);
-    const end = await run.ended.finally(() => this.runs.delete(record.id));
+    const end = await run.ended;
+    // What the reviewer left running could write the folder after it is put back: it ends first.
+    // Stryker disable next-line ArrowFunction: equivalent, a run left in runs is stopped; a second stop() does nothing
+    await run.stop().finally(() => this.runs.delete(record.id));
     const restored = await this.putBack(record, top, snapshot.sha, ref);
     const output = await this.deps.fs.readLogTail(logPath, run.logOffset ?? 0, outputBytes);
     const answer = readFindings(output);
