@@ -82,8 +82,11 @@ const groups = {
       'src/core/plans/planEntries.ts',
       'src/core/plans/planGraph.ts',
       'src/core/plans/planRun.ts',
+      // Land Plan and Remove Plan, moved out of planRun.ts.
+      'src/core/plans/planLanding.ts',
     ],
-    git: ['planRunEdges', 'planRunConflicts', 'planReload'],
+    // planRunPicks: Best of N tasks step by step; planLandEdges: Land Plan's refusals.
+    git: ['planRunEdges', 'planRunConflicts', 'planReload', 'planRunPicks', 'planLandEdges'],
   },
   review: {
     mutate: ['src/core/review/*.ts'],

@@ -297,8 +297,12 @@ describe('plan run steps (real git, real demo agents)', function () {
     assert.equal(git(fixture.repo, 'log', '-1', '--format=%B', branch), 'Merge task one: One');
     assert.equal(git(fixture.repo, 'log', '-1', '--format=%B', `${branch}^2`), 'One\n\nPlan "Steps", task one');
     assert.equal(git(fixture.repo, 'show', `${branch}:one.txt`), 'one');
+    let announced = 0;
+    const listening = manager.onDidChangeAgent((e) => (announced += e.id === one.id ? 1 : 0));
     assert.equal(await run.integrate(task(run, 'one')), 'merged', 'merging it again changes nothing');
+    listening.dispose();
     assert.equal(manager.get(one.id).status, 'merged');
+    assert.equal(announced, 0, 'its record is not written again');
 
     assert.equal(await run.run(task(run, 'next'), 'integration'), 'succeeded');
     const next = manager.get(run.agentOf('next')!);

@@ -218,6 +218,7 @@ export class PlanRun implements TaskRunner {
    * window cut its dispatch short (interrupted before it ever started).
    */
   async resume(task: PlanTask): Promise<RunOutcome | 'notStarted'> {
+    // Stryker disable next-line OptionalChaining: equivalent, timings() has an entry for every task of the plan
     const startedAt = this.scheduler.timings().get(task.id)?.startedAt ?? 0;
     if (task.bestOf) {
       const ended = await resumeCandidates(this.deps.manager, this.id, task, startedAt);
