@@ -123,6 +123,38 @@ describe('line diff (Myers)', () => {
     }
   });
 
+  it('finds the fewest changed lines where the two searches meet at the edge of their ranges', () => {
+    // Pairs where a search that stepped outside the texts, or checked too few diagonals, found a longer diff.
+    const pairs = [
+      ['22022', '000'],
+      ['320400244', '20'],
+      ['430202223', '140011'],
+      ['11323', '11003300'],
+    ];
+    for (const [b, a] of pairs) {
+      const [base, agent] = [[...b].map((c) => `${c}\n`), [...a].map((c) => `${c}\n`)];
+      const changes = diffLines(base, agent);
+      assert.deepEqual(applyAll(base, agent, changes), agent, `${b} → ${a}`);
+      const edited = changes.reduce((n, c) => n + (c.baseEnd - c.baseStart) + (c.agentEnd - c.agentStart), 0);
+      assert.equal(edited, base.length + agent.length - 2 * lcsLength(base, agent), `${b} → ${a}: not minimal`);
+    }
+  });
+
+  it('shows the same one of several equally short diffs each time (trimmed ends, then the middle snake)', () => {
+    // Which lines show as changed, where several choices are as short: pinned, so a review does not shift.
+    // Each change as baseStart-baseEnd>agentStart-agentEnd.
+    const cases = [
+      ['01', '0001110', '1-1>1-4 2-2>5-7'],
+      ['000', '0101', '1-1>1-2 2-3>3-4'],
+      ['011', '122', '0-2>0-0 3-3>1-3'],
+      ['00000', '01001', '1-3>1-2 5-5>4-5'],
+    ];
+    for (const [b, a, expected] of cases) {
+      const changes = diffLines([...b], [...a]).map((c) => `${c.baseStart}-${c.baseEnd}>${c.agentStart}-${c.agentEnd}`);
+      assert.equal(changes.join(' '), expected, `${b} → ${a}`);
+    }
+  });
+
   it('diffs two 2,000-line files that differ everywhere without running out of room', () => {
     const base = Array.from({ length: 2000 }, (_, i) => `base ${i}\n`);
     const agent = Array.from({ length: 2000 }, (_, i) => `agent ${i}\n`);

@@ -94,6 +94,11 @@ describe('review comments: lines and "addressed"', () => {
 });
 
 describe('review comments: order, text and boundaries', () => {
+  it('breaks a text at a bare LF as at CRLF, indenting each line', () => {
+    const prompt = reviewPrompt([{ path: 'a.txt', startLine: 1, endLine: 1, lines: ['one'], body: 'first\nsecond' }]);
+    assert.equal(prompt.split('\n\n')[1], '1. a.txt, line 1:\n   > one\n   first\n   second');
+  });
+
   it('orders by file then first line, numbers general comments too, and trims and indents every line of a text', () => {
     const prompt = reviewPrompt([
       { path: 'b.txt', startLine: 9, endLine: 9, lines: ['nine'], body: 'B9' },

@@ -72,6 +72,19 @@ describe('the diff a reviewer reads', () => {
       ['--- a/r.txt', '+++ b/r.txt', '@@ -4,7 +4,6 @@', ' l4', ' l5', ' l6', '-l7', ' l8', ' l9', ' l10'].join('\n'),
     );
   });
+
+  it('joins lines added at the very end to a change up to 6 lines above, as git does', () => {
+    const agent = `${numbered(10).replace('l4\n', 'L4\n')}end\n`;
+    assert.equal(
+      fileDiffText(diffOf('e.txt', 'modified', numbered(10), agent)),
+      ['--- a/e.txt', '+++ b/e.txt', '@@ -1,10 +1,11 @@', ' l1', ' l2', ' l3', '-l4', '+L4']
+        .concat(
+          [5, 6, 7, 8, 9, 10].map((i) => ` l${i}`),
+          ['+end'],
+        )
+        .join('\n'),
+    );
+  });
 });
 
 describe('the prompt of a reviewer', () => {
@@ -102,6 +115,8 @@ describe('the prompt of a reviewer', () => {
       const without = reviewerPrompt({ task: 't', diff: 'd', ...(focus === undefined ? {} : { focus }) });
       assert.ok(!without.includes('What the person asked'), JSON.stringify(focus));
       assert.ok(without.includes('```text\nt\n```\n'), without);
+      const focused = reviewerPrompt({ task: 't', diff: 'd', focus: 'f' });
+      assert.equal(without, focused.replace('What the person asked you to look at:\nf\n', ''), 'nothing in its place');
     }
   });
 });
@@ -145,6 +160,7 @@ describe('where a reviewer’s findings go', () => {
           { path: 'c/z.txt', startLine: 1, endLine: 1, text: 'c' },
           { path: 'b/ghost.txt', startLine: 5, endLine: 5, text: 'g' },
           { path: 'xa/z.txt', startLine: 1, endLine: 1, text: 'x' },
+          { path: 'xxa/real.txt', startLine: 1, endLine: 1, text: 'not a prefix' },
         ],
         counts,
       ),
@@ -154,6 +170,7 @@ describe('where a reviewer’s findings go', () => {
         { general: true, path: 'a/real.txt', body: 'c/z.txt:1: c' },
         { general: true, path: 'a/real.txt', body: 'b/ghost.txt:5: g' },
         { general: true, path: 'a/real.txt', body: 'xa/z.txt:1: x' },
+        { general: true, path: 'a/real.txt', body: 'xxa/real.txt:1: not a prefix' },
       ],
     );
   });

@@ -105,6 +105,7 @@ function placeOf(change: LineChange, map: Int32Array, baseLength: number, target
 function linesAround(change: LineChange, map: Int32Array): string {
   const near = (i: number) => {
     let j = Math.min(i, map.length - 1);
+    // Stryker disable next-line ConditionalExpression: equivalent, map[-1] is undefined, and undefined < 0 is false
     while (j >= 0 && map[j] < 0) {
       j--;
     }

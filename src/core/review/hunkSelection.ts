@@ -18,6 +18,7 @@ function touches(sel: LineSelection, start: number, end: number): boolean {
 }
 
 function endsOpen(lines: Lines, end: number): boolean {
+  // Stryker disable next-line ConditionalExpression: equivalent, only a text's last line can lack its break
   return end === lines.length && end > 0 && !hasEnding(lines[end - 1]);
 }
 
@@ -46,6 +47,7 @@ export function selectChanges(
     const whole =
       onBase.length > 0 ||
       onAgent.some((s) => s.whole) ||
+      // Stryker disable next-line ConditionalExpression: equivalent, selections at a deletion clamp to its whole gap
       change.agentStart === change.agentEnd ||
       endsOpen(base, change.baseEnd) ||
       endsOpen(agent, change.agentEnd);
@@ -73,9 +75,6 @@ function runsOf(selections: readonly LineSelection[], change: LineChange): [numb
 
 function partOf(change: LineChange, runs: readonly [number, number][]): LineChange[] {
   const { baseStart, baseEnd, agentStart, agentEnd } = change;
-  if (runs.length === 1 && runs[0][0] === agentStart && runs[0][1] === agentEnd) {
-    return [change];
-  }
   if (baseStart === baseEnd) {
     return runs.map(([start, end]) => ({ baseStart, baseEnd, agentStart: start, agentEnd: end }));
   }

@@ -27,6 +27,7 @@ export async function reviewerCommand(
   if (!sandbox || missing) {
     throw new AgentError('sandboxUnavailable', { profile: profile.name, ...missing! });
   }
+  // Stryker disable next-line StringLiteral: equivalent, runArgs only asks whether the run is 'continue'
   const args = runArgs(profile, { sandbox: policy }, 'first');
   return sandbox.wrap({
     agentId: reviewRunId(record.id),

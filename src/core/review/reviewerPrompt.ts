@@ -33,7 +33,7 @@ export interface ReviewRequest {
 export function fileDiffText(file: FileDiff): string {
   const out = [`--- ${file.kind === 'added' || file.kind === 'untracked' ? '/dev/null' : `a/${file.path}`}`];
   out.push(`+++ ${file.kind === 'deleted' ? '/dev/null' : `b/${file.path}`}`);
-  for (const group of hunks(file.changes, file.base.length)) {
+  for (const group of hunks(file.changes)) {
     const first = group[0];
     const last = group[group.length - 1];
     const baseFrom = Math.max(0, first.baseStart - context);
@@ -58,12 +58,12 @@ export function fileDiffText(file: FileDiff): string {
 }
 
 /** Changes close enough to share their context lines, grouped into one hunk each. */
-function hunks(changes: readonly LineChange[], baseLength: number): LineChange[][] {
+function hunks(changes: readonly LineChange[]): LineChange[][] {
   const groups: LineChange[][] = [];
   for (const change of changes) {
     const group = groups[groups.length - 1];
     const previous = group?.[group.length - 1];
-    if (previous && change.baseStart - previous.baseEnd <= 2 * context && change.baseStart <= baseLength) {
+    if (previous && change.baseStart - previous.baseEnd <= 2 * context) {
       group.push(change);
     } else {
       groups.push([change]);
@@ -78,6 +78,7 @@ function range(from: number, to: number): string {
 }
 
 function bare(line: string): string {
+  // Stryker disable next-line Regex: equivalent, splitLines leaves each line one break, only at its end
   return line.replace(/\r\n$|[\r\n]$/, '');
 }
 
@@ -131,21 +132,24 @@ export type PlacedFinding =
 export function placeFindings(findings: readonly Finding[], lineCounts: ReadonlyMap<string, number>): PlacedFinding[] {
   const first = [...lineCounts.keys()].sort()[0];
   return findings.map((finding): PlacedFinding => {
-    const path = knownPath(finding.path, lineCounts);
-    const count = path === undefined ? undefined : lineCounts.get(path);
-    if (path !== undefined && count !== undefined && finding.endLine <= Math.max(count, 1)) {
+    const known = knownFile(finding.path, lineCounts);
+    if (known && finding.endLine <= Math.max(known.count, 1)) {
+      const { path } = known;
       return { general: false, path, startLine: finding.startLine, endLine: finding.endLine, body: finding.text };
     }
     const lines =
       finding.startLine === finding.endLine ? `${finding.startLine}` : `${finding.startLine}-${finding.endLine}`;
-    return { general: true, path: path ?? first, body: `${finding.path}:${lines}: ${finding.text}` };
+    return { general: true, path: known?.path ?? first, body: `${finding.path}:${lines}: ${finding.text}` };
   });
 }
 
-function knownPath(path: string, lineCounts: ReadonlyMap<string, number>): string | undefined {
-  if (lineCounts.has(path)) {
-    return path;
+/** The file `path` names and its line count: the path itself, else the path without an `a/` or `b/` prefix. */
+function knownFile(path: string, lineCounts: ReadonlyMap<string, number>): { path: string; count: number } | undefined {
+  for (const name of /^[ab]\//.test(path) ? [path, path.slice(2)] : [path]) {
+    const count = lineCounts.get(name);
+    if (count !== undefined) {
+      return { path: name, count };
+    }
   }
-  const unprefixed = /^[ab]\//.test(path) ? path.slice(2) : undefined;
-  return unprefixed !== undefined && lineCounts.has(unprefixed) ? unprefixed : undefined;
+  return undefined;
 }

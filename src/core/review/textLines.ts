@@ -36,6 +36,7 @@ export function bytesOf(text: string): Uint8Array {
 export function splitLines(text: string): string[] {
   const lines: string[] = [];
   let start = 0;
+  // Stryker disable next-line EqualityOperator: equivalent, charCodeAt(text.length) is NaN, which ends no line
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 10 || c === 13) {
