@@ -109,6 +109,7 @@ describe('plan runs: Best of N tasks step by step (real git, real demo agents)',
       [1, 2].map((i) => [`Pick (${i}/2)`, 'succeeded', 'demo', run.baseSha, { runId: 'bo', taskId: 'pick' }]),
     );
     assert.equal('picks' in run.toRecord(), false, 'the earlier pick is gone');
+    assert.equal(run.agentOf('pick'), picks[1].id, "no pick yet: the latest candidate, not the earlier attempt's pick");
 
     assert.equal(await run.run(task(run, 'later'), 'integration'), 'pick');
     const later = taskCandidates(manager.list(), 'bo', 'later');

@@ -192,7 +192,9 @@ export class PlanRun implements TaskRunner {
   async run(task: PlanTask, from: 'base' | 'integration'): Promise<RunOutcome> {
     const settings = this.deps.settings();
     if (task.bestOf) {
+      // A new attempt: an earlier attempt's pick is neither merged next nor the task's agent any more.
       this.picks.delete(task.id);
+      this.agents.delete(task.id);
       const base = from === 'base' ? this.baseSha : this.integrationBranch;
       const where = { runId: this.id, folder: this.repoRoot, base, profile: task.profile ?? settings.defaultProfile };
       return this.candidatesEnded(task, await runCandidates(this.deps.manager, task, where));
