@@ -15,6 +15,7 @@ import type { Plan, PlanRunRecord, PlanTask } from '../../src/core/plans/planTyp
 import { NodeFileSystem } from '../../src/node/fileSystem';
 import { waitFor } from '../harness/waitFor';
 import { git, ManagerFixture } from './managerFixture';
+import { planAgentRecord } from './planRunFixture';
 
 describe('plan run steps (real git, real demo agents)', function () {
   this.timeout(60000);
@@ -48,28 +49,8 @@ describe('plan run steps (real git, real demo agents)', function () {
   const task = (run: PlanRun, id: string): PlanTask => run.plan.tasks.find((t) => t.id === id)!;
 
   /** An agent record as a finished run leaves it, registered with the manager (no process, no folder watched). */
-  const agentRecord = (
-    id: string,
-    status: AgentStatus,
-    createdAt: number,
-    plan?: AgentRecord['plan'],
-  ): AgentRecord => ({
-    id,
-    title: id,
-    prompt: 'print hi',
-    profile: 'demo',
-    mode: 'headless',
-    isolation: 'worktree',
-    status,
-    repoRoot: fixture.repo,
-    cwd: fixture.repo,
-    baseSha: git(fixture.repo, 'rev-parse', 'HEAD'),
-    createdAt,
-    startedAt: createdAt,
-    changedFiles: [],
-    worktreePresent: false,
-    plan,
-  });
+  const agentRecord = (id: string, status: AgentStatus, createdAt: number, plan?: AgentRecord['plan']): AgentRecord =>
+    planAgentRecord(fixture, id, status, createdAt, plan);
 
   it("starts from the plan's base, named after its title; the plan's maxParallel wins over the setting", async () => {
     const first = git(fixture.repo, 'rev-parse', 'HEAD');

@@ -16,7 +16,7 @@ import { PlanRun, type PlanRunDeps } from '../../src/core/plans/planRun';
 import type { Plan, PlanRunRecord, PlanTask } from '../../src/core/plans/planTypes';
 import { waitFor } from '../harness/waitFor';
 import { git, ManagerFixture, quiet } from './managerFixture';
-import { planRunDeps } from './planRunFixture';
+import { planAgentRecord, planRunDeps } from './planRunFixture';
 
 describe('plan runs: Best of N tasks step by step (real git, real demo agents)', function () {
   this.timeout(60000);
@@ -50,24 +50,8 @@ describe('plan runs: Best of N tasks step by step (real git, real demo agents)',
     createdAt: number,
     plan: { runId: string; taskId: string },
     index = 1,
-  ): AgentRecord => ({
-    id,
-    title: id,
-    prompt: 'print hi',
-    profile: 'demo',
-    mode: 'headless',
-    isolation: 'worktree',
-    status,
-    repoRoot: fixture.repo,
-    cwd: fixture.repo,
-    baseSha: git(fixture.repo, 'rev-parse', 'HEAD'),
-    createdAt,
-    startedAt: createdAt,
-    changedFiles: [],
-    worktreePresent: false,
-    plan,
-    bestOf: { group: `${plan.taskId}-group`, index, of: 2 },
-  });
+  ): AgentRecord =>
+    planAgentRecord(fixture, id, status, createdAt, plan, { group: `${plan.taskId}-group`, index, of: 2 });
 
   /** The scheduler part of a saved record: every task in `state`, none started. */
   const schedulerIn = (
