@@ -13,7 +13,8 @@ import {
 } from '../supervisor/protocol';
 import { logEndSync } from './logReader';
 import { SupervisedProcess } from './supervisedProcess';
-import { supervisorAlive } from './supervisorStatus';
+import { endGroup } from '../supervisor/processGroup';
+import { ownGroup, readStatus, supervisorAlive } from './supervisorStatus';
 
 // Importers of this module keep finding the process and log types here.
 export { SupervisedProcess };
@@ -233,6 +234,20 @@ export class SupervisedRunner implements AgentRunner {
       status,
       lostMessage,
     });
+  }
+
+  /**
+   * Ends what a run that ended left running in its process group (its status names the group and
+   * its leader, so a reused pid is never signalled); a run still going is left alone.
+   */
+  async endLeftovers(agentId: string, where?: RunLocation): Promise<void> {
+    for (const stateDir of this.stateDirs(where?.cwd)) {
+      const status = await readStatus(this.statusPath(agentId, stateDir));
+      const group = status?.state === 'ended' ? ownGroup(status) : undefined;
+      if (group !== undefined) {
+        await endGroup(group, this.settings.graceMs);
+      }
+    }
   }
 
   /** Deletes what is kept about an agent that has ended (its status), e.g. once it is discarded. */

@@ -46,7 +46,7 @@ describe('Checks with real git, the real demo agent and a real check process', f
     const log = fs.readFileSync(check.logPath, 'utf8');
     assert.match(log, /──── check: /);
     assert.match(log, /status\.txt says "broken", expected ok/);
-    assert.equal(await manager.checkVerdict(failed.id), 'failed');
+    assert.equal(await manager.checks.verdict(failed.id), 'failed');
 
     const prompt = await manager.fixFailingCheck(failed.id);
     assert.match(prompt, /failed with exit code 1/);
@@ -60,17 +60,17 @@ describe('Checks with real git, the real demo agent and a real check process', f
     assert.equal(green.exitCode, 0);
     assert.ok(green.startedAt > fixed.endedAt! - 1, "the agent's end started the check again by itself");
     assert.equal(fs.readFileSync(path.join(fixed.cwd, 'status.txt'), 'utf8'), 'ok');
-    assert.equal(await manager.checkVerdict(failed.id), 'passed');
+    assert.equal(await manager.checks.verdict(failed.id), 'passed');
     // Both runs are in the one check log, each after its banner.
     assert.equal(fs.readFileSync(green.logPath, 'utf8').match(/──── check: /g)?.length, 2);
 
     // The worktree changes after the check passed: the check no longer speaks for it.
     fs.writeFileSync(path.join(fixed.cwd, 'status.txt'), 'changed by hand\n');
-    assert.equal(await manager.checkVerdict(failed.id), 'stale');
+    assert.equal(await manager.checks.verdict(failed.id), 'stale');
     fs.writeFileSync(path.join(fixed.cwd, 'status.txt'), 'ok');
-    assert.equal(await manager.checkVerdict(failed.id), 'passed', 'the same content again: fresh again');
+    assert.equal(await manager.checks.verdict(failed.id), 'passed', 'the same content again: fresh again');
     fs.writeFileSync(path.join(fixed.cwd, 'new-file.txt'), 'untracked\n');
-    assert.equal(await manager.checkVerdict(failed.id), 'stale', 'an untracked file counts too');
+    assert.equal(await manager.checks.verdict(failed.id), 'stale', 'an untracked file counts too');
   });
 
   it('runs on demand, and a check command that is not found is recorded as an error and changes nothing else', async () => {
@@ -79,7 +79,7 @@ describe('Checks with real git, the real demo agent and a real check process', f
     assert.equal(record.check?.state, 'error', 'the automatic check found no executable');
     const before = manager.get(record.id);
     const head = fs.readFileSync(path.join(record.cwd, 'status.txt'), 'utf8');
-    await assert.rejects(manager.runCheck(record.id), (e) => AgentError.isCode(e, 'checkCommandNotFound'));
+    await assert.rejects(manager.checks.start(record.id), (e) => AgentError.isCode(e, 'checkCommandNotFound'));
     const after = manager.get(record.id);
     assert.equal(after.check?.state, 'error');
     assert.match(after.check?.error ?? '', /^checkCommandNotFound \{"command":"definitely-not-an-installed-check"\}/);
@@ -94,9 +94,9 @@ describe('Checks with real git, the real demo agent and a real check process', f
     const manager = withCheck({});
     const record = await dispatched(manager, 'create status.txt: ok');
     assert.equal(record.check, undefined);
-    await assert.rejects(manager.runCheck(record.id), (e) => AgentError.isCode(e, 'noCheckCommand'));
+    await assert.rejects(manager.checks.start(record.id), (e) => AgentError.isCode(e, 'noCheckCommand'));
     assert.deepEqual(manager.get(record.id), record);
-    assert.equal(await manager.checkVerdict(record.id), undefined);
+    assert.equal(await manager.checks.verdict(record.id), undefined);
   });
 
   it("a profile's checkCommand takes the setting's place", async () => {
@@ -108,9 +108,9 @@ describe('Checks with real git, the real demo agent and a real check process', f
     assert.deepEqual(record.check?.command, statusCheck);
     assert.equal(record.check?.state, 'passed');
     // On demand too, and a second start while one runs is refused.
-    const running = await manager.runCheck(record.id);
+    const running = await manager.checks.start(record.id);
     assert.equal(running.state, 'running');
-    await assert.rejects(manager.runCheck(record.id), (e) => AgentError.isCode(e, 'checkStillRunning'));
+    await assert.rejects(manager.checks.start(record.id), (e) => AgentError.isCode(e, 'checkStillRunning'));
     assert.equal((await manager.whenCheckEnded(record.id)).check?.state, 'passed');
   });
 });

@@ -1,4 +1,4 @@
-import { type AgentCheck, type AgentRecord, isActive } from '../agent';
+import { type AgentRecord, isActive } from '../agent';
 import { AgentRuns } from './agentRuns';
 import { Adoptions } from './adoptions';
 import { AgentRecords } from './agentRecords';
@@ -7,7 +7,6 @@ import type { ChangeTracker } from './changeTracker';
 import { changeTrackerFor } from './changeTrackerFor';
 import { ReviewMarks } from './reviewMarks';
 import { CheckRuns } from './checkRuns';
-import type { CheckVerdict } from './checks';
 import { checkPrompt, resolveProfile } from './dispatchChecks';
 import { Dispatcher } from './dispatcher';
 import { rebaseOnParent } from './stacking';
@@ -36,6 +35,7 @@ export class AgentManager implements Disposable {
   private readonly runs: AgentRuns;
   private readonly tracker: ChangeTracker;
   private readonly marks: ReviewMarks;
+  /** Each agent's check command: start() runs it (Run Check), verdict() weighs it against the folder now. */
   readonly checks: CheckRuns;
   private readonly dispatcher: Dispatcher;
   private readonly queue: AgentQueue;
@@ -208,6 +208,11 @@ export class AgentManager implements Disposable {
     }
   }
 
+  /** Ends what the agent's ended runs left running (a server it started): its folder is about to go. */
+  endLeftovers(id: string): Promise<void> {
+    return this.runs.endLeftovers(id);
+  }
+
   /** Drops an agent from the list (clean-up). Its saved work ref, if any, stays in the repository. */
   forget(id: string): void {
     if (this.runs.isRunning(id)) {
@@ -259,20 +264,10 @@ export class AgentManager implements Disposable {
   readonly flush = (): Promise<void> => this.records.flush();
   /** Now, by the clock every time in the records comes from. */
   readonly now = (): number => this.deps.clock.now();
-  /** Runs the agent's check command in its folder; resolves once it runs, with the record's check. */
-  runCheck(id: string): Promise<AgentCheck> {
-    return this.checks.start(id);
-  }
-
   /** Resolves with the agent once the check running in this window has ended (at once when none runs). */
   async whenCheckEnded(id: string): Promise<AgentRecord> {
     await this.checks.ended(id);
     return this.get(id);
-  }
-
-  /** The last check against the folder now (`stale`: content changed since); undefined without a check command. */
-  checkVerdict(id: string): Promise<CheckVerdict | undefined> {
-    return this.checks.verdict(id);
   }
 
   /** Fix Failing Check: a follow-up with the failing command and its output's end; success checks again. */

@@ -10,14 +10,13 @@ import { type ResolvedProfile, checkPromptRoute } from './dispatchChecks';
 import type { AgentProcess, ManagerSettings } from '../ports';
 import type { ProfileOutput, Timers } from '../clis';
 import type { AgentManagerDeps } from './managerDeps';
-import { SetupRun, WorktreePrep, setupRunId } from '../worktrees';
+import { SetupRun, WorktreePrep } from '../worktrees';
 import { AgentEnvs, writeEnvFile } from './agentEnvs';
-import { checkRunId } from './checkRuns';
 import { Run } from './run';
 import { quotaEnd } from './quotaPause';
 import { budgetEnd } from './budgets';
 import { BudgetWatch } from './budgetWatch';
-import { reviewRunId, runEnded, runStartPatch } from './runHistory';
+import { runEnded, runIdsOf, runStartPatch } from './runHistory';
 import { RunningElsewhere } from './runningElsewhere';
 import { runCommand } from './sandboxing';
 import type { AgentRecords } from './agentRecords';
@@ -105,9 +104,15 @@ export class AgentRuns implements Disposable {
   /** Drops what the runner keeps of a finished agent's runs: its own, its setup's, check's and reviewer's. */
   forget(id: string): void {
     const where = { cwd: this.records.get(id).cwd };
-    for (const runId of [id, setupRunId(id), checkRunId(id), reviewRunId(id)]) {
+    for (const runId of runIdsOf(id)) {
       this.deps.headlessRunner.forget?.(runId, where);
     }
+  }
+
+  /** Ends what the agent's ended runs left running (a server it started), before its folder goes. */
+  async endLeftovers(id: string): Promise<void> {
+    const where = { cwd: this.records.get(id).cwd };
+    await Promise.all(runIdsOf(id).map((runId) => this.deps.headlessRunner.endLeftovers?.(runId, where)));
   }
 
   /**

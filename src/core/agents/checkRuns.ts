@@ -14,16 +14,12 @@ import { type CheckVerdict, checkCommandFor, checkVerdict, endedCheck, fixOutput
 import type { AgentManagerDeps } from './managerDeps';
 import type { Disposable } from '../../util/event';
 import { type FolderCheck, runFolderCheck } from './folderCheck';
+import { checkRunId } from './runHistory';
 
 export type CheckDeps = Pick<
   AgentManagerDeps,
   'git' | 'fs' | 'resolver' | 'headlessRunner' | 'clock' | 'logger' | 'settings' | 'profiles'
 >;
-
-/** The supervisor runs the check under its own id, apart from the agent's runs. */
-export function checkRunId(agentId: string): string {
-  return `${agentId}.check`;
-}
 
 export class CheckRuns implements Disposable {
   /** Checks started here: set before the first await, so two starts never race. */
@@ -146,7 +142,9 @@ export class CheckRuns implements Disposable {
     }
     this.deps.logger.info(`[Checks] ${id}: started ${commandText(argv)} in ${record.cwd}`);
     entry.run = run;
-    entry.ended = run.ended.then((end) => {
+    entry.ended = run.ended.then(async (end) => {
+      // What the check left running (a server, a watcher) ends with it: its result is of the folder as it was.
+      await run.stop();
       this.current.delete(id);
       if (this.disposed || !this.records.has(id)) {
         return;

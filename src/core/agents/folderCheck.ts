@@ -57,6 +57,8 @@ export async function runFolderCheck(deps: CheckDeps, request: FolderCheckReques
   };
   deps.logger.info(`[Checks] ${request.runId}: started ${commandText(argv)} in ${request.cwd}`);
   const end = await run.ended;
+  // What it left running ends with it: the folder's next step (a task's merge) must not meet it.
+  await run.stop();
   if (end.outcome === 'failed' && end.exit.error !== undefined) {
     throw new AgentError('checkCommandNotStarted', { command: commandText(argv), error: end.exit.error });
   }

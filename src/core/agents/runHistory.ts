@@ -5,10 +5,21 @@
  */
 import type { AgentRecord, AgentRun } from '../agent';
 import { agentCost } from './budgets';
+import { setupRunId } from '../worktrees';
 
 /** The supervisor runs a reviewer (Review with Agent) under its own id, apart from the agent's runs. */
 export function reviewRunId(agentId: string): string {
   return `${agentId}.review`;
+}
+
+/** The supervisor runs the check under its own id, apart from the agent's runs. */
+export function checkRunId(agentId: string): string {
+  return `${agentId}.check`;
+}
+
+/** Every run of an agent the headless runner keeps apart: its own, its setup's, check's and reviewer's. */
+export function runIdsOf(agentId: string): string[] {
+  return [agentId, setupRunId(agentId), checkRunId(agentId), reviewRunId(agentId)];
 }
 
 /** What a new run of a finished agent clears of the last one's end. */

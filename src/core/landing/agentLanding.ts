@@ -175,6 +175,8 @@ export class AgentLanding {
     if (!record.worktreePath || record.worktreePresent === false) {
       return undefined;
     }
+    // What its runs left running (a server the agent started) ends first: nothing writes the folder after it is saved.
+    await this.manager.endLeftovers(record.id);
     const ref = `${savedRefPrefix}${record.id}`;
     const saved = await this.git.saveWork(
       record.cwd,

@@ -66,7 +66,7 @@ export class AccountDocuments implements vscode.TextDocumentContentProvider, vsc
     if (!record) {
       return vscode.l10n.t('This agent is no longer listed.');
     }
-    const verdict = record.check ? await this.manager.checkVerdict(record.id).catch(() => undefined) : undefined;
+    const verdict = record.check ? await this.manager.checks.verdict(record.id).catch(() => undefined) : undefined;
     const check = checkRow(record.check);
     return accountMarkdown(
       record,

@@ -21,7 +21,7 @@ export function checkCommands(manager: AgentManager) {
   return {
     runCheck: async (arg?: unknown) => {
       const record = await pick(arg, checkable);
-      await manager.runCheck(record.id);
+      await manager.checks.start(record.id);
     },
     fixFailingCheck: async (arg?: unknown) => {
       const record = await pick(arg, (r) => checkable(r) && r.check?.state === 'failed');
@@ -40,7 +40,7 @@ export function checkCommands(manager: AgentManager) {
  * command set, or a passed and fresh check: no question.
  */
 export async function confirmCheckBeforeMerge(manager: AgentManager, id: string): Promise<void> {
-  const verdict = await manager.checkVerdict(id);
+  const verdict = await manager.checks.verdict(id);
   if (verdict === undefined || verdict === 'passed') {
     return;
   }
@@ -62,7 +62,7 @@ export async function confirmCheckBeforeMerge(manager: AgentManager, id: string)
     ...choices,
   );
   if (choice === runCheck) {
-    await manager.runCheck(id);
+    await manager.checks.start(id);
   }
   if (choice !== mergeAnyway) {
     cancelled();
