@@ -53,6 +53,8 @@ const groups = {
       'dispatchOnBranch',
       // agentLanding.ts: Discard closes the removed worktree's watch; Merge needs both a branch and a worktree.
       'landingFolders',
+      // agentLanding.ts: what the agent's runs left running ends before its worktree is saved and removed.
+      'leftoverProcesses',
     ],
   },
   reconcile: {

@@ -58,6 +58,8 @@ export class AgentLanding {
     if (dirty.length > 0) {
       return { kind: 'dirtyMain', files: dirty };
     }
+    // land() forecasts again in the repository's write queue; this one, outside it, tells a conflict
+    // without waiting behind other writes (a burst of dispatches), for one merge-tree more on a clean merge.
     const forecast = await this.git.forecastMerge(record.repoRoot, target, record.branch!);
     if (!forecast.clean) {
       return { kind: 'conflicts', files: forecast.conflicts, target };

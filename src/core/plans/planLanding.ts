@@ -30,6 +30,7 @@ async function landLocked(deps: PlanRunDeps, run: LandedRun, strategy: MergeStra
   if (!target) {
     throw new AgentError('planTargetDetached', { repoRoot: run.repoRoot });
   }
+  // land() forecasts again in the write queue; this one tells a conflict without waiting behind other writes.
   const forecast = await deps.git.forecastMerge(run.repoRoot, target, run.integrationBranch);
   if (!forecast.clean) {
     return { kind: 'conflicts', files: forecast.conflicts, target };
