@@ -10,23 +10,10 @@ import { builtinProfiles, type Profile } from '../../src/core/clis/profiles';
 import { AgentError } from '../../src/core/errors';
 import type { AgentReviewer, ReviewComments } from '../../src/core/review';
 import { pidAlive } from '../../src/supervisor/processIdentity';
+import { lateWriter, leavesChild } from '../fixtures/leavesChild';
 import { assertUntouched, recordWorkspace } from '../harness/untouched';
 import { ManagerFixture } from './managerFixture';
 import { reviewerOn, reviewRefsOf } from './reviewerFixture';
-
-/** What the reviewer's child does: it writes late.txt into the folder 1.5 s after it starts. */
-const lateWrite = 'setTimeout(() => require("fs").writeFileSync("late.txt", "late"), 1500)';
-/**
- * A reviewer that starts that child (in its own process group, the child's output ignored), writes
- * the child's pid where CHILD_PID_FILE says, and exits at once, finding nothing.
- */
-const leavesChild = [
-  'const { spawn } = require("child_process");',
-  `const child = spawn(process.execPath, ["-e", ${JSON.stringify(lateWrite)}], { stdio: "ignore" });`,
-  'require("fs").writeFileSync(process.env.CHILD_PID_FILE, String(child.pid));',
-  'child.unref();',
-  'console.log("No findings.");',
-].join('\n');
 
 describe('Review with Agent at its edges (real git, real processes)', function () {
   this.timeout(60_000);
@@ -55,9 +42,9 @@ describe('Review with Agent at its edges (real git, real processes)', function (
     {
       name: 'leaves-child',
       command: process.execPath,
-      args: ['-e', leavesChild, '${prompt}'],
+      // It starts a child that writes late.txt 1.5 s later and exits at once, finding nothing.
+      args: ['-e', leavesChild(lateWriter, path.join(fx.tmp, 'child.pid'), 'No findings.'), '${prompt}'],
       mode: 'headless' as const,
-      env: { CHILD_PID_FILE: path.join(fx.tmp, 'child.pid') },
     },
   ];
 

@@ -9,27 +9,12 @@ import * as path from 'node:path';
 import { builtinProfiles } from '../../src/core/clis/profiles';
 import { AgentLanding } from '../../src/core/landing/agentLanding';
 import { pidAlive } from '../../src/supervisor/processIdentity';
+import { lateWriter, leavesChild } from '../fixtures/leavesChild';
 import { waitFor } from '../harness/waitFor';
 import { git, ManagerFixture, quiet } from './managerFixture';
 
-/**
- * A Node program that starts `child` (plain Node code, in its process group, output ignored),
- * writes the child's pid to `pidFile` and exits 0 at once.
- */
-function leavesChild(child: string, pidFile: string): string {
-  return [
-    'const { spawn } = require("child_process");',
-    `const child = spawn(process.execPath, ["-e", ${JSON.stringify(child)}], { stdio: "ignore" });`,
-    `require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(child.pid));`,
-    'child.unref();',
-    'console.log("started");',
-  ].join('\n');
-}
-
 /** A server: writes served.txt in its folder at once, then stays up. */
 const server = 'require("fs").writeFileSync("served.txt", "up"); setInterval(() => undefined, 1000);';
-/** A late writer: writes late.txt in its folder 1.5 s after it starts. */
-const lateWriter = 'setTimeout(() => require("fs").writeFileSync("late.txt", "late"), 1500);';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
