@@ -13,8 +13,8 @@ import {
 } from '../supervisor/protocol';
 import { logEndSync } from './logReader';
 import { SupervisedProcess } from './supervisedProcess';
-import { endGroup } from '../supervisor/processGroup';
-import { ownGroup, readStatus, supervisorAlive } from './supervisorStatus';
+import { endLeftovers, keepLeftovers, leftoversPath } from './runLeftovers';
+import { supervisorAlive } from './supervisorStatus';
 
 // Importers of this module keep finding the process and log types here.
 export { SupervisedProcess };
@@ -100,7 +100,9 @@ export class SupervisedRunner implements AgentRunner {
     const specPath = this.specPath(request.agentId, stateDir);
     const statusPath = this.statusPath(request.agentId, stateDir);
     fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-    // A status left by an earlier run of this agent (a follow-up reuses the id) must not end this one.
+    // A status left by an earlier run of this agent (a follow-up reuses the id) must not end this one;
+    // what that run left running is kept for endLeftovers.
+    keepLeftovers(statusPath);
     fs.rmSync(statusPath, { force: true });
     fs.rmSync(specPath, { force: true });
     fs.mkdirSync(path.dirname(request.logPath), { recursive: true });
@@ -236,17 +238,10 @@ export class SupervisedRunner implements AgentRunner {
     });
   }
 
-  /**
-   * Ends what a run that ended left running in its process group (its status names the group and
-   * its leader, so a reused pid is never signalled); a run still going is left alone.
-   */
+  /** Ends what the agent's ended runs left running (runLeftovers.ts); a run still going is left alone. */
   async endLeftovers(agentId: string, where?: RunLocation): Promise<void> {
     for (const stateDir of this.stateDirs(where?.cwd)) {
-      const status = await readStatus(this.statusPath(agentId, stateDir));
-      const group = status?.state === 'ended' ? ownGroup(status) : undefined;
-      if (group !== undefined) {
-        await endGroup(group, this.settings.graceMs);
-      }
+      await endLeftovers(this.statusPath(agentId, stateDir), this.settings.graceMs);
     }
   }
 
@@ -255,6 +250,7 @@ export class SupervisedRunner implements AgentRunner {
     for (const stateDir of this.stateDirs(where?.cwd)) {
       fs.rmSync(this.statusPath(agentId, stateDir), { force: true });
       fs.rmSync(this.specPath(agentId, stateDir), { force: true });
+      fs.rmSync(leftoversPath(this.statusPath(agentId, stateDir)), { force: true });
     }
   }
 }

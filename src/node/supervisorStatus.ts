@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { ProcessExit } from '../core/ports';
 import { groupAlive } from '../supervisor/processGroup';
 import { bootId, pidAlive } from '../supervisor/processIdentity';
-import { type SupervisorStatus, parseStatus } from '../supervisor/protocol';
+import { type StatusBase, type SupervisorStatus, parseStatus } from '../supervisor/protocol';
 
 export async function readStatus(statusPath: string): Promise<SupervisorStatus | undefined> {
   try {
@@ -21,11 +21,14 @@ export function supervisorAlive(status: SupervisorStatus): boolean {
   return sameBoot(status) && pidAlive(status.supervisorPid, status.supervisorStart);
 }
 
+/** What names an agent's process group in a status: its leader's pid and start, and the boot. */
+export type AgentGroup = Pick<StatusBase, 'agentPid' | 'agentStart' | 'bootId'>;
+
 /**
  * The agent's process group while something of it is alive and it is still ours: same boot, and a
  * live leader is the very process the supervisor started (a group id is not reused while in use).
  */
-export function ownGroup(status: SupervisorStatus | undefined): number | undefined {
+export function ownGroup(status: AgentGroup | undefined): number | undefined {
   const pid = status?.agentPid;
   if (pid === undefined || !sameBoot(status) || (pidAlive(pid) && !pidAlive(pid, status?.agentStart))) {
     return undefined;
@@ -48,7 +51,7 @@ export function livePid(status: SupervisorStatus): number | undefined {
 }
 
 /** Pids recorded before a reboot name other processes now. */
-function sameBoot(status: SupervisorStatus | undefined): boolean {
+function sameBoot(status: Pick<StatusBase, 'bootId'> | undefined): boolean {
   return status?.bootId === undefined || status.bootId === bootId();
 }
 

@@ -1,8 +1,8 @@
 // What an agent's runs leave running (children in their process group), with real git, real
 // supervised processes and real children: an agent's server outlives the agent (its app may run
-// for the review) and ends when Discard removes its folder, after what it wrote is saved; what a
-// check leaves ends with the check, in the agent's folder and in another folder; a run still going
-// is not a leftover.
+// for the review) and ends when Discard removes its folder, after what it wrote is saved, as does
+// the server of a run before a follow-up; what a check leaves ends with the check, in the agent's
+// folder and in another folder; a run still going is not a leftover.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -37,19 +37,16 @@ describe('What an agent’s runs leave running (real git, real processes)', func
   });
 
   const childPid = (): number => Number(fs.readFileSync(pidFile, 'utf8'));
+  /** An agent that starts a server in its folder and ends at once. */
+  const serverProfile = () => ({
+    name: 'leaves-server',
+    command: process.execPath,
+    args: ['-e', leavesChild(server, pidFile), '${prompt}'],
+    mode: 'headless' as const,
+  });
 
   it('an agent’s server outlives the agent; Discard ends it before saving, and Restore brings back what it wrote', async () => {
-    const manager = fx.manager({
-      profiles: () => [
-        ...builtinProfiles,
-        {
-          name: 'leaves-server',
-          command: process.execPath,
-          args: ['-e', leavesChild(server, pidFile), '${prompt}'],
-          mode: 'headless' as const,
-        },
-      ],
-    });
+    const manager = fx.manager({ profiles: () => [...builtinProfiles, serverProfile()] });
     const landing = new AgentLanding(manager, fx.git, quiet);
     const record = await manager.dispatch({ prompt: 'serve', profile: 'leaves-server', folder: fx.repo });
     const done = await fx.finished(manager, record.id);
@@ -67,6 +64,23 @@ describe('What an agent’s runs leave running (real git, real processes)', func
 
     await landing.restore(record.id);
     assert.equal(fs.readFileSync(path.join(done.cwd, 'served.txt'), 'utf8'), 'up');
+  });
+
+  it('a follow-up does not lose what the run before it left running: Discard ends both servers', async () => {
+    const manager = fx.manager({ profiles: () => [...builtinProfiles, serverProfile()] });
+    const landing = new AgentLanding(manager, fx.git, quiet);
+    const record = await manager.dispatch({ prompt: 'serve', profile: 'leaves-server', folder: fx.repo });
+    assert.equal((await fx.finished(manager, record.id)).status, 'succeeded');
+    const first = childPid();
+    await manager.followUp(record.id, 'serve again');
+    assert.equal((await manager.whenEnded(record.id)).status, 'succeeded');
+    const second = childPid();
+    assert.notEqual(second, first);
+    assert.equal(pidAlive(first) && pidAlive(second), true, 'both servers run once their runs have ended');
+
+    await landing.discard(record.id);
+    assert.equal(pidAlive(first), false, 'the server of the first run is ended too');
+    assert.equal(pidAlive(second), false);
   });
 
   it('what a check leaves running ends with the check: the folder it judged stays as it was', async () => {
@@ -123,6 +137,8 @@ describe('What an agent’s runs leave running (real git, real processes)', func
         const parsed = text ? (JSON.parse(text) as { state?: string; agentPid?: number }) : undefined;
         return parsed?.state === 'running' && parsed.agentPid !== undefined ? parsed : undefined;
       });
+      // A damaged list of earlier runs' groups is read as none.
+      fs.writeFileSync(runner.statusPath('sleeper').replace(/status\.json$/, 'leftovers.json'), '{not json');
       await runner.endLeftovers('sleeper');
       await pause(500);
       assert.equal(pidAlive(status.agentPid!), true, 'the running agent was left alone');
