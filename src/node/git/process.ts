@@ -1,10 +1,12 @@
 /**
  * Starting one git process: `spawn(binary, argv)`, never a shell, with a minimal environment;
  * stdout collected (capped) or streamed to a callback; cancellation through an AbortSignal. The
- * spawn itself happens in directSpawn.ts.
+ * spawn itself happens in directSpawn.ts or, once enabled, in the git spawn worker (workerSpawner.ts).
  */
 import { AgentError } from '../../core/errors';
 import { spawnDirect } from './directSpawn';
+import { gitSpawnWorker } from './gitSpawnWorker';
+import { spawnThroughWorker } from './workerSpawner';
 
 export { lowerPriority } from './directSpawn';
 
@@ -81,6 +83,8 @@ export interface GitRawResult {
 /**
  * Runs `binary args` in `cwd` once. Resolves with exit code and output when the code is in
  * `okCodes`; rejects with a GitProcessError otherwise (stderr, or stdout when stderr is empty).
+ * Every git process of the extension starts here: from the git spawn worker once it is enabled
+ * (useGitSpawnWorker), so that the calling thread is not held while the child execs; else directly.
  */
 export function spawnGit(
   binary: string,
@@ -92,5 +96,8 @@ export function spawnGit(
   if (options.signal?.aborted) {
     return Promise.reject(new AgentError('cancelled', {}));
   }
-  return spawnDirect(binary, env, cwd, args, options);
+  const worker = gitSpawnWorker();
+  return worker
+    ? spawnThroughWorker(worker, binary, env, cwd, args, options)
+    : spawnDirect(binary, env, cwd, args, options);
 }
