@@ -3,7 +3,7 @@
 // information and the exit code stays 0; only a bench that broke exits non-zero.
 // Usage: node out/bench/bench.js [--only=overhead,burst,discard,costs,plan,tmpfs,profile,activation,
 //   bundle,propagation,registry,output,chatty,idle,hunks,forecast,review,pool,scale,watch,
-//   sampler,sandbox] [--files=10000[,50000]]
+//   sampler,sandbox,spawn] [--files=10000[,50000]]
 //   [--agents=16]; through npm: npm run bench -- --only=overhead,burst,discard --files=10000,50000
 // --files: files of the generated repository (folders of 100), one size after another (in
 // bench.json under byFiles when several); --agents: dispatches at once (burst).
@@ -39,6 +39,7 @@ import { measureRefresh } from './scale/refresh';
 import { measureWatch } from './watch';
 import { measureSampler } from './sampler';
 import { measureSandboxStart } from './sandbox';
+import { measureSpawn } from './spawn';
 import { errorText, printTable } from './stats';
 
 const sections = [
@@ -64,6 +65,7 @@ const sections = [
   'watch',
   'sampler',
   'sandbox',
+  'spawn',
 ] as const;
 type Section = (typeof sections)[number];
 
@@ -218,6 +220,7 @@ async function main(): Promise<void> {
   await section('idle', () => measureIdle(demoScript));
   await section('sampler', () => measureSampler());
   await section('sandbox', () => measureSandboxStart());
+  await section('spawn', () => measureSpawn());
   await section('hunks', () => measureHunks());
   await section('forecast', measureForecast);
   await section('review', () => measureReviewAll());

@@ -2,6 +2,7 @@
 import { chattyRows, idleRows } from './chatty/rows';
 import { samplerRows } from './sampler';
 import { sandboxRows } from './sandbox';
+import { spawnRows } from './spawn';
 import type { Comparison } from './gitCosts';
 import { outputTargetRatio } from './outputView';
 import { registryRows } from './registry/rows';
@@ -214,6 +215,7 @@ export function rows(results: Record<string, unknown>): Row[] {
   out.push(...idleRows(r.idle));
   out.push(...samplerRows(r.sampler as never));
   out.push(...sandboxRows(r.sandbox as never));
+  out.push(...spawnRows(r.spawn));
   if (r.output) {
     const o = r.output;
     const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

@@ -42,6 +42,8 @@ const configs = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/demoAgent/demoAgent.ts'], outfile: 'dist/demoAgent.js' },
   { ...common, entryPoints: ['src/supervisor/supervisor.ts'], outfile: 'dist/supervisor.js' },
+  // A worker thread of the extension host: starts git processes off the host's thread.
+  { ...common, entryPoints: ['src/node/git/spawnWorker.ts'], outfile: 'dist/gitSpawnWorker.js' },
   // Run inside bubblewrap where socat or nsenter is missing: the bridge to the supervisor's network filter.
   { ...common, entryPoints: ['src/node/sandbox/sandboxMain.ts'], outfile: 'dist/sandbox.js' },
   // Run by VS Code (vscode:uninstall) without its API: removes the warm worktree pools.

@@ -19,6 +19,7 @@ import { NodeFileSystem } from './node/fileSystem';
 import { NodePoolDisk } from './node/poolDisk';
 import { NodePoolGit } from './node/git/worktreePool';
 import { createGit, type NodeGit } from './node/git/createGit';
+import { useGitSpawnWorker } from './node/git/gitSpawnWorker';
 import { LiveProcesses } from './node/liveProcesses';
 import { pidAlive } from './supervisor/processIdentity';
 import { tcpPortProbe } from './node/portProbe';
@@ -57,6 +58,8 @@ export interface Services {
 }
 
 export function createServices(context: vscode.ExtensionContext, config: Config, logger: Logger): Services {
+  // Every git process starts from a worker thread, so that none holds this thread while it execs.
+  context.subscriptions.push(useGitSpawnWorker(context.asAbsolutePath(path.join('dist', 'gitSpawnWorker.js'))));
   const git = createGit({ logger });
   const terminals = new TerminalRunner(logger);
   const storage = context.storageUri ?? context.globalStorageUri;

@@ -48,7 +48,14 @@ describe('the packaged extension (.vsix)', function () {
     ]);
     assert.deepEqual(
       files.filter((f) => f.startsWith('dist/')),
-      ['dist/demoAgent.js', 'dist/extension.js', 'dist/sandbox.js', 'dist/supervisor.js', 'dist/uninstall.js'],
+      [
+        'dist/demoAgent.js',
+        'dist/extension.js',
+        'dist/gitSpawnWorker.js',
+        'dist/sandbox.js',
+        'dist/supervisor.js',
+        'dist/uninstall.js',
+      ],
     );
   });
 

@@ -16,6 +16,7 @@ import {
   capOf,
   dueResumesIn,
   dueToStart,
+  holdsPlace,
   mustQueue,
   queueReason,
   queuedRepositories,
@@ -32,10 +33,8 @@ export interface AgentQueueDeps {
 }
 
 export class AgentQueue implements Disposable {
-  /** Starts under way per repository, not yet live in the records (a dispatch making its record, a claim). */
-  private readonly starting = new Map<string, number>();
-  /** The same starts, per provider (parallelAgents.providerLimits). */
-  private readonly startingProviders = new Map<string, number>();
+  /** Starts under way by agent id (a dispatch making its record, a claim, a resume), until they end. */
+  private readonly underway = new Map<string, { readonly repoRoot: string; readonly provider: string }>();
   /** The queued agents this window is starting: claim, worktree, launch. */
   private readonly starts = new Map<string, Promise<void>>();
   private scheduled = false;
@@ -60,30 +59,47 @@ export class AgentQueue implements Disposable {
     return capOf(this.deps.settings().maxConcurrentAgents);
   }
 
-  private get limits(): ProviderLimits {
-    return { caps: providerCaps(this.deps.settings().providerLimits), starting: this.startingProviders };
+  private limits(now: number): ProviderLimits {
+    return { caps: providerCaps(this.deps.settings().providerLimits), starting: this.starting(now).byProvider };
+  }
+
+  /**
+   * The starts under way whose record does not hold a place yet, per repository and per provider:
+   * once it does (a dispatch's record added as preparing, a claim), the live count has it, so it
+   * is not counted twice.
+   */
+  private starting(now: number): { byRepo: Map<string, number>; byProvider: Map<string, number> } {
+    const byRepo = new Map<string, number>();
+    const byProvider = new Map<string, number>();
+    for (const [id, { repoRoot, provider }] of this.underway) {
+      if (!this.records.has(id) || !holdsPlace(this.records.get(id), now)) {
+        byRepo.set(repoRoot, (byRepo.get(repoRoot) ?? 0) + 1);
+        byProvider.set(provider, (byProvider.get(provider) ?? 0) + 1);
+      }
+    }
+    return { byRepo, byProvider };
   }
 
   /**
    * Synchronously decides a dispatch: true when it may start now, counted as a start under way
    * until `admitted` ends; false when it must wait in the queue.
    */
-  admit(repoRoot: string, provider: string): boolean {
-    const starting = this.starting.get(repoRoot) ?? 0;
+  admit(id: string, repoRoot: string, provider: string): boolean {
     const now = this.deps.clock.now();
-    if (mustQueue(this.records.list(), repoRoot, this.cap, starting, this.limits, provider, now)) {
+    const starting = this.starting(now).byRepo.get(repoRoot) ?? 0;
+    if (mustQueue(this.records.list(), repoRoot, this.cap, starting, this.limits(now), provider, now)) {
       return false;
     }
-    this.count(repoRoot, provider, 1);
+    this.underway.set(id, { repoRoot, provider });
     return true;
   }
 
   /** Runs the start of an admitted dispatch; the queue looks again once it is done. */
-  async admitted<T>(repoRoot: string, provider: string, run: () => Promise<T>): Promise<T> {
+  async admitted<T>(id: string, run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } finally {
-      this.count(repoRoot, provider, -1);
+      this.underway.delete(id);
       this.pump();
     }
   }
@@ -94,7 +110,7 @@ export class AgentQueue implements Disposable {
    */
   enqueue(record: AgentRecord): AgentRecord {
     const provider = recordProvider(record);
-    const reason = queueReason(this.records.list(), provider, this.limits);
+    const reason = queueReason(this.records.list(), provider, this.limits(this.deps.clock.now()));
     const queued: AgentRecord = {
       ...record,
       status: 'queued',
@@ -170,7 +186,8 @@ export class AgentQueue implements Disposable {
     const records = this.records.list();
     const now = this.deps.clock.now();
     for (const repoRoot of queuedRepositories(records, now)) {
-      const due = dueToStart(records, repoRoot, this.cap, this.starting.get(repoRoot) ?? 0, this.limits, now);
+      const starting = this.starting(now).byRepo.get(repoRoot) ?? 0;
+      const due = dueToStart(records, repoRoot, this.cap, starting, this.limits(now), now);
       for (const record of due.filter((r) => !this.starts.has(r.id))) {
         if (record.status === 'paused') {
           this.resumeOne(record);
@@ -190,13 +207,12 @@ export class AgentQueue implements Disposable {
   /** Counted as a start under way until the resume has started (or this window did not claim it). */
   private resumeOne(record: AgentRecord): void {
     const { id, repoRoot } = record;
-    const provider = recordProvider(record);
-    this.count(repoRoot, provider, 1);
+    this.underway.set(id, { repoRoot, provider: recordProvider(record) });
     const resume = this.resume(id)
       .catch((e: Error) => this.deps.logger.error(`[AgentQueue] resuming ${id}: ${e.message}`))
       .finally(() => {
         this.starts.delete(id);
-        this.count(repoRoot, provider, -1);
+        this.underway.delete(id);
         this.pump();
       });
     this.starts.set(id, resume);
@@ -204,8 +220,7 @@ export class AgentQueue implements Disposable {
 
   private startOne(record: AgentRecord): void {
     const { id, repoRoot } = record;
-    const provider = recordProvider(record);
-    this.count(repoRoot, provider, 1);
+    this.underway.set(id, { repoRoot, provider: recordProvider(record) });
     const start = (async () => {
       if (await this.take(id, { status: 'preparing' })) {
         this.deps.logger.info(`[AgentQueue] starting ${id} at ${record.baseSha.slice(0, 12)}`);
@@ -215,7 +230,7 @@ export class AgentQueue implements Disposable {
       .catch((e: Error) => this.deps.logger.error(`[AgentQueue] starting ${id}: ${e.message}`))
       .finally(() => {
         this.starts.delete(id);
-        this.count(repoRoot, provider, -1);
+        this.underway.delete(id);
         this.pump();
       });
     this.starts.set(id, start);
@@ -249,19 +264,5 @@ export class AgentQueue implements Disposable {
     // Written, or a store of this window alone (no update, or the record has no file there).
     this.records.update(id, patch);
     return true;
-  }
-
-  private count(repoRoot: string, provider: string, delta: number): void {
-    for (const [map, key] of [
-      [this.starting, repoRoot],
-      [this.startingProviders, provider],
-    ] as const) {
-      const next = (map.get(key) ?? 0) + delta;
-      if (next > 0) {
-        map.set(key, next);
-      } else {
-        map.delete(key);
-      }
-    }
   }
 }

@@ -96,11 +96,11 @@ export class Dispatcher {
       ...(budgetUsd !== undefined ? { budgetUsd } : {}),
     };
     // Beyond parallelAgents.maxConcurrentAgents it waits, nothing created, at the base resolved now.
-    if (!this.queue.admit(repoRoot, provider)) {
+    if (!this.queue.admit(id, repoRoot, provider)) {
       return this.queue.enqueue(draft);
     }
     const begin = () => this.begin(draft, executable, located.branches, startPoint.slug);
-    return this.queue.admitted(repoRoot, provider, begin);
+    return this.queue.admitted(id, begin);
   }
 
   /** Starts a queued agent that this window claimed (status preparing): the same path as a dispatch. */

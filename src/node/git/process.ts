@@ -1,12 +1,14 @@
 /**
  * Starting one git process: `spawn(binary, argv)`, never a shell, with a minimal environment;
- * stdout collected (capped) or streamed to a callback; cancellation through an AbortSignal.
+ * stdout collected (capped) or streamed to a callback; cancellation through an AbortSignal. The
+ * spawn itself happens in directSpawn.ts or, once enabled, in the git spawn worker (workerSpawner.ts).
  */
-import { spawn } from 'node:child_process';
-import { stat } from 'node:fs/promises';
-import { setPriority } from 'node:os';
 import { AgentError } from '../../core/errors';
-import { GitProcessError } from './errors';
+import { spawnDirect } from './directSpawn';
+import { gitSpawnWorker } from './gitSpawnWorker';
+import { spawnThroughWorker } from './workerSpawner';
+
+export { lowerPriority } from './directSpawn';
 
 // Names compared upper-case, so Windows' "Path" and "SystemRoot" pass too.
 const inherited = new Set([
@@ -78,24 +80,11 @@ export interface GitRawResult {
   readonly stderr: string;
 }
 
-/** Collected output beyond this is a runaway process, not an answer. */
-const maxCollectedOutput = 64 * 1024 * 1024;
-
-async function spawnFailure(error: NodeJS.ErrnoException, cwd: string): Promise<GitProcessError> {
-  // Node reports a missing cwd exactly like a missing binary ("spawn git ENOENT").
-  const cwdExists = await stat(cwd).then(
-    (s) => s.isDirectory(),
-    () => false,
-  );
-  if (!cwdExists) {
-    return new GitProcessError(128, `fatal: not a git repository: ${cwd} does not exist`);
-  }
-  return new GitProcessError(typeof error.errno === 'number' && error.errno < 0 ? error.errno : -1, error.message);
-}
-
 /**
  * Runs `binary args` in `cwd` once. Resolves with exit code and output when the code is in
  * `okCodes`; rejects with a GitProcessError otherwise (stderr, or stdout when stderr is empty).
+ * Every git process of the extension starts here: from the git spawn worker once it is enabled
+ * (useGitSpawnWorker), so that the calling thread is not held while the child execs; else directly.
  */
 export function spawnGit(
   binary: string,
@@ -107,73 +96,8 @@ export function spawnGit(
   if (options.signal?.aborted) {
     return Promise.reject(new AgentError('cancelled', {}));
   }
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, args, {
-      cwd,
-      env: { ...env, ...options.env },
-      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      windowsHide: true,
-    });
-    if (options.lowPriority) {
-      lowerPriority(child.pid);
-    }
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const collect = (into: Buffer[]) => (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxCollectedOutput) {
-        child.kill();
-        return;
-      }
-      into.push(chunk);
-    };
-    const onStdout = options.onStdout;
-    child.stdout?.on('data', onStdout ?? collect(stdout));
-    child.stderr?.on('data', collect(stderr));
-    const abort = () => child.kill();
-    options.signal?.addEventListener('abort', abort, { once: true });
-    const settle = (finish: () => void) => {
-      if (!settled) {
-        settled = true;
-        options.signal?.removeEventListener('abort', abort);
-        finish();
-      }
-    };
-    child.on('error', (error) => settle(() => void spawnFailure(error, cwd).then(reject)));
-    child.on('close', (code, signal) =>
-      settle(() => {
-        const out = Buffer.concat(stdout);
-        const err = Buffer.concat(stderr).toString('utf8');
-        if (options.signal?.aborted) {
-          reject(new AgentError('cancelled', {}));
-        } else if (size > maxCollectedOutput) {
-          reject(new GitProcessError(-1, `git ${args[0]} wrote more than ${maxCollectedOutput} bytes; stopped`));
-        } else if (code === null) {
-          reject(new GitProcessError(-1, `git ${args[0]} was ended by ${signal ?? 'a signal'}`));
-        } else if (options.okCodes !== 'any' && !(options.okCodes ?? [0]).includes(code)) {
-          reject(new GitProcessError(code, err.trim() ? err : out.toString('utf8')));
-        } else {
-          resolve({ exitCode: code, stdout: out, stderr: err });
-        }
-      }),
-    );
-    if (options.input !== undefined && child.stdin) {
-      // A git that exits before reading everything closes the pipe: its exit code tells why.
-      child.stdin.on('error', () => undefined);
-      child.stdin.end(options.input);
-    }
-  });
-}
-
-/** Gives a child process the lowest priority (nice 19); a process already gone or a refusal is ignored. */
-export function lowerPriority(pid: number | undefined): void {
-  if (pid !== undefined) {
-    try {
-      setPriority(pid, 19);
-    } catch {
-      // Not allowed here, or already ended: it runs at normal priority.
-    }
-  }
+  const worker = gitSpawnWorker();
+  return worker
+    ? spawnThroughWorker(worker, binary, env, cwd, args, options)
+    : spawnDirect(binary, env, cwd, args, options);
 }
