@@ -3,6 +3,7 @@ import { views } from './constants';
 import type { AgentRecord } from './core/agent';
 import { AgentError } from './core/errors';
 import { ChannelLogger } from './host/logger';
+import { gitSpawnWorker } from './node/git/gitSpawnWorker';
 import { activateTrusted, type Trusted } from './trustedActivation';
 import type { TreeNode, ViewRow } from './ui/agentsView/agentsTreeProvider';
 import { LateTreeProvider } from './ui/agentsView/lateTreeProvider';
@@ -30,6 +31,8 @@ export interface ParallelAgentsApi {
   statusBar(): StatusBarView | undefined;
   /** Milliseconds activate() took; reported by `npm run bench`. */
   readonly activationMs: number;
+  /** Git processes the spawn worker started, and the times it stopped unasked; undefined when it is off. */
+  gitSpawns(): { readonly served: number; readonly losses: number } | undefined;
 }
 
 /**
@@ -88,6 +91,10 @@ export function activate(context: vscode.ExtensionContext): ParallelAgentsApi {
     rowTooltip: (label) => rowTooltip(view, label),
     statusBar: () => trusted?.statusBar(),
     activationMs: performance.now() - started,
+    gitSpawns: () => {
+      const worker = gitSpawnWorker();
+      return worker && { served: worker.served, losses: worker.losses };
+    },
   };
 }
 

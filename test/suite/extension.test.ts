@@ -58,6 +58,9 @@ describe('Parallel Agents in a real VS Code', function () {
 
     const done = await settled(id);
     assert.equal(done.status, 'succeeded', done.error);
+    const spawns = api.gitSpawns();
+    assert.ok(spawns && spawns.served > 0, 'git ran from the spawn worker thread in the extension host');
+    assert.equal(spawns.losses, 0, 'the spawn worker never stopped');
     const changes = await waitFor(
       'three changed files',
       () => agent(id).changedFiles.length === 3 && agent(id).changedFiles,
