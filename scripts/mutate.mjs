@@ -76,6 +76,9 @@ const groups = {
       'reconcileWorktrees',
       'reconcileRepairs',
       'reconcilePasses',
+      // refs.ts: HEAD and the branch names read from the repository's files, and when git is asked instead.
+      'headFiles',
+      'worktreeAdd',
     ],
   },
   plans: {
