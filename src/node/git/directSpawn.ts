@@ -4,8 +4,8 @@
  */
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
-import { setPriority } from 'node:os';
 import { AgentError } from '../../core/errors';
+import { CappedOutput, feedInput, lowerPriority } from './childOutput';
 import { GitProcessError } from './errors';
 import type { GitExecOptions, GitRawResult } from './process';
 
@@ -85,20 +85,10 @@ export function spawnDirect(
     if (options.lowPriority) {
       lowerPriority(child.pid);
     }
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    let size = 0;
+    const output = new CappedOutput(child, cap);
     let settled = false;
-    const collect = (into: Buffer[]) => (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > cap) {
-        child.kill();
-        return;
-      }
-      into.push(chunk);
-    };
-    child.stdout?.on('data', options.onStdout ?? collect(stdout));
-    child.stderr?.on('data', collect(stderr));
+    child.stdout?.on('data', options.onStdout ?? output.collect(output.stdout));
+    child.stderr?.on('data', output.collect(output.stderr));
     const abort = () => child.kill();
     options.signal?.addEventListener('abort', abort, { once: true });
     const settle = (finish: () => void) => {
@@ -114,9 +104,9 @@ export function spawnDirect(
         const end = {
           code,
           signal,
-          stdout: Buffer.concat(stdout),
-          stderr: Buffer.concat(stderr).toString('utf8'),
-          overCap: size > cap,
+          stdout: Buffer.concat(output.stdout),
+          stderr: output.stderrText,
+          overCap: output.overCap,
         };
         try {
           resolve(finishGit(end, args, options, cap));
@@ -125,21 +115,6 @@ export function spawnDirect(
         }
       }),
     );
-    if (options.input !== undefined && child.stdin) {
-      // A git that exits before reading everything closes the pipe: its exit code tells why.
-      child.stdin.on('error', () => undefined);
-      child.stdin.end(options.input);
-    }
+    feedInput(child, options.input);
   });
-}
-
-/** Gives a child process the lowest priority (nice 19); a process already gone or a refusal is ignored. */
-export function lowerPriority(pid: number | undefined): void {
-  if (pid !== undefined) {
-    try {
-      setPriority(pid, 19);
-    } catch {
-      // Not allowed here, or already ended: it runs at normal priority.
-    }
-  }
 }

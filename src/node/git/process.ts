@@ -8,7 +8,7 @@ import { spawnDirect } from './directSpawn';
 import { gitSpawnWorker } from './gitSpawnWorker';
 import { spawnThroughWorker } from './workerSpawner';
 
-export { lowerPriority } from './directSpawn';
+export { lowerPriority } from './childOutput';
 
 // Names compared upper-case, so Windows' "Path" and "SystemRoot" pass too.
 const inherited = new Set([

@@ -4,8 +4,8 @@
  * that: 12-40 ms a process here). It imports only Node built-ins; workerSpawner.ts is its other end.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
+import { CappedOutput, feedInput, lowerPriority } from './childOutput';
 import type { FromWorker, SpawnRequest, ToWorker } from './spawnProtocol';
 
 const port = parentPort;
@@ -64,26 +64,12 @@ function run(request: SpawnRequest): void {
   children.set(id, child);
   if (child.pid !== undefined) {
     if (request.lowPriority) {
-      try {
-        setPriority(child.pid, 19);
-      } catch {
-        // Not allowed here, or already ended: it runs at normal priority.
-      }
+      lowerPriority(child.pid);
     }
     post({ type: 'pid', id, pid: child.pid });
   }
-  const stdout: Buffer[] = [];
-  const stderr: Buffer[] = [];
-  let size = 0;
+  const output = new CappedOutput(child, request.cap);
   let settled = false;
-  const collect = (into: Buffer[]) => (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > request.cap) {
-      child.kill();
-      return;
-    }
-    into.push(chunk);
-  };
   child.stdout?.on(
     'data',
     request.stream
@@ -91,9 +77,9 @@ function run(request: SpawnRequest): void {
           const buffer = ownBuffer(chunk);
           post({ type: 'stdout', id, chunk: buffer }, [buffer]);
         }
-      : collect(stdout),
+      : output.collect(output.stdout),
   );
-  child.stderr?.on('data', collect(stderr));
+  child.stderr?.on('data', output.collect(output.stderr));
   // Only the first of 'error' and 'close' answers, as in the direct spawn.
   const settle = (end: () => void) => {
     if (!settled) {
@@ -107,19 +93,14 @@ function run(request: SpawnRequest): void {
   );
   child.on('close', (code, signal) =>
     settle(() => {
-      const out = joined(stdout);
-      const stderrText = Buffer.concat(stderr).toString('utf8');
+      const out = joined(output.stdout);
       post(
-        { type: 'close', id, code, signal, stdout: out, stderr: stderrText, overCap: size > request.cap },
+        { type: 'close', id, code, signal, stdout: out, stderr: output.stderrText, overCap: output.overCap },
         out ? [out] : [],
       );
     }),
   );
-  if (request.input !== undefined && child.stdin) {
-    // A git that exits before reading everything closes the pipe: its exit code tells why.
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(request.input);
-  }
+  feedInput(child, request.input);
 }
 
 port?.on('message', (message: ToWorker) => {
