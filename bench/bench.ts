@@ -4,9 +4,10 @@
 // Usage: node out/bench/bench.js [--only=overhead,burst,discard,costs,plan,tmpfs,profile,activation,
 //   bundle,propagation,registry,output,chatty,idle,hunks,forecast,review,pool,scale,watch,
 //   sampler,sandbox,spawn] [--files=10000[,50000]]
-//   [--agents=16]; through npm: npm run bench -- --only=overhead,burst,discard --files=10000,50000
+//   [--agents=16] [--direct-spawns]; through npm: npm run bench -- --only=overhead,burst,discard --files=10000,50000
 // --files: files of the generated repository (folders of 100), one size after another (in
-// bench.json under byFiles when several); --agents: dispatches at once (burst).
+// bench.json under byFiles when several); --agents: dispatches at once (burst); --direct-spawns: git
+// started from the bench's thread, not from the git spawn worker the extension host uses.
 // The git figures use a repository in os.tmpdir() (set TMPDIR to move it); when a memory file
 // system exists (/dev/shm), the overhead is measured there too, disk excluded, and so is the
 // breakdown of a dispatch's steps.
@@ -14,6 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import { join } from 'node:path';
+import { useGitSpawnWorker } from '../src/node/git/gitSpawnWorker';
 import { repoRoot } from '../test/harness/paths';
 import { measureActivation } from './activation/measure';
 import { measureIdle } from './chatty/idle';
@@ -70,6 +72,12 @@ const sections = [
 type Section = (typeof sections)[number];
 
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
+/** --direct-spawns: git processes spawned from the bench's own thread, as before the spawn worker. */
+const directSpawns = process.argv.includes('--direct-spawns');
+if (!directSpawns) {
+  // As in the extension host (services.ts): the in-process figures (burst, chatty) start git from it.
+  useGitSpawnWorker(join(repoRoot, 'dist', 'gitSpawnWorker.js'));
+}
 /** `--name=N[,M…]`: whole numbers of at least `least`, else `fallback`. */
 function numbersArg(name: string, fallback: readonly number[], least: number): number[] {
   const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -249,6 +257,7 @@ async function main(): Promise<void> {
     loadAverage: { start: loadAtStart, end: os.loadavg() },
     node: process.version,
     git: gitVersion(),
+    gitSpawns: directSpawns ? 'direct' : 'worker',
   };
   const file = join(dir, 'bench.json');
   writeFileSync(
