@@ -116,7 +116,9 @@ describe('Locate from the repository files (real git)', function () {
     assert.equal((await located(repo)).processes, 0);
     // A hook path read from the files is as fresh as the read.
     assert.equal(runner.hookPath(repo, 1, clock), path.join(repo, 'my-hooks', 'post-checkout'));
-    clock += 2 * 60_000;
+    clock += 60_000;
+    assert.equal((await located(repo)).processes, 0, 'ten minutes old to the millisecond: still read');
+    clock += 1;
     assert.equal((await located(repo)).processes, 1, 'older than ten minutes: git is asked');
   });
 
@@ -134,6 +136,29 @@ describe('Locate from the repository files (real git)', function () {
     await located(sub);
     fs.rmSync(sub, { recursive: true });
     await assert.rejects(refs.locate(sub, undefined, 'agents'), (e: unknown) => AgentError.is(e, 'notGitRepository'));
+  });
+
+  it('asks git each time for a repository not laid out as the files are read (no refs/heads)', async () => {
+    git(repo, 'branch', 'agents/one');
+    git(repo, 'pack-refs', '--all');
+    fs.rmSync(path.join(repo, '.git', 'refs', 'heads'), { recursive: true, force: true });
+    for (let i = 0; i < 2; i++) {
+      const again = await located(repo);
+      assert.equal(again.processes, 1, 'git is asked');
+      assert.deepEqual([...again.branches], ['agents/one']);
+    }
+  });
+
+  it("reports a corrupt HEAD commit as git's failure, not as a repository without commits", async () => {
+    const head = git(repo, 'rev-parse', 'HEAD');
+    const object = path.join(repo, '.git', 'objects', head.slice(0, 2), head.slice(2));
+    fs.chmodSync(object, 0o644);
+    fs.writeFileSync(object, 'garbage');
+    await assert.rejects(refs.locate(repo, undefined, 'agents'), (e: unknown) => {
+      assert.ok(AgentError.isCode(e, 'gitCommandFailed'), String(e));
+      assert.match(e.detail ?? '', /corrupt/);
+      return true;
+    });
   });
 
   it('reads only the files ref backend', async () => {

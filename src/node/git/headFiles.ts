@@ -68,7 +68,8 @@ function configFiles(known: Pick<KnownRepository, 'gitDir' | 'commonDir'>): stri
 /**
  * What would change git's answer for `folder`: the folder's and the repository's `.git`'s identity
  * (a `.git` file's text too), and the text of each config file. Texts, not times: git rewrites its
- * config when a branch is deleted, most often to the same text.
+ * config when a branch is deleted, most often to the same text. Never rejects: what cannot be read
+ * is part of the signature as absent.
  */
 export async function signature(
   folder: string,
@@ -79,7 +80,8 @@ export async function signature(
     fs.stat(folder).then((s) => `${s.ino}`, absent),
     fs
       .stat(dotGit)
-      .then(async (s) => (s.isFile() ? `${s.ino}:${await fs.readFile(dotGit, 'utf8')}` : `${s.ino}`), absent),
+      .then(async (s) => (s.isFile() ? `${s.ino}:${await fs.readFile(dotGit, 'utf8')}` : `${s.ino}`))
+      .catch(absent),
     ...configFiles(known).map((file) => fs.readFile(file, 'utf8').then((text) => `${text.length}:${text}`, absent)),
   ]);
   return parts.join('\0');

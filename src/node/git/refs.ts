@@ -105,6 +105,7 @@ export class Refs implements RefGit {
     const repoRoot = path.normalize(where.repoRoot);
     await this.runner.learnCommonDir([folder, repoRoot], where.commonDir);
     this.runner.learnHookPath(repoRoot, where.hookPath);
+    // Stryker disable next-line ConditionalExpression: equivalent, nothing remembered depends on rev
     if (rev === undefined) {
       const commonDir = path.resolve(folder, where.commonDir);
       await this.remember(folder, { repoRoot, commonDir, hookPath: where.hookPath });
@@ -116,9 +117,8 @@ export class Refs implements RefGit {
   private async locateFromFiles(folder: string, branchPrefix: string): Promise<RepositoryLocation | undefined> {
     const key = path.resolve(folder);
     const known = this.known.get(key);
-    // '' is no signature: a file that could not be read counts as changed.
-    const current = known && this.now() - known.at <= knownMaxAgeMs ? await signature(key, known).catch(() => '') : '';
-    if (!known || current !== known.signature) {
+    const fresh = known !== undefined && this.now() - known.at <= knownMaxAgeMs;
+    if (!fresh || (await signature(key, known)) !== known.signature) {
       this.known.delete(key);
       return undefined;
     }
@@ -138,13 +138,12 @@ export class Refs implements RefGit {
     const key = path.resolve(folder);
     const at = this.now();
     const gitDir = await gitDirOf(where.repoRoot, where.commonDir).catch(() => undefined);
-    const known = gitDir && (await signature(key, { ...where, gitDir }).catch(() => undefined));
-    if (gitDir && known) {
-      this.known.set(key, { ...where, gitDir, at, signature: known });
-    } else {
+    if (gitDir === undefined) {
       // Not laid out as headFiles.ts reads it: git is asked each time.
       this.known.delete(key);
+      return;
     }
+    this.known.set(key, { ...where, gitDir, at, signature: await signature(key, { ...where, gitDir }) });
   }
 
   async repoRoot(folder: string): Promise<string> {

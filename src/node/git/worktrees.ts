@@ -72,7 +72,7 @@ export class Worktrees implements WorktreeGit {
         const quietly = (args: string[]) => this.runner.exec(repoRoot, args).catch(() => undefined);
         if (!folderExisted) {
           await quietly(['worktree', 'remove', '--force', '--force', target]);
-          await fs.rm(target, { recursive: true, force: true }).catch(() => undefined);
+          await fs.rm(target, { recursive: true }).catch(() => undefined);
           await quietly(['worktree', 'prune']);
         }
         throw e;
