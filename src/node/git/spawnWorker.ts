@@ -1,7 +1,8 @@
 /**
  * The git spawn worker (dist/gitSpawnWorker.js): a worker thread that starts git processes for the
  * host thread, so that the host's thread is never held while a child execs (Node's spawn waits for
- * that: 12-40 ms a process here). It imports only Node built-ins; workerSpawner.ts is its other end.
+ * that: 12-40 ms a process here). Its bundle holds Node built-ins only (childOutput.ts imports
+ * nothing else, spawnProtocol.ts is types); workerSpawner.ts is its other end.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { parentPort } from 'node:worker_threads';
