@@ -150,6 +150,7 @@ describe('registry lock file', () => {
     const notLocks = [
       '',
       'garbage',
+      'null',
       '{"pid":"1","host":"h","token":"t"}',
       '{"pid":1,"token":"t"}',
       '{"pid":1,"host":"h"}',

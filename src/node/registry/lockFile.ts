@@ -168,11 +168,11 @@ function parse(text: string): LockContent | undefined {
   if (/^\d+\n$/.test(text)) {
     return { pid: Number.parseInt(text, 10), host: os.hostname(), token: '', since: 0 };
   }
-  let v: Partial<LockContent> | null;
+  let v: Partial<LockContent> | null = null;
   try {
     v = JSON.parse(text) as Partial<LockContent> | null;
   } catch {
-    return undefined;
+    // Not JSON (half written, or not ours): v stays null.
   }
   return typeof v?.pid === 'number' && typeof v.host === 'string' && typeof v.token === 'string'
     ? { pid: v.pid, host: v.host, token: v.token, since: typeof v.since === 'number' ? v.since : 0 }
